@@ -1,0 +1,58 @@
+"""Every path the program uses: the user's data directory, bundled styles and seeds.
+
+Nothing else in the package calls platformdirs or works out where files live.
+Nothing here touches the disk at import time.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+APP_NAME = "abstracts"
+DATA_DIR_ENV = "ABSTRACTS_DATA_DIR"
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def _bundled(name: str) -> Path:
+    """A bundled folder: inside the installed wheel, or at the top of a source checkout."""
+    installed = _PACKAGE_DIR / "_bundled" / name
+    if installed.is_dir():
+        return installed
+    return _PACKAGE_DIR.parent / name
+
+
+def styles_dir() -> Path:
+    """The folder holding the app's TCSS files."""
+    return _bundled("styles")
+
+
+def seeds_dir() -> Path:
+    """The bundled sample corpus opened when no path is given."""
+    return _bundled("seeds")
+
+
+def data_dir(override: str | os.PathLike[str] | None = None) -> Path:
+    """The user's data directory: `override`, else $ABSTRACTS_DATA_DIR, else the platform's.
+
+    The directory is not created here; the store creates it (mode 0700) when it opens.
+    """
+    if override is not None:
+        return Path(override).expanduser()
+    env = os.environ.get(DATA_DIR_ENV)
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+
+    return platformdirs.user_data_path(APP_NAME)
+
+
+def database_path(directory: Path) -> Path:
+    """The SQLite database inside a data directory."""
+    return directory / "abstracts.db"
+
+
+def cache_dir(directory: Path) -> Path:
+    """Where derived data (the search index cache) lives inside a data directory."""
+    return directory / "cache"
