@@ -1,0 +1,42 @@
+from __future__ import annotations
+
+from tui.triage import next_unread, progress
+
+
+def test_next_unread_skips_read_and_follows_the_given_order() -> None:
+    order = [5, 2, 9, 1, 7]  # a filtered, re-sorted list of abstract indices
+    read = {2, 9}
+    assert next_unread(order, 0, read.__contains__) == 3
+    assert next_unread(order, None, read.__contains__) == 0
+    assert next_unread(order, 3, read.__contains__) == 4
+
+
+def test_next_unread_does_not_wrap() -> None:
+    order = [0, 1, 2, 3]
+    read = {3}
+    assert next_unread(order, 2, read.__contains__) is None
+    assert next_unread(order, 3, read.__contains__) is None
+
+
+def test_next_unread_only_sees_the_filtered_list() -> None:
+    # Abstract 4 is unread but filtered out of the list, so it is never chosen.
+    order = [1, 3, 6]
+    read = {3}
+    assert next_unread(order, 0, read.__contains__) == 2
+
+
+def test_next_unread_on_empty_or_all_read_list() -> None:
+    assert next_unread([], None, lambda _i: False) is None
+    assert next_unread([1, 2], None, lambda _i: True) is None
+
+
+def test_progress_counts_only_the_current_list() -> None:
+    ids = [f"id{i}" for i in range(3000)]
+    order = list(range(1574))
+    read_ids = {f"id{i}" for i in range(212)} | {"id2999"}  # id2999 is not in the list
+    starred = {f"id{i}" for i in range(100, 131)}
+    assert progress(order, read_ids, starred, ids) == "212 / 1,574 read · 31 ★"
+
+
+def test_progress_of_empty_list() -> None:
+    assert progress([], set(), set(), []) == "0 / 0 read · 0 ★"

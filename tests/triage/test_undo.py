@@ -1,0 +1,160 @@
+from __future__ import annotations
+
+from collections.abc import Collection
+
+import pytest
+
+from tui.triage.undo import Compound, SetBookmarks, SetRead, UndoStack, redo_notice, undo_notice
+
+
+class FakeUserData:
+    """Records state and every write, like the UserData adaptor would receive them."""
+
+    def __init__(self) -> None:
+        self.bookmarked: set[str] = set()
+        self.read: set[str] = set()
+        self.writes: list[tuple[str, object, bool]] = []
+
+    def set_bookmark(self, id: str, on: bool) -> None:
+        self.writes.append(("bookmark", id, on))
+        (self.bookmarked.add if on else self.bookmarked.discard)(id)
+
+    def set_read(self, ids: Collection[str], on: bool) -> None:
+        self.writes.append(("read", tuple(ids), on))
+        if on:
+            self.read.update(ids)
+        else:
+            self.read.difference_update(ids)
+
+
+@pytest.fixture
+def data() -> FakeUserData:
+    return FakeUserData()
+
+
+def test_bulk_mark_read_is_one_undo_and_restores_exactly(data: FakeUserData) -> None:
+    data.read = {"a", "c"}
+    stack = UndoStack(data)
+    ids = ["a", "b", "c", "d"]
+    action = SetRead.capture(ids, True, data.read.__contains__)
+    assert stack.do(action)
+    assert data.read == {"a", "b", "c", "d"}
+    assert action.description == "marked 2 as read"
+    assert len(data.writes) == 1  # one bulk write, only the ids that change
+
+    undone = stack.undo()
+    assert undone is action
+    assert data.read == {"a", "c"}  # the already-read ones stay read
+    assert undo_notice(undone) == "Undid: marked 2 as read"
+    assert not stack.can_undo and stack.can_redo
+
+    redone = stack.redo()
+    assert redone is action and redo_notice(redone) == "Redid: marked 2 as read"
+    assert data.read == {"a", "b", "c", "d"}
+
+
+def test_many_levels_of_undo_and_redo(data: FakeUserData) -> None:
+    stack = UndoStack(data)
+    for i in range(5):
+        stack.do(SetBookmarks.capture([f"p{i}"], True, data.bookmarked.__contains__))
+    stack.do(SetBookmarks.capture(["p0", "p1"], False, data.bookmarked.__contains__))
+    assert data.bookmarked == {"p2", "p3", "p4"}
+    states = []
+    while stack.can_undo:
+        stack.undo()
+        states.append(set(data.bookmarked))
+    assert states == [
+        {"p0", "p1", "p2", "p3", "p4"},
+        {"p0", "p1", "p2", "p3"},
+        {"p0", "p1", "p2"},
+        {"p0", "p1"},
+        {"p0"},
+        set(),
+    ]
+    assert stack.undo() is None
+    while stack.can_redo:
+        stack.redo()
+    assert data.bookmarked == {"p2", "p3", "p4"}
+    assert stack.redo() is None
+
+
+def test_a_new_action_clears_redo(data: FakeUserData) -> None:
+    stack = UndoStack(data)
+    stack.do(SetRead.capture(["a"], True, data.read.__contains__))
+    stack.undo()
+    assert stack.can_redo
+    stack.do(SetBookmarks.capture(["b"], True, data.bookmarked.__contains__))
+    assert not stack.can_redo
+    assert stack.redo() is None
+    assert data.read == set()
+
+
+def test_no_op_is_not_recorded(data: FakeUserData) -> None:
+    data.read = {"a"}
+    stack = UndoStack(data)
+    assert not stack.do(SetRead.capture(["a"], True, data.read.__contains__))
+    assert not stack.can_undo
+    assert data.writes == []
+
+
+def test_undo_writes_previous_values_not_toggles(data: FakeUserData) -> None:
+    stack = UndoStack(data)
+    stack.do(SetBookmarks.capture(["x"], True, data.bookmarked.__contains__))
+    data.bookmarked.discard("x")  # changed behind the stack's back (another window, say)
+    stack.undo()
+    assert "x" not in data.bookmarked  # a toggle would have re-added it
+
+
+def test_descriptions(data: FakeUserData) -> None:
+    assert SetBookmarks(["a"], {"a": False}, True).description == "bookmarked 1 abstract"
+    assert SetBookmarks(["a", "b"], {"a": True, "b": True}, False).description == (
+        "removed 2 bookmarks"
+    )
+    assert SetRead(["a"], {"a": True}, False).description == "marked 1 as unread"
+    many = [f"i{n}" for n in range(1212)]
+    assert SetRead(many, dict.fromkeys(many, False), True).description == "marked 1,212 as read"
+
+
+def test_missing_previous_value_is_refused() -> None:
+    with pytest.raises(ValueError):
+        SetRead(["a", "b"], {"a": False}, True)
+
+
+def test_compound_undoes_in_reverse_as_one_step(data: FakeUserData) -> None:
+    stack = UndoStack(data)
+    both = Compound(
+        [
+            SetBookmarks.capture(["a"], True, data.bookmarked.__contains__),
+            SetRead.capture(["a"], True, data.read.__contains__),
+        ],
+        "bookmarked and read 1 abstract",
+    )
+    stack.do(both)
+    assert data.bookmarked == {"a"} and data.read == {"a"}
+    assert stack.undo() is both
+    assert data.bookmarked == set() and data.read == set()
+    assert not stack.can_undo
+
+
+def test_limit_drops_the_oldest(data: FakeUserData) -> None:
+    stack = UndoStack(data, limit=3)
+    for i in range(5):
+        stack.do(SetRead.capture([f"r{i}"], True, data.read.__contains__))
+    undone = 0
+    while stack.undo() is not None:
+        undone += 1
+    assert undone == 3
+    assert data.read == {"r0", "r1"}
+
+
+def test_failed_undo_keeps_the_action(data: FakeUserData) -> None:
+    stack = UndoStack(data)
+    stack.do(SetRead.capture(["a"], True, data.read.__contains__))
+
+    def broken(ids: Collection[str], on: bool) -> None:
+        raise OSError("disk full")
+
+    data.set_read = broken  # type: ignore[method-assign]
+    with pytest.raises(OSError):
+        stack.undo()
+    assert stack.can_undo and not stack.can_redo

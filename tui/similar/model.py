@@ -1,0 +1,242 @@
+"""TF-IDF vectors and cosine similarity: "more like this", "more like my bookmarks", duplicates.
+
+Each abstract is a sparse vector of sublinear TF-IDF weights over its content
+tokens (see `tui.similar.terms`), L2-normalised, so a dot product is a cosine.
+Vectors are stored twice with plain NumPy arrays: by row (CSR, to read one
+abstract's vector) and by term (CSC, an inverted index). Scoring one query
+against the whole corpus gathers the postings of the query's terms and sums
+them with `np.bincount`, which touches only abstracts sharing a term with it;
+no SciPy needed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+from rapidfuzz import fuzz
+
+from tui.corpus.model import Corpus
+from tui.corpus.tokens import tokenize
+from tui.similar.terms import IntArray, OffsetArray, TermMatrix, count_terms
+
+FloatArray = npt.NDArray[np.float32]
+ScoreArray = npt.NDArray[np.float64]
+
+# Calibrated on the ICLR corpus (bench/similar.py --calibrate): its five
+# lightly reworded pairs have cosine >= 0.92 and a character-level ratio >= 93,
+# while the closest distinct papers stay at cosine <= 0.58 and ratio <= 58.
+# Both thresholds sit in the middle of that gap.
+DUPLICATE_COSINE = 0.8
+DUPLICATE_RATIO = 70.0
+
+# "More like my bookmarks" blends the centroid of the bookmarks (what they have
+# in common) with the best single match (so one odd bookmark still counts).
+CENTROID_WEIGHT = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class _Postings:
+    """The weights again, grouped by term.
+
+    The rows containing term `t` are `rows[indptr[t]:indptr[t+1]]`.
+    """
+
+    indptr: OffsetArray
+    rows: IntArray
+    weights: FloatArray
+
+
+def _tfidf(terms: TermMatrix) -> FloatArray:
+    """Sublinear TF times smoothed IDF, each row scaled to unit length."""
+    n = terms.n_docs
+    df = terms.document_frequency()
+    idf = np.log((1.0 + n) / (1.0 + df)) + 1.0
+    weights = (1.0 + np.log(terms.counts.astype(np.float64))) * idf[terms.indices]
+    row_of = np.repeat(np.arange(n), np.diff(terms.indptr))
+    norms = np.sqrt(np.bincount(row_of, weights=weights * weights, minlength=n))
+    norms[norms == 0] = 1.0
+    unit: FloatArray = (weights / norms[row_of]).astype(np.float32)
+    return unit
+
+
+def _invert(terms: TermMatrix, weights: FloatArray) -> _Postings:
+    """Regroup the CSR weights by term (a stable sort keeps rows ascending within a term)."""
+    order = np.argsort(terms.indices, kind="stable")
+    row_of = np.repeat(np.arange(terms.n_docs, dtype=np.int32), np.diff(terms.indptr))
+    counts = np.bincount(terms.indices, minlength=terms.n_terms)
+    indptr = np.zeros(terms.n_terms + 1, dtype=np.int64)
+    np.cumsum(counts, out=indptr[1:])
+    return _Postings(indptr, row_of[order], weights[order])
+
+
+@dataclass(slots=True)
+class SimilarityModel:
+    """Similarity between the abstracts of one corpus.
+
+    Every index is a position in `corpus.abstracts`.
+    """
+
+    terms: TermMatrix
+    texts: Sequence[str]
+    weights: FloatArray = field(init=False)
+    _postings: _Postings = field(init=False)
+    _dup_keys: dict[int, str] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if len(self.texts) != self.terms.n_docs:
+            raise ValueError("texts and term matrix disagree on the number of abstracts")
+        self.weights = _tfidf(self.terms)
+        self._postings = _invert(self.terms, self.weights)
+
+    @classmethod
+    def build(cls, corpus: Corpus) -> SimilarityModel:
+        """Tokenize every abstract of `corpus` and weight the vectors."""
+        texts = [a.text for a in corpus.abstracts]
+        return cls(count_terms(texts), texts)
+
+    def __len__(self) -> int:
+        return self.terms.n_docs
+
+    # -- scoring -------------------------------------------------------------
+
+    def _row(self, i: int) -> tuple[IntArray, FloatArray]:
+        start, end = self.terms.indptr[i], self.terms.indptr[i + 1]
+        return self.terms.indices[start:end], self.weights[start:end]
+
+    def _scores(self, terms: IntArray, weights: npt.NDArray[np.floating]) -> ScoreArray:
+        """Dot product of a sparse query vector with every abstract."""
+        p = self._postings
+        starts = p.indptr[terms]
+        lengths = p.indptr[terms + 1] - starts
+        total = int(lengths.sum())
+        if total == 0:
+            return np.zeros(len(self), dtype=np.float64)
+        # Positions of all the query terms' postings, without a Python loop:
+        # each run k covers starts[k] .. starts[k] + lengths[k].
+        run_offsets = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
+        gather = run_offsets + np.arange(total)
+        values = p.weights[gather] * np.repeat(weights, lengths)
+        summed = np.bincount(p.rows[gather], weights=values, minlength=len(self))
+        return np.asarray(summed, dtype=np.float64)
+
+    def scores(self, i: int) -> ScoreArray:
+        """Cosine similarity of abstract `i` with every abstract (itself included, about 1.0)."""
+        terms, weights = self._row(i)
+        return self._scores(terms, weights)
+
+    # -- near-duplicates -------------------------------------------------------
+
+    def _dup_key(self, i: int) -> str:
+        """Text compared by characters: folded words, so markup and case do not count."""
+        key = self._dup_keys.get(i)
+        if key is None:
+            key = self._dup_keys[i] = " ".join(tokenize(self.texts[i]))
+        return key
+
+    def is_near_duplicate(self, i: int, j: int, cosine: float | None = None) -> bool:
+        """Whether `j` is `i` lightly reworded: a high cosine, confirmed by rapidfuzz."""
+        if i == j:
+            return False
+        if cosine is None:
+            cosine = float(self.scores(i)[j])
+        if cosine < DUPLICATE_COSINE:
+            return False
+        ratio = fuzz.ratio(self._dup_key(i), self._dup_key(j), score_cutoff=DUPLICATE_RATIO)
+        return bool(ratio >= DUPLICATE_RATIO)
+
+    def _duplicates_in(self, i: int, scores: ScoreArray) -> list[tuple[int, float]]:
+        candidates = np.flatnonzero(scores >= DUPLICATE_COSINE)
+        found = [
+            (int(j), float(scores[j]))
+            for j in candidates
+            if self.is_near_duplicate(i, int(j), float(scores[j]))
+        ]
+        return sorted(found, key=lambda pair: (-pair[1], pair[0]))
+
+    def near_duplicates(self, i: int) -> list[tuple[int, float]]:
+        """Other abstracts that are `i` lightly reworded, as (index, cosine), best first."""
+        return self._duplicates_in(i, self.scores(i))
+
+    # -- rankings --------------------------------------------------------------
+
+    def similar(
+        self, i: int, k: int = 10, *, include_duplicates: bool = False
+    ) -> list[tuple[int, float]]:
+        """The `k` abstracts most similar to `i`, as (index, cosine), best first.
+
+        `i` itself never appears; its near-duplicates are left out too (they are
+        reported by `near_duplicates`) unless `include_duplicates`. Only
+        abstracts sharing at least one content word (cosine > 0) are returned.
+        """
+        scores = self.scores(i)
+        scores[i] = -1.0
+        if not include_duplicates:
+            for j, _ in self._duplicates_in(i, scores):
+                scores[j] = -1.0
+        return _top(scores, k)
+
+    def like(
+        self, seeds: Sequence[int], candidates: Sequence[int] | None = None, k: int = 10
+    ) -> list[tuple[int, float]]:
+        """Rank `candidates` (default: every abstract) by similarity to the `seeds`, best first.
+
+        The score is an even blend of the cosine with the seeds' centroid and
+        the best cosine with any one seed. Seeds themselves and near-duplicates
+        of a seed are never recommended. Returns (index, score) pairs.
+        """
+        seed_list = sorted({s for s in seeds if 0 <= s < len(self)})
+        if not seed_list or k <= 0:
+            return []
+        per_seed = np.empty((len(seed_list), len(self)), dtype=np.float64)
+        for row, s in enumerate(seed_list):
+            per_seed[row] = self.scores(s)
+        best = per_seed.max(axis=0)
+        centroid = per_seed.mean(axis=0) / self._centroid_norm(seed_list)
+        combined = CENTROID_WEIGHT * centroid + (1.0 - CENTROID_WEIGHT) * best
+
+        allowed = np.zeros(len(self), dtype=bool)
+        if candidates is None:
+            allowed[:] = True
+        else:
+            picked = np.asarray([c for c in candidates if 0 <= c < len(self)], dtype=np.int64)
+            allowed[picked] = True
+        allowed[seed_list] = False
+        for j in np.flatnonzero(allowed & (best >= DUPLICATE_COSINE)):
+            closest = seed_list[int(per_seed[:, j].argmax())]
+            if self.is_near_duplicate(closest, int(j), float(best[j])):
+                allowed[j] = False
+        combined[~allowed] = -1.0
+        return _top(combined, k)
+
+    def _centroid_norm(self, seeds: Sequence[int]) -> float:
+        """Length of the mean of the seed vectors (below 1 when the seeds point different ways)."""
+        dense = np.zeros(self.terms.n_terms, dtype=np.float64)
+        for s in seeds:
+            terms, weights = self._row(s)
+            dense[terms] += weights
+        norm = float(np.linalg.norm(dense)) / len(seeds)
+        return norm if norm > 0 else 1.0
+
+    def shared_terms(self, i: int, j: int, top: int = 5) -> list[str]:
+        """The words contributing most to the similarity of `i` and `j` (to explain a match)."""
+        ti, wi = self._row(i)
+        tj, wj = self._row(j)
+        common, at_i, at_j = np.intersect1d(ti, tj, assume_unique=True, return_indices=True)
+        contribution = wi[at_i] * wj[at_j]
+        order = np.argsort(-contribution, kind="stable")[:top]
+        return [self.terms.vocab[int(common[o])] for o in order]
+
+
+def _top(scores: ScoreArray, k: int) -> list[tuple[int, float]]:
+    """The `k` best positive scores as (index, score), best first, ties by index."""
+    if k <= 0:
+        return []
+    positive = np.flatnonzero(scores > 1e-9)
+    if len(positive) > k:
+        part = np.argpartition(-scores[positive], k - 1)[:k]
+        positive = positive[part]
+    ranked = sorted(positive.tolist(), key=lambda j: (-scores[j], j))
+    return [(j, float(scores[j])) for j in ranked]

@@ -1,0 +1,243 @@
+"""Undo and redo for bookmarks and read state, many levels deep.
+
+An action records the ids it touches, the value each had before and the value
+it set, so undoing writes back exactly what was there (not a toggle, which
+would go wrong if something else changed the state in between). A bulk change
+("mark all visible as read") is one action and one undo.
+
+Actions reach the user data through the small `Target` protocol, so the UI
+hands over its store adaptor and tests hand over a fake. The history lives in
+memory only: it does not survive a restart, and every step it takes is an
+ordinary write, so it can never leave the store inconsistent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Protocol
+
+
+class Target(Protocol):
+    """Where actions write: the UI's user-data adaptor, or a fake in tests."""
+
+    def set_bookmark(self, id: str, on: bool) -> None:
+        """Bookmark (`on`) or un-bookmark one abstract."""
+
+    def set_read(self, ids: Collection[str], on: bool) -> None:
+        """Mark several abstracts read (`on`) or unread in one write."""
+
+
+class Action(Protocol):
+    """A reversible change. `description` completes "Undid: ..." (e.g. `marked 212 as read`)."""
+
+    @property
+    def description(self) -> str: ...
+
+    def apply(self, target: Target) -> None:
+        """Make the change."""
+
+    def revert(self, target: Target) -> None:
+        """Put back exactly what was there before the change."""
+
+
+def _freeze(
+    ids: Iterable[str], before: Mapping[str, bool]
+) -> tuple[tuple[str, ...], Mapping[str, bool]]:
+    unique = tuple(dict.fromkeys(ids))
+    missing = [i for i in unique if i not in before]
+    if missing:
+        raise ValueError(f"no previous value recorded for {len(missing)} id(s), e.g. {missing[0]}")
+    return unique, MappingProxyType({i: bool(before[i]) for i in unique})
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n:,} {one if n == 1 else many}"
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class SetBookmarks:
+    """Bookmark (`after=True`) or un-bookmark `ids`; `before[id]` is each one's previous state."""
+
+    ids: tuple[str, ...]
+    before: Mapping[str, bool]
+    after: bool
+
+    def __init__(self, ids: Iterable[str], before: Mapping[str, bool], after: bool) -> None:
+        unique, frozen = _freeze(ids, before)
+        object.__setattr__(self, "ids", unique)
+        object.__setattr__(self, "before", frozen)
+        object.__setattr__(self, "after", bool(after))
+
+    @classmethod
+    def capture(
+        cls, ids: Iterable[str], after: bool, is_bookmarked: Callable[[str], bool]
+    ) -> SetBookmarks:
+        """The action setting `ids` to `after`, reading their current state from `is_bookmarked`."""
+        ids = tuple(ids)
+        return cls(ids, {i: is_bookmarked(i) for i in ids}, after)
+
+    @property
+    def changed(self) -> tuple[str, ...]:
+        """The ids whose state this action actually changes."""
+        return tuple(i for i in self.ids if self.before[i] != self.after)
+
+    @property
+    def description(self) -> str:
+        n = len(self.changed)
+        if self.after:
+            return f"bookmarked {_count(n, 'abstract', 'abstracts')}"
+        return f"removed {_count(n, 'bookmark', 'bookmarks')}"
+
+    def apply(self, target: Target) -> None:
+        for i in self.changed:
+            target.set_bookmark(i, self.after)
+
+    def revert(self, target: Target) -> None:
+        for i in self.changed:
+            target.set_bookmark(i, self.before[i])
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class SetRead:
+    """Mark `ids` read (`after=True`) or unread; `before[id]` is each one's previous state."""
+
+    ids: tuple[str, ...]
+    before: Mapping[str, bool]
+    after: bool
+
+    def __init__(self, ids: Iterable[str], before: Mapping[str, bool], after: bool) -> None:
+        unique, frozen = _freeze(ids, before)
+        object.__setattr__(self, "ids", unique)
+        object.__setattr__(self, "before", frozen)
+        object.__setattr__(self, "after", bool(after))
+
+    @classmethod
+    def capture(cls, ids: Iterable[str], after: bool, is_read: Callable[[str], bool]) -> SetRead:
+        """The action setting `ids` to `after`, reading their current state from `is_read`."""
+        ids = tuple(ids)
+        return cls(ids, {i: is_read(i) for i in ids}, after)
+
+    @property
+    def changed(self) -> tuple[str, ...]:
+        """The ids whose state this action actually changes."""
+        return tuple(i for i in self.ids if self.before[i] != self.after)
+
+    @property
+    def description(self) -> str:
+        return f"marked {len(self.changed):,} as {'read' if self.after else 'unread'}"
+
+    def apply(self, target: Target) -> None:
+        changed = self.changed
+        if changed:
+            target.set_read(changed, self.after)
+
+    def revert(self, target: Target) -> None:
+        # Every changed id had the opposite state before, so one write restores them all.
+        changed = self.changed
+        if changed:
+            target.set_read(changed, not self.after)
+
+
+@dataclass(frozen=True, slots=True)
+class Compound:
+    """Several actions done and undone as one step (e.g. bookmark and mark read)."""
+
+    actions: Sequence[Action]
+    label: str
+
+    @property
+    def description(self) -> str:
+        return self.label
+
+    @property
+    def changed(self) -> bool:
+        return any(_changes_something(a) for a in self.actions)
+
+    def apply(self, target: Target) -> None:
+        for action in self.actions:
+            action.apply(target)
+
+    def revert(self, target: Target) -> None:
+        for action in reversed(self.actions):
+            action.revert(target)
+
+
+def _changes_something(action: Action) -> bool:
+    changed = getattr(action, "changed", True)
+    return bool(changed)
+
+
+@dataclass
+class UndoStack:
+    """The undo and redo history of one session, at most `limit` steps deep."""
+
+    target: Target
+    limit: int = 1000
+    _undo: list[Action] = field(default_factory=list, repr=False)
+    _redo: list[Action] = field(default_factory=list, repr=False)
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def do(self, action: Action) -> bool:
+        """Apply `action` through the target and record it. A no-op is neither applied nor recorded.
+
+        Returns whether anything changed. Any new action clears the redo history.
+        """
+        if not _changes_something(action):
+            return False
+        action.apply(self.target)
+        self.record(action)
+        return True
+
+    def record(self, action: Action) -> None:
+        """Record an action the caller has already applied."""
+        self._undo.append(action)
+        if len(self._undo) > self.limit:
+            del self._undo[: len(self._undo) - self.limit]
+        self._redo.clear()
+
+    def undo(self) -> Action | None:
+        """Revert the latest action and return it, or None when there is nothing to undo.
+
+        If the target raises, the action stays where it was so the user can retry.
+        """
+        if not self._undo:
+            return None
+        action = self._undo[-1]
+        action.revert(self.target)
+        self._undo.pop()
+        self._redo.append(action)
+        return action
+
+    def redo(self) -> Action | None:
+        """Re-apply the latest undone action and return it, or None when there is none."""
+        if not self._redo:
+            return None
+        action = self._redo[-1]
+        action.apply(self.target)
+        self._redo.pop()
+        self._undo.append(action)
+        return action
+
+    def clear(self) -> None:
+        """Forget the history (e.g. when another corpus is opened)."""
+        self._undo.clear()
+        self._redo.clear()
+
+
+def undo_notice(action: Action) -> str:
+    """The notification after an undo: `Undid: marked 212 as read`."""
+    return f"Undid: {action.description}"
+
+
+def redo_notice(action: Action) -> str:
+    """The notification after a redo: `Redid: marked 212 as read`."""
+    return f"Redid: {action.description}"
