@@ -1,0 +1,58 @@
+"""Small corpora with known answers, built directly from the model (no loader, no LaTeX renderer)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tui.corpus.model import Abstract, Collection, Corpus, FileInfo, SourceRef, abstract_id
+
+
+def make_corpus(
+    rows: list[tuple[str, str, int, str] | tuple[str, str, int, str, str]],
+) -> Corpus:
+    """rows: (file name, venue, year, plain text[, source text]). The headline is the
+    first sentence, so tests control it exactly."""
+    abstracts: list[Abstract] = []
+    counts: dict[str, int] = {}
+    for row in rows:
+        name, venue, year, plain = row[:4]
+        source = row[4] if len(row) == 5 else plain
+        counts[name] = counts.get(name, 0) + 1
+        collection = Collection(f"{venue} {year} Papers", venue, year)
+        abstract = Abstract(
+            abstract_id(source), source, collection, [SourceRef(Path(name), counts[name])]
+        )
+        abstract._plain = plain
+        abstract._headline = plain.split(". ")[0]
+        abstracts.append(abstract)
+    files = [
+        FileInfo(Path(name), Collection(name), n, abstract_id(name + str(n)))
+        for name, n in counts.items()
+    ]
+    return Corpus(abstracts, files, [])
+
+
+class FakePersonal:
+    """A PersonalData stand-in with fixed answers."""
+
+    def __init__(
+        self,
+        bookmarked: set[str] | None = None,
+        read: set[str] | None = None,
+        notes: dict[str, str] | None = None,
+    ) -> None:
+        self._bookmarked = bookmarked or set()
+        self._read = read or set()
+        self._notes = notes or {}
+
+    def bookmarked_ids(self) -> set[str]:
+        return self._bookmarked
+
+    def read_ids(self) -> set[str]:
+        return self._read
+
+    def noted_ids(self) -> set[str]:
+        return set(self._notes)
+
+    def note_items(self) -> list[tuple[str, str]]:
+        return list(self._notes.items())

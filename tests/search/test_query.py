@@ -1,0 +1,110 @@
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tui.search.query import FieldClause, Phrase, QueryError, Term, parse_query
+
+
+def test_terms_are_folded_and_last_is_being_typed() -> None:
+    q = parse_query("Contrastive Learn")
+    assert q.terms == (Term("contrastive"), Term("learn", prefix=True))
+
+
+def test_trailing_space_ends_typing() -> None:
+    assert parse_query("learn ").terms == (Term("learn"),)
+
+
+def test_hyphenated_word_is_several_terms() -> None:
+    q = parse_query("vision-language")
+    assert q.terms == (Term("vision"), Term("language", prefix=True))
+
+
+def test_phrase_and_negations() -> None:
+    q = parse_query('"Exact Phrase" -survey -"related work" x')
+    assert q.phrases == (Phrase(("exact", "phrase")), Phrase(("related", "work"), negated=True))
+    assert Term("survey", negated=True) in q.terms
+    assert Term("x", prefix=True) in q.terms
+
+
+def test_negated_last_term_is_not_a_prefix() -> None:
+    assert parse_query("-surv").terms == (Term("surv", negated=True),)
+
+
+def test_fields() -> None:
+    q = parse_query("venue:ICLR year:2022..2024 file:Iclr2020 -year:2023")
+    assert q.fields == (
+        FieldClause("venue", "ICLR", "iclr"),
+        FieldClause("year", "2022..2024", (2022, 2024)),
+        FieldClause("file", "Iclr2020", "iclr2020"),
+        FieldClause("year", "2023", (2023, 2023), negated=True),
+    )
+    assert not q.terms
+    assert not q.needs_personal
+
+
+def test_personal_fields() -> None:
+    q = parse_query("is:bookmarked is:unread has:note note:revisit")
+    assert [f.arg for f in q.fields] == ["bookmarked", "unread", "note", ("revisit",)]
+    assert q.needs_personal
+
+
+def test_quoted_field_value() -> None:
+    assert parse_query('file:"my file"').fields[0].arg == "my file"
+
+
+def test_symbol_terms_become_macro_names() -> None:
+    assert parse_query("×").terms == (Term("times", prefix=True),)
+    assert parse_query("√ ").terms == (Term("sqrt"),)
+
+
+def test_colon_in_ordinary_text_is_not_a_field() -> None:
+    assert parse_query("3:1").terms == (Term("3"), Term("1", prefix=True))
+
+
+def test_empty_and_blank() -> None:
+    assert parse_query("").is_empty
+    assert parse_query("   ").is_empty
+    assert parse_query("$ -").is_empty
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ('"unclosed phrase', "unclosed quote"),
+        ("year:abc", "year:"),
+        ("year:", "year:"),
+        ("year:2024..2020", "empty range"),
+        ("year:..", "year:"),
+        ("foo:bar", "unknown field foo:"),
+        ("is:happy", "is:happy"),
+        ("venue:", "venue:"),
+        ("note:", "note:"),
+        ('ab"cd', "quote"),
+    ],
+)
+def test_malformed_queries_explain_themselves(text: str, needle: str) -> None:
+    with pytest.raises(QueryError) as info:
+        parse_query(text)
+    assert needle in str(info.value)
+
+
+def test_query_error_is_a_value_error() -> None:
+    assert issubclass(QueryError, ValueError)
+
+
+@given(st.text())
+def test_parse_never_raises_anything_else(text: str) -> None:
+    try:
+        parse_query(text)
+    except QueryError as error:
+        assert str(error)
+
+
+@given(st.text(alphabet='ab "-:yearvnu0123.', max_size=30))
+def test_parse_never_raises_on_syntax_soup(text: str) -> None:
+    try:
+        parse_query(text)
+    except QueryError as error:
+        assert str(error)

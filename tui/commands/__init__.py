@@ -1,0 +1,1 @@
+"""Command-line subcommands (search, export, import, similar); no Textual here."""

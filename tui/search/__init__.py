@@ -1,0 +1,1 @@
+"""Search: the query language, the index and ranking, highlighting and the on-disk cache."""

@@ -1,0 +1,97 @@
+"""The search index on disk, so a second start with the same files skips the build.
+
+A cache file is named by the corpus fingerprint (the content of the loaded
+files) and a format version, and also records the abstract ids in order, so a
+stale or foreign file is never used. Cache trouble of any kind (unreadable,
+truncated, unwritable directory) means "build instead", never an error.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import pickle
+import tempfile
+from pathlib import Path
+
+from tui.corpus.model import Corpus
+from tui.search.build import IndexData
+from tui.search.index import SearchIndex
+
+# Bump whenever IndexData or tokenizing/rendering changes what an index holds.
+FORMAT_VERSION = 1
+_KEEP = 3  # cache files kept for other corpora (e.g. other folders opened)
+
+
+def cache_path(corpus: Corpus, cache_dir: Path) -> Path:
+    """Where the index of `corpus` is (or would be) cached."""
+    return cache_dir / f"search-v{FORMAT_VERSION}-{corpus.fingerprint}.pickle"
+
+
+def _ids_digest(corpus: Corpus) -> str:
+    h = hashlib.blake2b(digest_size=16)
+    h.update("\n".join(a.id for a in corpus.abstracts).encode("ascii", "replace"))
+    return h.hexdigest()
+
+
+def load(corpus: Corpus, cache_dir: Path) -> SearchIndex | None:
+    """The cached index of `corpus`, or None when there is no usable one."""
+    try:
+        with cache_path(corpus, cache_dir).open("rb") as f:
+            header = pickle.load(f)
+            if header != (FORMAT_VERSION, corpus.fingerprint, _ids_digest(corpus)):
+                return None
+            data = pickle.load(f)
+    except Exception:
+        # Missing, truncated or garbage: all mean the same thing here.
+        return None
+    if not isinstance(data, IndexData) or len(data.ids) != len(corpus.abstracts):
+        return None
+    return SearchIndex(data)
+
+
+def save(index: SearchIndex, corpus: Corpus, cache_dir: Path) -> bool:
+    """Write the index atomically (temp file + rename). False when it could not be written."""
+    target = cache_path(corpus, cache_dir)
+    tmp_name: str | None = None
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=".search-", suffix=".tmp", dir=cache_dir)
+        with os.fdopen(fd, "wb") as f:
+            header = (FORMAT_VERSION, corpus.fingerprint, _ids_digest(corpus))
+            pickle.dump(header, f, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(index.data, f, protocol=pickle.HIGHEST_PROTOCOL)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp_name, target)
+        tmp_name = None
+        _prune(cache_dir, keep=target)
+        return True
+    except OSError:
+        return False
+    finally:
+        if tmp_name is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp_name)
+
+
+def _prune(cache_dir: Path, keep: Path) -> None:
+    """Delete all but the most recent few index caches so the folder does not grow forever."""
+    files = sorted(
+        (p for p in cache_dir.glob("search-*.pickle") if p != keep),
+        key=lambda p: p.stat().st_mtime,
+        reverse=True,
+    )
+    for old in files[_KEEP - 1 :]:
+        with contextlib.suppress(OSError):
+            old.unlink()
+
+
+def load_or_build(corpus: Corpus, cache_dir: Path) -> SearchIndex:
+    """The index of `corpus`: from the cache when it is current, else built (and cached)."""
+    index = load(corpus, cache_dir)
+    if index is None:
+        index = SearchIndex.build(corpus)
+        save(index, corpus, cache_dir)
+    return index

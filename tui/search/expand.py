@@ -1,0 +1,176 @@
+"""Which vocabulary words a query term stands for: exact, prefix, and typo-tolerant.
+
+The vocabulary is sorted, so the words starting with a prefix are one
+contiguous range (two bisections). Typos are found with RapidFuzz over the
+words of similar length only, with an edit budget that grows with the term's
+length. Expansions are cached, so the next keystroke reuses this one's work.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import numpy as np
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+# Weights of a match, relative to the exact word (1.0). Any typo weighs less
+# than any exact or completed word, so exact hits rank first.
+PREFIX_WEIGHT = 0.8
+FUZZY_WEIGHT = 0.6
+_LAST = chr(0x10FFFF)
+
+
+def max_typos(length: int) -> int:
+    """Edits allowed for a term of `length` letters: none below 3, one up to 8, then two."""
+    if length < 3:
+        return 0
+    return 1 if length <= 8 else 2
+
+
+@dataclass(frozen=True, slots=True)
+class WordRange:
+    """Vocabulary words [lo, hi) matched with `weight`; `prefix` is set when the range
+    is every word starting with it (the highlighter then tests `startswith`)."""
+
+    lo: int
+    hi: int
+    weight: float
+    prefix: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Expansion:
+    """What one term matches: disjoint ranges of the sorted vocabulary."""
+
+    ranges: tuple[WordRange, ...]
+
+    def words(self, vocab: list[str]) -> set[str]:
+        """The single words matched (ranges of one word, not whole prefixes)."""
+        return {vocab[i] for r in self.ranges if r.prefix is None for i in range(r.lo, r.hi)}
+
+    @property
+    def prefixes(self) -> tuple[str, ...]:
+        """The prefixes matched whole."""
+        return tuple(r.prefix for r in self.ranges if r.prefix is not None)
+
+    @property
+    def empty(self) -> bool:
+        return not self.ranges
+
+
+class Expander:
+    """Expands terms against one sorted vocabulary; keeps an LRU cache of answers."""
+
+    def __init__(self, vocab: list[str], cache_size: int = 1024) -> None:
+        self._vocab = vocab
+        self._cache: OrderedDict[tuple[str, bool, bool], Expansion] = OrderedDict()
+        self._cache_size = cache_size
+        self._bands: dict[int, tuple[list[str], np.ndarray]] = {}
+        self._prefixes: dict[int, list[str]] = {}
+
+    def prefix_range(self, prefix: str) -> tuple[int, int]:
+        """[lo, hi) of the words starting with `prefix`."""
+        lo = bisect_left(self._vocab, prefix)
+        return lo, bisect_left(self._vocab, prefix + _LAST, lo)
+
+    def exact(self, word: str) -> int | None:
+        """The word's number in the vocabulary, or None."""
+        i = bisect_left(self._vocab, word)
+        return i if i < len(self._vocab) and self._vocab[i] == word else None
+
+    def expand(self, word: str, prefix: bool, fuzzy: bool = True) -> Expansion:
+        """Every way `word` matches: itself, completions when `prefix`, and near spellings."""
+        key = (word, prefix, fuzzy)
+        hit = self._cache.get(key)
+        if hit is not None:
+            self._cache.move_to_end(key)
+            return hit
+        result = self._expand(word, prefix, fuzzy)
+        self._cache[key] = result
+        if len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+        return result
+
+    def _expand(self, word: str, prefix: bool, fuzzy: bool) -> Expansion:
+        ranges: list[WordRange] = []
+        exact = self.exact(word)
+        if exact is not None:
+            ranges.append(WordRange(exact, exact + 1, 1.0))
+        if prefix:
+            lo, hi = self.prefix_range(word)
+            if exact is not None and lo == exact:
+                lo += 1
+            if hi > lo:
+                ranges.append(WordRange(lo, hi, PREFIX_WEIGHT, word))
+        typos = max_typos(len(word)) if fuzzy else 0
+        # Short words have many one-letter neighbours: only rescue a short word
+        # that matches nothing, never widen one that does.
+        if typos and (len(word) >= 5 or not ranges):
+            covered = [(r.lo, r.hi) for r in ranges]
+            # A half-typed word with a typo (`viso`): only when nothing completes it.
+            if prefix and len(word) >= 4 and not ranges:
+                for p_lo, p_hi, sim in self._fuzzy_prefixes(word):
+                    if not any(lo <= p_lo < hi for lo, hi in covered):
+                        head = self._vocab[p_lo][: len(word)]
+                        ranges.append(WordRange(p_lo, p_hi, FUZZY_WEIGHT * sim, head))
+                        covered.append((p_lo, p_hi))
+            for w, sim in self._fuzzy_words(word, typos):
+                if not any(lo <= w < hi for lo, hi in covered):
+                    ranges.append(WordRange(w, w + 1, FUZZY_WEIGHT * sim))
+        return Expansion(tuple(ranges))
+
+    def _band(self, length: int) -> tuple[list[str], np.ndarray]:
+        band = self._bands.get(length)
+        if band is None:
+            ids = [i for i, w in enumerate(self._vocab) if len(w) == length]
+            band = ([self._vocab[i] for i in ids], np.asarray(ids, dtype=np.int64))
+            self._bands[length] = band
+        return band
+
+    def _fuzzy_words(self, word: str, typos: int) -> list[tuple[int, float]]:
+        """Words within `typos` edits (OSA: a swap of neighbours is one edit)."""
+        if not self._bands:
+            self._index_lengths()
+        found: list[tuple[int, float]] = []
+        length = len(word)
+        for band_len in range(max(1, length - typos), length + typos + 1):
+            words, ids = self._band(band_len)
+            if not words:
+                continue
+            dist = process.cdist([word], words, scorer=OSA.distance, score_cutoff=typos)[0]
+            for j in np.flatnonzero(dist <= typos):
+                d = int(dist[j])
+                if d:
+                    found.append((int(ids[j]), 1.0 - d / max(length, band_len)))
+        return found
+
+    def _index_lengths(self) -> None:
+        by_len: dict[int, list[int]] = {}
+        for i, w in enumerate(self._vocab):
+            by_len.setdefault(len(w), []).append(i)
+        for length, ids in by_len.items():
+            self._bands[length] = ([self._vocab[i] for i in ids], np.asarray(ids, dtype=np.int64))
+
+    def _fuzzy_prefixes(self, word: str) -> list[tuple[int, int, float]]:
+        """Ranges of words whose first len(word) letters are one edit from `word` (`viso`)."""
+        length = len(word)
+        if length not in self._prefixes:
+            # Distinct prefixes of this length (sorted vocab: equal heads are adjacent).
+            heads: list[str] = []
+            for w in self._vocab:
+                head = w[:length]
+                if len(w) >= length and (not heads or heads[-1] != head):
+                    heads.append(head)
+            self._prefixes[length] = heads
+        heads = self._prefixes[length]
+        if not heads:
+            return []
+        dist = process.cdist([word], heads, scorer=OSA.distance, score_cutoff=1, workers=1)[0]
+        found: list[tuple[int, int, float]] = []
+        for j in np.flatnonzero(dist == 1):
+            lo, hi = self.prefix_range(heads[int(j)])
+            found.append((lo, hi, 1.0 - 1 / length))
+        return found

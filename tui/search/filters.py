@@ -1,0 +1,115 @@
+"""Field clauses (`venue:`, `year:`, `file:`, `is:`, `has:`, `note:`) as boolean masks.
+
+Each field name has one selector here and one parser in `query.py`; adding a
+field is registering both, nothing else changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import cast
+
+import numpy as np
+import numpy.typing as npt
+
+from tui.corpus.tokens import tokenize
+from tui.search.build import IndexData
+from tui.search.personal import PersonalData
+from tui.search.query import FieldClause
+
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(slots=True)
+class FilterContext:
+    """What a selector may read: the index data and, for personal fields, the user's data."""
+
+    data: IndexData
+    personal: PersonalData | None
+    _positions: dict[str, int] | None = field(default=None, repr=False)
+
+    def mask_of_ids(self, ids: Iterable[str]) -> BoolArray:
+        """A mask with True at the abstracts whose ids are given (unknown ids are ignored)."""
+        if self._positions is None:
+            self._positions = {abstract_id: i for i, abstract_id in enumerate(self.data.ids)}
+        positions = self._positions
+        mask = np.zeros(len(self.data.ids), dtype=np.bool_)
+        hits = [positions[i] for i in ids if i in positions]
+        if hits:
+            mask[np.asarray(hits, dtype=np.int64)] = True
+        return mask
+
+
+Selector = Callable[[FieldClause, FilterContext], BoolArray]
+_SELECTORS: dict[str, Selector] = {}
+
+
+def register_selector(name: str, selector: Selector) -> None:
+    """Say how the field `name` selects abstracts (pairs with query.register_field)."""
+    _SELECTORS[name] = selector
+
+
+def select(clause: FieldClause, ctx: FilterContext) -> BoolArray:
+    """The abstracts a field clause (ignoring its negation) selects."""
+    selector = _SELECTORS.get(clause.name)
+    if selector is None:
+        # A field the parser knows but no selector answers matches nothing,
+        # rather than silently everything.
+        return np.zeros(len(ctx.data.ids), dtype=np.bool_)
+    return selector(clause, ctx)
+
+
+def _venue(clause: FieldClause, ctx: FilterContext) -> BoolArray:
+    value = str(clause.arg)
+    wanted = [i for i, name in enumerate(ctx.data.venue_names) if name.startswith(value)]
+    return np.isin(ctx.data.venue_of, np.asarray(wanted, dtype=np.int32))
+
+
+def _year(clause: FieldClause, ctx: FilterContext) -> BoolArray:
+    low, high = cast(tuple[int, int], clause.arg)
+    years = ctx.data.years
+    result: BoolArray = (years >= low) & (years <= high)
+    return result
+
+
+def _file(clause: FieldClause, ctx: FilterContext) -> BoolArray:
+    value = str(clause.arg)
+    wanted = [i for i, name in enumerate(ctx.data.file_names) if value in name]
+    mask = np.zeros(len(ctx.data.ids), dtype=np.bool_)
+    if wanted:
+        chosen = np.isin(ctx.data.src_file, np.asarray(wanted, dtype=np.int32))
+        mask[ctx.data.src_doc[chosen]] = True
+    return mask
+
+
+def _is(clause: FieldClause, ctx: FilterContext) -> BoolArray:
+    personal = ctx.personal
+    if clause.arg == "bookmarked":
+        return ctx.mask_of_ids(personal.bookmarked_ids() if personal else ())
+    read = ctx.mask_of_ids(personal.read_ids() if personal else ())
+    return read if clause.arg == "read" else ~read
+
+
+def _has(clause: FieldClause, ctx: FilterContext) -> BoolArray:
+    return ctx.mask_of_ids(ctx.personal.noted_ids() if ctx.personal else ())
+
+
+def _note(clause: FieldClause, ctx: FilterContext) -> BoolArray:
+    """Notes containing every given word (each may be the start of a word of the note)."""
+    wanted = cast(tuple[str, ...], clause.arg)
+    items = ctx.personal.note_items() if ctx.personal else ()
+    hits = []
+    for abstract_id, text in items:
+        words = tokenize(text)
+        if all(any(w.startswith(p) for w in words) for p in wanted):
+            hits.append(abstract_id)
+    return ctx.mask_of_ids(hits)
+
+
+register_selector("venue", _venue)
+register_selector("year", _year)
+register_selector("file", _file)
+register_selector("is", _is)
+register_selector("has", _has)
+register_selector("note", _note)

@@ -1,0 +1,289 @@
+"""The query language: what a user types into the filter, parsed into clauses.
+
+    contrastive "vision language" -survey venue:iclr year:2022..2024 is:bookmarked
+
+Bare words are terms (ANDed, typo-tolerant); quoted text is an exact phrase;
+a leading `-` excludes; `name:value` is a field. Fields live in a registry
+(`register_field`), so a new one (a personal field answered by the store, say)
+is one function, not a change to the parser or the index.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from tui.corpus.tokens import fold, tokenize
+
+
+class QueryError(ValueError):
+    """A query the user typed cannot be understood; `str(error)` is the message to show."""
+
+
+# Mathematical symbols are not word characters to the tokenizer, so `×` alone
+# would be no term at all. The index also holds the LaTeX macro names of the
+# source (`\times` -> `times`), so a symbol searches as its macro name.
+SYMBOL_NAMES: dict[str, str] = {
+    "×": "times",
+    "÷": "div",
+    "±": "pm",
+    "∓": "mp",
+    "√": "sqrt",
+    "∞": "infty",
+    "≤": "leq",
+    "≥": "geq",
+    "≠": "neq",
+    "≈": "approx",
+    "∼": "sim",
+    "∈": "in",
+    "∑": "sum",
+    "∏": "prod",
+    "∫": "int",
+    "∂": "partial",
+    "∇": "nabla",
+    "→": "rightarrow",
+    "←": "leftarrow",
+    "⊂": "subset",
+    "∪": "cup",
+    "∩": "cap",
+    "⊗": "otimes",
+    "⊕": "oplus",
+    "∘": "circ",
+    "·": "cdot",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One folded word. `prefix` is set on the word being typed (it also matches as a prefix)."""
+
+    word: str
+    prefix: bool = False
+    negated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """Folded words that must occur in this order, adjacent."""
+
+    words: tuple[str, ...]
+    negated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FieldClause:
+    """`name:value` after validation. `arg` is the parsed value the field's selector reads.
+
+    `personal` marks fields answered from the user's data (bookmarks, notes,
+    read state) rather than from the corpus.
+    """
+
+    name: str
+    value: str
+    arg: object
+    personal: bool = False
+    negated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """A parsed query: the clauses in the order typed, and the text they came from."""
+
+    text: str
+    terms: tuple[Term, ...] = ()
+    phrases: tuple[Phrase, ...] = ()
+    fields: tuple[FieldClause, ...] = ()
+
+    @property
+    def is_empty(self) -> bool:
+        """True when nothing restricts the result (every abstract matches)."""
+        return not (self.terms or self.phrases or self.fields)
+
+    @property
+    def needs_personal(self) -> bool:
+        """True when a clause must be answered from the user's data."""
+        return any(f.personal for f in self.fields)
+
+    @property
+    def scoring_terms(self) -> tuple[Term, ...]:
+        """The terms that add to an abstract's score (not negated)."""
+        return tuple(t for t in self.terms if not t.negated)
+
+
+FieldParser = Callable[[str], object]
+
+
+@dataclass(frozen=True, slots=True)
+class FieldSpec:
+    """How a field's value is checked: `parse(value)` returns its argument or raises QueryError."""
+
+    name: str
+    parse: FieldParser
+    personal: bool = False
+    help: str = ""
+
+
+_FIELDS: dict[str, FieldSpec] = {}
+
+
+def register_field(spec: FieldSpec) -> None:
+    """Add (or replace) a field; the index must know a selector for `spec.name` too."""
+    _FIELDS[spec.name] = spec
+
+
+def field_names() -> list[str]:
+    """The fields the parser accepts, sorted (for help text and error messages)."""
+    return sorted(_FIELDS)
+
+
+def _parse_text_value(name: str) -> FieldParser:
+    def parse(value: str) -> object:
+        folded = fold(value.strip())
+        if not folded:
+            raise QueryError(f"{name}: needs a value, for example {name}:iclr")
+        return folded
+
+    return parse
+
+
+_YEAR = re.compile(r"\d{4}")
+
+
+def _parse_year(value: str) -> object:
+    """`2023` -> (2023, 2023); `2022..2024` -> (2022, 2024); open ends `2022..` and `..2024`."""
+    example = "year: expects a year like 2023 or a range like 2022..2024"
+    if ".." in value:
+        low_s, _, high_s = value.partition("..")
+        if not low_s and not high_s:
+            raise QueryError(f"{example}, not {value!r}")
+        for part in (low_s, high_s):
+            if part and not _YEAR.fullmatch(part):
+                raise QueryError(f"{example}, not {value!r}")
+        low = int(low_s) if low_s else 0
+        high = int(high_s) if high_s else 9999
+        if low > high:
+            raise QueryError(f"year:{value} is an empty range ({low} is after {high})")
+        return (low, high)
+    if not _YEAR.fullmatch(value):
+        raise QueryError(f"{example}, not {value!r}" if value else example)
+    return (int(value), int(value))
+
+
+def _parse_choice(name: str, choices: tuple[str, ...]) -> FieldParser:
+    def parse(value: str) -> object:
+        folded = fold(value)
+        if folded not in choices:
+            options = ", ".join(f"{name}:{c}" for c in choices)
+            raise QueryError(f"unknown value {name}:{value}; try {options}")
+        return folded
+
+    return parse
+
+
+def _parse_note(value: str) -> object:
+    words = tokenize(value)
+    if not words:
+        raise QueryError("note: needs a word, for example note:revisit")
+    return tuple(words)
+
+
+register_field(FieldSpec("venue", _parse_text_value("venue"), help="venue:iclr"))
+register_field(FieldSpec("year", _parse_year, help="year:2023, year:2022..2024"))
+register_field(FieldSpec("file", _parse_text_value("file"), help="file:NAME (part of a file name)"))
+_IS_VALUES = ("bookmarked", "read", "unread")
+register_field(FieldSpec("is", _parse_choice("is", _IS_VALUES), personal=True, help="is:unread"))
+register_field(FieldSpec("has", _parse_choice("has", ("note",)), personal=True, help="has:note"))
+register_field(FieldSpec("note", _parse_note, personal=True, help="note:WORD"))
+
+
+# A field is `letters:` at the start of a chunk; anything else with a colon
+# (`3:1`, a URL's `https:`) is ordinary text.
+_FIELD_NAME = re.compile(r"([A-Za-z]+):")
+
+
+@dataclass(slots=True)
+class _Chunk:
+    text: str
+    quoted: bool
+    negated: bool
+    field_name: str | None = None
+    end: int = 0
+    clauses: list[object] = field(default_factory=list)
+
+
+def _split(text: str) -> list[_Chunk]:
+    """Split on whitespace, keeping quoted runs together; `-` and `name:` are chunk prefixes."""
+    chunks: list[_Chunk] = []
+    i, n = 0, len(text)
+    while i < n:
+        if text[i].isspace():
+            i += 1
+            continue
+        start = i
+        negated = text[i] == "-" and i + 1 < n and not text[i + 1].isspace()
+        if negated:
+            i += 1
+        field_name = None
+        m = _FIELD_NAME.match(text, i)
+        if m:
+            field_name = m.group(1).lower()
+            i = m.end()
+        if i < n and text[i] == '"':
+            close = text.find('"', i + 1)
+            if close < 0:
+                raise QueryError(f'unclosed quote: {text[start:].strip()} (add a closing ")')
+            chunks.append(_Chunk(text[i + 1 : close], True, negated, field_name, close + 1))
+            i = close + 1
+            continue
+        j = i
+        while j < n and not text[j].isspace():
+            if text[j] == '"':
+                raise QueryError(
+                    f"a quote inside a word: {text[start:].split()[0]} "
+                    '(put a space before the opening ")'
+                )
+            j += 1
+        chunks.append(_Chunk(text[i:j], False, negated, field_name, j))
+        i = j
+    return chunks
+
+
+def _symbol_words(raw: str) -> list[str]:
+    return [SYMBOL_NAMES[c] for c in raw if c in SYMBOL_NAMES]
+
+
+def parse_query(text: str) -> Query:
+    """Parse what the user typed. Raises QueryError (only) with a message to show them.
+
+    The last bare word is "being typed" (it also matches as a prefix) unless the
+    text ends in whitespace.
+    """
+    terms: list[Term] = []
+    phrases: list[Phrase] = []
+    fields: list[FieldClause] = []
+    chunks = _split(text)
+    typing_at_end = bool(text) and not text[-1].isspace()
+    for k, chunk in enumerate(chunks):
+        if chunk.field_name is not None:
+            spec = _FIELDS.get(chunk.field_name)
+            if spec is None:
+                known = ", ".join(f"{name}:" for name in field_names())
+                raise QueryError(f"unknown field {chunk.field_name}: (known fields: {known})")
+            value = chunk.text
+            arg = spec.parse(value)
+            fields.append(FieldClause(spec.name, value, arg, spec.personal, chunk.negated))
+            continue
+        words = tokenize(chunk.text) or _symbol_words(chunk.text)
+        if not words:
+            continue
+        if chunk.quoted or (chunk.negated and len(words) > 1):
+            phrases.append(Phrase(tuple(words), chunk.negated))
+            continue
+        # `vision-language` is two terms, each typo-tolerant; only the very
+        # last word of the text can be half-typed.
+        last_chunk = k == len(chunks) - 1 and typing_at_end
+        for w_i, word in enumerate(words):
+            prefix = last_chunk and w_i == len(words) - 1 and not chunk.negated
+            terms.append(Term(word, prefix, chunk.negated))
+    return Query(text, tuple(terms), tuple(phrases), tuple(fields))
