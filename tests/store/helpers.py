@@ -1,0 +1,55 @@
+"""Small builders shared by the store tests: abstracts, fixture corpora, a tiny loader.
+
+The loader here reads the product's format (a header line, a blank line, one abstract
+per paragraph) so these tests do not depend on the corpus loader's details.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tui.corpus.model import Abstract, Collection, Corpus, SourceRef, abstract_id, normalise
+
+HEADER = re.compile(r"^(?P<venue>\w+) (?P<year>\d{4})")
+
+
+def make_abstract(text: str, path: str = "f.txt", position: int = 1) -> Abstract:
+    """An abstract as the loader would make it (ICLR 2023)."""
+    text = normalise(text)
+    collection = Collection("ICLR 2023 Papers", "ICLR", 2023)
+    return Abstract(abstract_id(text), text, collection, [SourceRef(Path(path), position)])
+
+
+def write_file(path: Path, header: str, paragraphs: list[str]) -> Path:
+    path.write_text(header + "\n\n" + "\n\n".join(paragraphs) + "\n", encoding="utf-8")
+    return path
+
+
+def load(paths: list[Path]) -> Corpus:
+    """Load fixture files into a Corpus (first occurrence wins, later ones add a source)."""
+    seen: dict[str, Abstract] = {}
+    for path in paths:
+        header, _, body = path.read_text(encoding="utf-8").partition("\n\n")
+        m = HEADER.match(header)
+        coll = Collection(header.strip(), m["venue"] if m else None, int(m["year"]) if m else None)
+        for pos, para in enumerate((p for p in body.split("\n\n") if p.strip()), start=1):
+            text = normalise(para)
+            i = abstract_id(text)
+            if i in seen:
+                seen[i].sources.append(SourceRef(path, pos))
+            else:
+                seen[i] = Abstract(i, text, coll, [SourceRef(path, pos)])
+    return Corpus(list(seen.values()), [], [])
+
+
+PARAGRAPHS = [
+    "We prove bounds on the generalization error of convolutional networks. The bounds are in "
+    "terms of the training loss, the number of parameters and the Lipschitz constant of the loss.",
+    "Achieving fusion of deep learning with combinatorial algorithms promises transformative "
+    "changes to artificial intelligence. We present a method that implements a backward pass.",
+    "We address the problem of learning to discover 3D parts for objects in unseen categories. "
+    "Being able to learn the geometry prior of parts and transfer this prior is important.",
+    "Graph neural networks have become the standard tool for learning on relational data. We "
+    "show that message passing is limited by the Weisfeiler-Lehman test and propose a fix.",
+]

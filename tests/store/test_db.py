@@ -1,0 +1,199 @@
+"""The database layer: round trips, migration, newer schema, damaged files, disk full."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import stat
+from pathlib import Path
+
+import pytest
+
+from tui.store import schema
+from tui.store.db import Store, StoreUnavailable
+from tui.store.records import (
+    DeleteNote,
+    Reattach,
+    SaveNote,
+    SetBookmark,
+    SetRead,
+    SetState,
+    Snapshot,
+)
+
+SNAP = Snapshot("Some text. More.", "Some text.", "/c/f.txt", 3, "ICLR 2023 Papers", "ICLR", 2023)
+
+
+def test_new_store_permissions_and_pragmas(tmp_path: Path) -> None:
+    d = tmp_path / "new" / "data"
+    store = Store.open(d)
+    assert stat.S_IMODE(os.stat(d).st_mode) == 0o700
+    assert stat.S_IMODE(os.stat(d / "abstracts.db").st_mode) == 0o600
+    assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store.conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
+    store.close()
+
+
+def test_round_trip_every_record_kind(tmp_path: Path) -> None:
+    store = Store.open(tmp_path)
+    store.apply(
+        [
+            SetBookmark("a", True, SNAP, 1.0),
+            SetRead("a", True, 2.0),
+            SetRead("b", True, 3.0),
+            SaveNote("a", "my *note*\n", SNAP, 0, 4.0),
+            SetState("resume:xyz", '{"selected": "a"}', 5.0),
+        ]
+    )
+    store.close()
+    data = Store.open(tmp_path).load()
+    assert data.bookmarks == {"a": 1.0}
+    assert data.reads == {"a": 2.0, "b": 3.0}
+    assert data.notes["a"].text == "my *note*\n"
+    assert data.records["a"] == SNAP
+    assert data.state == {"resume:xyz": '{"selected": "a"}'}
+
+
+def test_unbookmark_unread_delete(tmp_path: Path) -> None:
+    store = Store.open(tmp_path)
+    ops = [SetBookmark("a", True, SNAP, 1.0), SaveNote("a", "x", SNAP, 0, 1.0)]
+    v = store.apply(ops)[1].version
+    store.apply([SetBookmark("a", False, None, 2.0), SetRead("a", False, 2.0), DeleteNote("a", v)])
+    data = store.load()
+    assert data.bookmarks == {} and data.notes == {} and data.conflicts == []
+    assert data.records["a"] == SNAP  # the snapshot stays
+
+
+def test_version_mismatch_keeps_both(tmp_path: Path) -> None:
+    store = Store.open(tmp_path)
+    v1 = store.save_note("a", "first").version
+    store.save_note("a", "second, from instance B", v1)
+    result = store.save_note("a", "third, from instance A", v1)  # A still based on v1
+    assert result.conflict is not None
+    data = store.load()
+    assert data.notes["a"].text == "third, from instance A"
+    assert [c.text for c in data.conflicts] == ["second, from instance B"]
+
+
+def test_reattach_moves_and_keeps_old_id(tmp_path: Path) -> None:
+    store = Store.open(tmp_path)
+    store.apply([SetBookmark("old", True, SNAP, 1.0), SaveNote("old", "n", SNAP, 0, 1.0)])
+    store.apply([SaveNote("new", "other", SNAP, 0, 1.0)])
+    store.apply([Reattach("old", "new", SNAP, 2.0)])
+    data = store.load()
+    assert "new" in data.bookmarks and "old" not in data.bookmarks
+    assert data.notes["new"].text == "other" and "old" not in data.notes
+    assert [c.text for c in data.conflicts] == ["n"]
+    assert data.aliases == {"old": "new"}
+    assert "old" in data.records  # the old snapshot is never thrown away
+
+
+def _v1_fixture(path: Path) -> None:
+    conn = sqlite3.connect(path)
+    for statement in schema.V1_TABLES:
+        conn.execute(statement)
+    conn.execute("INSERT INTO bookmarks VALUES ('b1', 'Text B1.', 'Head B1', 'b.txt', 10.0)")
+    conn.executemany(
+        "INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?)",
+        [
+            ("n1", "note one", "Text N1.", "Head N1", "n.txt", 20.0),
+            ("b1", "note on b1", "Text B1.", "Head B1", "b.txt", 30.0),
+        ],
+    )
+    conn.execute("PRAGMA user_version = 1")
+    conn.commit()
+    conn.close()
+
+
+def test_migration_from_v1(tmp_path: Path) -> None:
+    _v1_fixture(tmp_path / "abstracts.db")
+    store = Store.open(tmp_path)
+    assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    data = store.load()
+    assert data.bookmarks == {"b1": 10.0}
+    assert {i: n.text for i, n in data.notes.items()} == {"n1": "note one", "b1": "note on b1"}
+    assert data.records["n1"].headline == "Head N1" and data.records["b1"].text == "Text B1."
+    # The migrated store takes new kinds of records.
+    store.apply([SetRead("n1", True, 1.0)])
+    assert store.load().reads == {"n1": 1.0}
+    assert store.integrity_check() == "ok"
+
+
+def test_failed_migration_rolls_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _v1_fixture(tmp_path / "abstracts.db")
+
+    def broken(conn: sqlite3.Connection) -> None:
+        conn.execute("ALTER TABLE bookmarks RENAME TO bookmarks_v1")
+        raise sqlite3.OperationalError("simulated failure half-way")
+
+    monkeypatch.setitem(schema.MIGRATIONS, 1, (2, broken))
+    with pytest.raises(StoreUnavailable, match="simulated"):
+        Store.open(tmp_path)
+    conn = sqlite3.connect(tmp_path / "abstracts.db")
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert conn.execute("SELECT count(*) FROM bookmarks").fetchone()[0] == 1
+
+
+def test_newer_schema_is_read_only_and_unchanged(tmp_path: Path) -> None:
+    path = tmp_path / "abstracts.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE notes(id TEXT PRIMARY KEY, text TEXT, version INT, updated REAL, x)")
+    conn.execute("INSERT INTO notes VALUES ('a', 'future note', 1, 1.0, 'x')")
+    conn.execute("PRAGMA user_version = 7")
+    conn.commit()
+    conn.close()
+    before = path.read_bytes()
+    store = Store.open(tmp_path)
+    assert store.read_only is not None and "newer version" in store.read_only
+    assert store.load().notes["a"].text == "future note"
+    with pytest.raises(Exception, match="newer version"):
+        store.save_note("a", "overwrite?")
+    store.close()
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir() if "corrupt" in p.name) == []
+
+
+def _good_store(tmp_path: Path) -> Path:
+    store = Store.open(tmp_path)
+    for i in range(200):
+        store.save_note(f"id{i}", "x" * 500)
+    store.close()
+    return tmp_path / "abstracts.db"
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "header", "scribbled"])
+def test_damaged_database_is_set_aside(tmp_path: Path, damage: str) -> None:
+    path = _good_store(tmp_path)
+    raw = path.read_bytes()
+    if damage == "garbage":
+        bad = os.urandom(5000)
+    elif damage == "truncated":
+        bad = raw[: len(raw) // 3]
+    elif damage == "header":
+        bad = raw[:60]
+    else:  # pages overwritten in the middle
+        bad = raw[:4096] + b"\xff" * 8192 + raw[4096 + 8192 :]
+    path.write_bytes(bad)
+    (tmp_path / "abstracts.db-wal").write_bytes(b"wal bytes")
+    store = Store.open(tmp_path)
+    aside = [p for p in tmp_path.iterdir() if p.name.startswith("abstracts.db.corrupt-")]
+    main = [p for p in aside if not p.name.endswith(("-wal", "-shm"))]
+    assert len(main) == 1 and main[0].read_bytes() == bad
+    assert any(p.name.endswith("-wal") and p.read_bytes() == b"wal bytes" for p in aside)
+    assert store.notices and "renamed" in store.notices[0]
+    assert store.load().notes == {}
+    store.save_note("a", "fresh start")
+    assert store.integrity_check() == "ok"
+
+
+def test_disk_full_keeps_database_intact(tmp_path: Path) -> None:
+    store = Store.open(tmp_path)
+    store.save_note("small", "kept")
+    pages = store.conn.execute("PRAGMA page_count").fetchone()[0]
+    store.conn.execute(f"PRAGMA max_page_count = {pages + 2}")
+    with pytest.raises(sqlite3.OperationalError, match="full"):
+        store.save_note("big", "y" * 200_000)
+    store.conn.execute("PRAGMA max_page_count = 1073741823")
+    assert store.load().notes["small"].text == "kept"
+    store.save_note("big", "y" * 200_000)
+    assert store.integrity_check() == "ok"

@@ -1,0 +1,103 @@
+"""Finding where an orphaned record belongs: the loaded abstract nearly identical to its snapshot.
+
+A record is an orphan when its abstract id is not loaded (the file was edited,
+moved, or not opened). It re-attaches to the loaded abstract whose normalised text
+has a RapidFuzz ratio of at least 95 with the snapshot; when the two best candidates
+are within `AMBIGUITY_MARGIN` of each other, nothing is picked and the user is asked.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from rapidfuzz import fuzz, process
+
+from tui.corpus.model import Corpus, normalise
+from tui.store.records import Snapshot
+
+MIN_RATIO = 95.0
+AMBIGUITY_MARGIN = 1.0
+# ratio = 2·matches / (len a + len b) ≥ 0.95 needs min/max length ≥ 0.95 / 1.05.
+_LENGTH_BOUND = MIN_RATIO / (200.0 - MIN_RATIO)
+
+
+@dataclass(frozen=True, slots=True)
+class Orphan:
+    """A record whose abstract is not loaded, with what it held and its snapshot."""
+
+    id: str
+    snapshot: Snapshot | None
+    bookmarked: bool
+    note: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Reattachment:
+    """An orphan moved to a loaded abstract."""
+
+    old_id: str
+    new_id: str
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class Ambiguity:
+    """An orphan with two or more near-equal candidates: (abstract id, score), best first."""
+
+    orphan_id: str
+    candidates: tuple[tuple[str, float], ...]
+
+
+@dataclass(slots=True)
+class AttachReport:
+    """What `UserData.attach` did: moved records, undecided ones, and the orphans left."""
+
+    reattached: list[Reattachment] = field(default_factory=list)
+    ambiguous: list[Ambiguity] = field(default_factory=list)
+    orphans: list[Orphan] = field(default_factory=list)
+
+
+class Matcher:
+    """The loaded abstracts' normalised texts, sorted by length for the prefilter."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        pairs = sorted((len(t), t, a.id) for a in corpus.abstracts for t in [normalise(a.text)])
+        self._lengths = [p[0] for p in pairs]
+        self._texts = [p[1] for p in pairs]
+        self._ids = [p[2] for p in pairs]
+
+    def candidates(self, text: str, limit: int = 3) -> list[tuple[str, float]]:
+        """Loaded abstracts with ratio ≥ MIN_RATIO against `text`, best first."""
+        query = normalise(text)
+        n = len(query)
+        lo = bisect.bisect_left(self._lengths, n * _LENGTH_BOUND)
+        hi = bisect.bisect_right(self._lengths, n / _LENGTH_BOUND)
+        if lo >= hi:
+            return []
+        found = process.extract(
+            query, self._texts[lo:hi], scorer=fuzz.ratio, score_cutoff=MIN_RATIO, limit=limit
+        )
+        return [(self._ids[lo + index], float(score)) for _, score, index in found]
+
+
+def match_orphans(
+    texts: Mapping[str, str], corpus: Corpus
+) -> tuple[list[Reattachment], list[Ambiguity]]:
+    """For each orphan id -> snapshot text, the unambiguous best match or the ambiguity."""
+    if not texts:
+        return [], []
+    matcher = Matcher(corpus)
+    moved: list[Reattachment] = []
+    unsure: list[Ambiguity] = []
+    for orphan_id, text in texts.items():
+        found = matcher.candidates(text)
+        if not found:
+            continue
+        if len(found) > 1 and found[0][1] - found[1][1] < AMBIGUITY_MARGIN:
+            close = tuple(c for c in found if found[0][1] - c[1] < AMBIGUITY_MARGIN)
+            unsure.append(Ambiguity(orphan_id, close))
+        else:
+            moved.append(Reattachment(orphan_id, found[0][0], found[0][1]))
+    return moved, unsure

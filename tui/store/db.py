@@ -1,0 +1,424 @@
+"""`Store`: the SQLite database of bookmarks, notes, reading state and UI state.
+
+Durability rules: WAL journal, `synchronous=FULL` (a commit that returned survives a
+crash or power cut), a busy timeout so concurrent instances wait rather than fail,
+and every write inside `BEGIN IMMEDIATE` (taking the write lock up front avoids the
+deadlock a deferred transaction hits when it upgrades from read to write).
+
+Opening never destroys anything: a corrupt file is renamed aside with its bytes
+untouched, and a file from a newer schema is opened read-only and left unchanged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from tui.locations import database_path
+from tui.store import schema
+from tui.store.records import (
+    ConflictCopy,
+    DeleteNote,
+    NoteRow,
+    Operation,
+    OpResult,
+    Reattach,
+    SaveNote,
+    SetBookmark,
+    SetRead,
+    SetState,
+    Snapshot,
+    StoreData,
+)
+
+BUSY_TIMEOUT_MS = 15_000
+_MAGIC = b"SQLite format 3\x00"
+_SQLITE_CORRUPT = 11
+_SQLITE_NOTADB = 26
+
+
+class StoreError(Exception):
+    """A problem with the store, with a message ready to show the user."""
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot be opened for writing (directory unwritable, permission denied...)."""
+
+
+class StoreReadOnly(StoreError):
+    """The database is open read-only (a newer schema); writes are refused."""
+
+
+def is_corruption(error: sqlite3.Error) -> bool:
+    """Whether an sqlite error means the file is damaged (as opposed to locked or unwritable)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is not None and code & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
+        return True
+    text = str(error).lower()
+    return "malformed" in text or "not a database" in text
+
+
+def _header(path: Path) -> tuple[bool, int]:
+    """(looks like SQLite, user_version from the header) without opening the database."""
+    with path.open("rb") as f:
+        head = f.read(100)
+    if not head:
+        return True, 0  # an empty file is a new database to SQLite; nothing to keep
+    if len(head) < 100 or not head.startswith(_MAGIC):
+        return False, 0
+    return True, int.from_bytes(head[60:64], "big", signed=True)
+
+
+def _set_aside(path: Path) -> Path:
+    """Rename a damaged database (and its -wal/-shm) to `<name>.corrupt-<timestamp>`."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    n = 1
+    while target.exists():
+        target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+        n += 1
+    os.replace(path, target)
+    for suffix in ("-wal", "-shm"):
+        side = path.with_name(path.name + suffix)
+        if side.exists():
+            os.replace(side, target.with_name(target.name + suffix))
+    return target
+
+
+def _connect(path: Path, read_only: bool) -> sqlite3.Connection:
+    if read_only:
+        uri = f"file:{quote(str(path))}?mode=ro"
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+    else:
+        conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    return conn
+
+
+def _quick_check(conn: sqlite3.Connection) -> str:
+    return str(conn.execute("PRAGMA quick_check").fetchone()[0])
+
+
+def _new_version(current: int) -> int:
+    # A microsecond clock rather than a counter: if a note is deleted and written again,
+    # a counter would restart and an instance holding an old version could match it.
+    return max(current + 1, time.time_ns() // 1000)
+
+
+class Store:
+    """One open `abstracts.db`. Thread-safe (one connection behind a lock)."""
+
+    def __init__(
+        self, conn: sqlite3.Connection, path: Path, notices: list[str], read_only: str | None
+    ) -> None:
+        self.conn = conn
+        self.path = path
+        self.notices = notices
+        #: Why writes are refused, or None when the store is writable.
+        self.read_only = read_only
+        self._lock = threading.RLock()
+
+    @classmethod
+    def open(cls, directory: Path, *, read_only: bool = False) -> Store:
+        """Open (creating if needed) the store in `directory`.
+
+        A damaged file is set aside and a fresh store started (see `notices`); a
+        newer schema opens read-only. Raises `StoreUnavailable` when the database
+        cannot be opened at all.
+        """
+        notices: list[str] = []
+        path = database_path(directory)
+        if read_only:
+            return cls._open_read_only(path, notices, "it was opened read-only")
+        try:
+            directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        except OSError as e:
+            raise StoreUnavailable(
+                f"Cannot create the data directory {directory}: {e.strerror or e}"
+            ) from e
+        for attempt in range(2):
+            try:
+                return cls._open_writable(path, notices)
+            except sqlite3.DatabaseError as e:
+                if not is_corruption(e) or attempt:
+                    raise StoreUnavailable(f"Cannot open {path}: {e}") from e
+                aside = _set_aside(path)
+                notices.append(
+                    f"The database {path.name} was damaged ({e}). It was renamed to "
+                    f"{aside.name}, unchanged, and a new empty store was started."
+                )
+            except OSError as e:
+                raise StoreUnavailable(f"Cannot open {path}: {e.strerror or e}") from e
+        raise AssertionError("unreachable")
+
+    @classmethod
+    def _open_writable(cls, path: Path, notices: list[str]) -> Store:
+        if path.exists():
+            looks_ok, version = _header(path)
+            if not looks_ok:
+                raise sqlite3.DatabaseError("file is not a database")
+            if version > schema.SCHEMA_VERSION:
+                return cls._open_newer(path, notices, version)
+        else:
+            # Created here, 0600, before SQLite sees it; another instance may win the race.
+            with contextlib.suppress(FileExistsError):
+                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        # Probe read-only first: a writable connection may reset a -wal it finds invalid,
+        # and a damaged database is to be set aside exactly as it was.
+        probe = _connect(path, read_only=True)
+        try:
+            version = int(probe.execute("PRAGMA user_version").fetchone()[0])
+            check = "ok" if version > schema.SCHEMA_VERSION else _quick_check(probe)
+        finally:
+            probe.close()
+        if version > schema.SCHEMA_VERSION:
+            return cls._open_newer(path, notices, version)
+        if check != "ok":
+            raise sqlite3.DatabaseError(f"database disk image is malformed: {check}")
+        conn = _connect(path, read_only=False)
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = FULL")
+            schema.migrate(conn)
+        except BaseException:
+            conn.close()
+            raise
+        return cls(conn, path, notices, None)
+
+    @classmethod
+    def _open_newer(cls, path: Path, notices: list[str], version: int) -> Store:
+        reason = (
+            f"{path} was written by a newer version of abstracts (schema {version}; this "
+            f"version understands {schema.SCHEMA_VERSION}). It is left unchanged and open "
+            "read-only: changes made now are not saved. Update abstracts to save again."
+        )
+        notices.append(reason)
+        return cls._open_read_only(path, notices, reason)
+
+    @classmethod
+    def _open_read_only(cls, path: Path, notices: list[str], reason: str) -> Store:
+        try:
+            conn = _connect(path, read_only=True)
+            conn.execute("PRAGMA user_version").fetchone()
+        except sqlite3.Error as e:
+            raise StoreUnavailable(f"Cannot read {path}: {e}") from e
+        return cls(conn, path, notices, reason)
+
+    # Reading
+
+    def load(self) -> StoreData:
+        """Everything in the store, read in one transaction (a consistent view)."""
+        data = StoreData()
+        with self._lock:
+            self.conn.execute("BEGIN")
+            try:
+                self._load_into(data)
+            finally:
+                self.conn.execute("ROLLBACK")
+        return data
+
+    def _rows(self, sql: str) -> list[tuple[Any, ...]]:
+        try:
+            return list(self.conn.execute(sql))
+        except sqlite3.OperationalError:
+            if self.read_only is None:
+                raise
+            return []  # a newer or foreign schema: show what we understand
+
+    def _load_into(self, data: StoreData) -> None:
+        for r in self._rows(
+            "SELECT id, text, headline, source, position, collection, venue, year FROM records"
+        ):
+            data.records[str(r[0])] = Snapshot(
+                text=str(r[1]),
+                headline=str(r[2]),
+                source=str(r[3]),
+                position=int(r[4]),
+                collection=str(r[5]),
+                venue=None if r[6] is None else str(r[6]),
+                year=None if r[7] is None else int(r[7]),
+            )
+        data.bookmarks = {i: t for i, t in self._rows("SELECT id, created FROM bookmarks")}
+        data.reads = {i: t for i, t in self._rows("SELECT id, read_at FROM reads")}
+        for i, text, version, updated in self._rows("SELECT id, text, version, updated FROM notes"):
+            data.notes[str(i)] = NoteRow(str(text), int(version), float(updated))
+        for c in self._rows(
+            "SELECT copy_id, id, text, created, origin FROM conflict_copies ORDER BY copy_id"
+        ):
+            data.conflicts.append(
+                ConflictCopy(int(c[0]), str(c[1]), str(c[2]), float(c[3]), str(c[4]))
+            )
+        data.state = {str(k): str(v) for k, v in self._rows("SELECT key, value FROM state")}
+        data.aliases = {str(o): str(n) for o, n in self._rows("SELECT old_id, new_id FROM aliases")}
+
+    # Writing
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction (`BEGIN IMMEDIATE` ... `COMMIT`); rolled back on any error."""
+        if self.read_only is not None:
+            raise StoreReadOnly(self.read_only)
+        with self._lock:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+                self.conn.execute("COMMIT")
+            except BaseException:
+                # The transaction may already be gone (SQLite rolls back on disk full).
+                with contextlib.suppress(sqlite3.Error):
+                    self.conn.execute("ROLLBACK")
+                raise
+
+    def apply(self, ops: Sequence[Operation]) -> list[OpResult]:
+        """Write `ops` in one transaction; when this returns, they are durable."""
+        with self.transaction() as conn:
+            return [_apply_one(conn, op) for op in ops]
+
+    def save_note(
+        self, abstract_id: str, text: str, base_version: int = 0, snapshot: Snapshot | None = None
+    ) -> OpResult:
+        """Save one note now (see `SaveNote`); returns the new version and any conflict copy."""
+        return self.apply([SaveNote(abstract_id, text, snapshot, base_version, time.time())])[0]
+
+    def integrity_check(self) -> str:
+        """`ok`, or what `PRAGMA integrity_check` found."""
+        with self._lock:
+            rows = self.conn.execute("PRAGMA integrity_check").fetchall()
+        return "\n".join(str(r[0]) for r in rows)
+
+    def close(self) -> None:
+        """Close the connection (SQLite checkpoints the WAL when the last one closes)."""
+        with self._lock:
+            self.conn.close()
+
+
+def put_record(conn: sqlite3.Connection, abstract_id: str, snap: Snapshot, at: float) -> None:
+    """Insert or refresh the snapshot kept for an abstract id."""
+    conn.execute(
+        """INSERT INTO records(id, text, headline, source, position, collection, venue, year,
+                               created, updated)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT(id) DO UPDATE SET text=excluded.text, headline=excluded.headline,
+             source=excluded.source, position=excluded.position,
+             collection=excluded.collection, venue=excluded.venue, year=excluded.year,
+             updated=excluded.updated""",
+        (abstract_id, snap.text, snap.headline, snap.source, snap.position, snap.collection,
+         snap.venue, snap.year, at, at),
+    )  # fmt: skip
+
+
+def add_conflict_copy(
+    conn: sqlite3.Connection, abstract_id: str, text: str, at: float, origin: str
+) -> ConflictCopy:
+    """Keep `text` beside the note of `abstract_id`."""
+    cur = conn.execute(
+        "INSERT INTO conflict_copies(id, text, created, origin) VALUES (?, ?, ?, ?)",
+        (abstract_id, text, at, origin),
+    )
+    return ConflictCopy(int(cur.lastrowid or 0), abstract_id, text, at, origin)
+
+
+def _note(conn: sqlite3.Connection, abstract_id: str) -> tuple[str, int] | None:
+    row = conn.execute("SELECT text, version FROM notes WHERE id = ?", (abstract_id,)).fetchone()
+    return None if row is None else (str(row[0]), int(row[1]))
+
+
+def _apply_one(conn: sqlite3.Connection, op: Operation) -> OpResult:
+    if isinstance(op, SaveNote):
+        return _save_note(conn, op)
+    if isinstance(op, SetBookmark):
+        if op.on:
+            if op.snapshot is not None:
+                put_record(conn, op.abstract_id, op.snapshot, op.at)
+            conn.execute(
+                "INSERT OR IGNORE INTO bookmarks(id, created) VALUES (?, ?)",
+                (op.abstract_id, op.at),
+            )
+        else:
+            conn.execute("DELETE FROM bookmarks WHERE id = ?", (op.abstract_id,))
+        return OpResult(op)
+    if isinstance(op, SetRead):
+        if op.on:
+            conn.execute(
+                "INSERT OR IGNORE INTO reads(id, read_at) VALUES (?, ?)", (op.abstract_id, op.at)
+            )
+        else:
+            conn.execute("DELETE FROM reads WHERE id = ?", (op.abstract_id,))
+        return OpResult(op)
+    if isinstance(op, SetState):
+        conn.execute(
+            "INSERT INTO state(key, value, updated) VALUES (?, ?, ?) ON CONFLICT(key) "
+            "DO UPDATE SET value = excluded.value, updated = excluded.updated",
+            (op.key, op.value, op.at),
+        )
+        return OpResult(op)
+    if isinstance(op, DeleteNote):
+        current = _note(conn, op.abstract_id)
+        conflict = None
+        if current is not None and current[1] != op.base_version:
+            # Changed elsewhere since this instance saw it: honour the delete, keep that text.
+            conflict = add_conflict_copy(
+                conn, op.abstract_id, current[0], time.time(), "changed elsewhere, then deleted"
+            )
+        conn.execute("DELETE FROM notes WHERE id = ?", (op.abstract_id,))
+        return OpResult(op, 0, conflict)
+    return _reattach(conn, op)
+
+
+def _save_note(conn: sqlite3.Connection, op: SaveNote) -> OpResult:
+    current = _note(conn, op.abstract_id)
+    if op.snapshot is not None:
+        put_record(conn, op.abstract_id, op.snapshot, op.at)
+    if current is not None and current[0] == op.text:
+        return OpResult(op, current[1])  # same text: nothing to decide, nothing to write
+    conflict = None
+    if current is not None and current[1] != op.base_version:
+        # Someone else saved since our text was based on it: ours becomes the note,
+        # theirs is kept beside it, and the caller tells the user.
+        conflict = add_conflict_copy(conn, op.abstract_id, current[0], op.at, op.origin)
+    version = _new_version(max(current[1] if current else 0, op.base_version))
+    conn.execute(
+        "INSERT INTO notes(id, text, version, updated) VALUES (?, ?, ?, ?) ON CONFLICT(id) "
+        "DO UPDATE SET text = excluded.text, version = excluded.version, "
+        "updated = excluded.updated",
+        (op.abstract_id, op.text, version, op.at),
+    )
+    return OpResult(op, version, conflict)
+
+
+def _reattach(conn: sqlite3.Connection, op: Reattach) -> OpResult:
+    old, new = op.old_id, op.new_id
+    if op.snapshot is not None:
+        put_record(conn, new, op.snapshot, op.at)
+    for table, column in (("bookmarks", "created"), ("reads", "read_at")):
+        conn.execute(
+            f"INSERT OR IGNORE INTO {table}(id, {column}) SELECT ?, {column} FROM {table} "
+            "WHERE id = ?",
+            (new, old),
+        )
+        conn.execute(f"DELETE FROM {table} WHERE id = ?", (old,))
+    moved, target = _note(conn, old), _note(conn, new)
+    conflict = None
+    version = target[1] if target else 0
+    if moved is not None:
+        if target is None:
+            conn.execute("UPDATE notes SET id = ? WHERE id = ?", (new, old))
+            version = moved[1]
+        else:
+            if target[0] != moved[0]:
+                conflict = add_conflict_copy(conn, new, moved[0], op.at, f"re-attached from {old}")
+            conn.execute("DELETE FROM notes WHERE id = ?", (old,))
+    conn.execute("UPDATE conflict_copies SET id = ? WHERE id = ?", (new, old))
+    conn.execute("UPDATE aliases SET new_id = ? WHERE new_id = ?", (new, old))
+    conn.execute(
+        "INSERT OR REPLACE INTO aliases(old_id, new_id, at) VALUES (?, ?, ?)", (old, new, op.at)
+    )
+    return OpResult(op, version, conflict)

@@ -1,0 +1,207 @@
+"""The in-memory mirror of the store that `UserData` answers from.
+
+Public sets are frozensets replaced on change (copy-on-write), so a search running
+in a worker thread can iterate them while the UI toggles a bookmark.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
+from dataclasses import replace
+
+from tui.store.attach import Orphan
+from tui.store.records import (
+    ConflictCopy,
+    ConflictDetected,
+    DeleteNote,
+    OpResult,
+    OrphanReattached,
+    Reattach,
+    SaveNote,
+    Snapshot,
+    StoreData,
+    StoreEvent,
+)
+
+
+class Memory:
+    """Bookmarks, reads, notes, snapshots and state held in memory, guarded by one lock."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self._bookmarks: frozenset[str] = frozenset()
+        self._reads: dict[str, float] = {}
+        self._read_ids: frozenset[str] = frozenset()
+        self._notes: dict[str, str] = {}
+        self._noted: frozenset[str] = frozenset()
+        self._note_updated: dict[str, float] = {}
+        self._versions: dict[str, int] = {}
+        self._records: dict[str, Snapshot] = {}
+        self._conflicts: list[ConflictCopy] = []
+        self._state: dict[str, str] = {}
+        self._aliases: dict[str, str] = {}
+        self._loaded: frozenset[str] | None = None
+
+    # PersonalData (search) and the quick questions the list asks per row
+
+    def bookmarked_ids(self) -> AbstractSet[str]:
+        """Ids of bookmarked abstracts."""
+        return self._bookmarks
+
+    def read_ids(self) -> AbstractSet[str]:
+        """Ids of abstracts marked read."""
+        return self._read_ids
+
+    def noted_ids(self) -> AbstractSet[str]:
+        """Ids of abstracts with a note."""
+        return self._noted
+
+    def note_items(self) -> Iterable[tuple[str, str]]:
+        """(abstract id, note text) for every note."""
+        return list(self._notes.items())
+
+    def is_bookmarked(self, abstract_id: str) -> bool:
+        """Whether the abstract is bookmarked."""
+        return abstract_id in self._bookmarks
+
+    def is_read(self, abstract_id: str) -> bool:
+        """Whether the abstract is marked read."""
+        return abstract_id in self._read_ids
+
+    def note(self, abstract_id: str) -> str | None:
+        """The note of an abstract, or None."""
+        return self._notes.get(abstract_id)
+
+    def read_at(self, abstract_id: str) -> float | None:
+        """When the abstract was first marked read (epoch seconds), or None."""
+        return self._reads.get(abstract_id)
+
+    def snapshot(self, abstract_id: str) -> Snapshot | None:
+        """The snapshot kept for an abstract id (bookmarked or noted ones), or None."""
+        return self._records.get(abstract_id)
+
+    def conflict_copies(self) -> list[ConflictCopy]:
+        """Note texts kept after concurrent edits or imports."""
+        return list(self._conflicts)
+
+    def aliases(self) -> dict[str, str]:
+        """Old id -> new id for every re-attached record."""
+        return dict(self._aliases)
+
+    # Memory updates (callers hold the lock)
+
+    def _set_bookmark_memory(self, i: str, on: bool, snap: Snapshot | None) -> None:
+        self._bookmarks = self._bookmarks | {i} if on else self._bookmarks - {i}
+        if snap is not None:
+            self._records[i] = snap
+
+    def _set_read_memory(self, ids: list[str], on: bool, at: float) -> None:
+        if on:
+            for i in ids:
+                self._reads.setdefault(i, at)
+        else:
+            for i in ids:
+                self._reads.pop(i, None)
+        self._read_ids = frozenset(self._reads)
+
+    def _save_note_memory(self, i: str, text: str, snap: Snapshot, at: float) -> None:
+        self._notes[i] = text
+        self._note_updated[i] = at
+        self._records[i] = snap
+        self._noted = frozenset(self._notes)
+
+    def _delete_note_memory(self, i: str) -> None:
+        self._notes.pop(i, None)
+        self._note_updated.pop(i, None)
+        self._noted = frozenset(self._notes)
+
+    def _move_memory(self, old: str, new: str, snap: Snapshot) -> None:
+        self._records[new] = snap
+        if old in self._bookmarks:
+            self._bookmarks = (self._bookmarks - {old}) | {new}
+        if old in self._reads:
+            self._reads.setdefault(new, self._reads.pop(old))
+            self._read_ids = frozenset(self._reads)
+        if old in self._notes:
+            text, updated = self._notes.pop(old), self._note_updated.pop(old, 0.0)
+            if new not in self._notes:
+                self._notes[new], self._note_updated[new] = text, updated
+                self._versions[new] = self._versions.get(old, 0)
+            # else: the database keeps the moved text as a conflict copy (see db._reattach)
+            self._noted = frozenset(self._notes)
+        self._conflicts = [
+            replace(c, abstract_id=new) if c.abstract_id == old else c for c in self._conflicts
+        ]
+        self._aliases[old] = new
+
+    def _apply_result(self, result: object) -> list[StoreEvent]:
+        """Update versions and conflict copies after a commit; the events to report."""
+        assert isinstance(result, OpResult)
+        op, events = result.op, list[StoreEvent]()
+        if isinstance(op, SaveNote):
+            self._versions[op.abstract_id] = result.version
+        elif isinstance(op, DeleteNote):
+            self._versions.pop(op.abstract_id, None)
+        elif isinstance(op, Reattach):
+            self._versions.pop(op.old_id, None)
+            if result.version:
+                self._versions[op.new_id] = result.version
+            events.append(
+                OrphanReattached(
+                    f"A note or bookmark was moved to an edited version of its abstract "
+                    f"({op.old_id} → {op.new_id}).",
+                    old_id=op.old_id,
+                    new_id=op.new_id,
+                )
+            )
+        if result.conflict is not None:
+            self._conflicts.append(result.conflict)
+            events.append(
+                ConflictDetected(
+                    "This note was also changed elsewhere (another window or an import). "
+                    "Both texts are kept: yours is the note, the other is listed beside it.",
+                    abstract_id=result.conflict.abstract_id,
+                )
+            )
+        return events
+
+    def _orphans(self) -> list[Orphan]:
+        if self._loaded is None:
+            return []
+        ids = set(self._bookmarks) | set(self._notes) | {c.abstract_id for c in self._conflicts}
+        return [
+            Orphan(i, self._records.get(i), i in self._bookmarks, self._notes.get(i))
+            for i in sorted(ids - self._loaded)
+        ]
+
+    def _merge(self, data: StoreData, pending: frozenset[tuple[str, str]]) -> bool:
+        """Take the database's view, except where a change of ours is still queued."""
+        before = (self._bookmarks, self._read_ids, dict(self._notes), len(self._conflicts))
+        bookmarks = {i for i in data.bookmarks if ("bookmark", i) not in pending}
+        bookmarks |= {i for i in self._bookmarks if ("bookmark", i) in pending}
+        self._bookmarks = frozenset(bookmarks)
+        reads = {i: t for i, t in data.reads.items() if ("read", i) not in pending}
+        reads.update({i: t for i, t in self._reads.items() if ("read", i) in pending})
+        self._reads, self._read_ids = reads, frozenset(reads)
+        notes: dict[str, str] = {}
+        for i, row in data.notes.items():
+            if ("note", i) not in pending:
+                notes[i] = row.text
+                self._versions[i] = row.version
+                self._note_updated[i] = row.updated
+        for i in list(self._versions):
+            if i not in data.notes and ("note", i) not in pending:
+                del self._versions[i]
+        notes.update({i: t for i, t in self._notes.items() if ("note", i) in pending})
+        self._notes, self._noted = notes, frozenset(notes)
+        self._records = {**self._records, **data.records}
+        self._conflicts = list(data.conflicts)
+        self._state = {
+            **data.state,
+            **{k: v for k, v in self._state.items() if ("state", k) in pending},
+        }
+        self._aliases = {**data.aliases, **self._aliases}
+        after = (self._bookmarks, self._read_ids, self._notes, len(self._conflicts))
+        return before != after

@@ -1,0 +1,204 @@
+"""Plain data the store reads and writes: snapshots, rows, write operations, events.
+
+Kept apart from `db.py` so the UI, the exporter and the tests can name these
+types without pulling in the database code.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tui.corpus.model import Abstract
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+_HEADLINE_LIMIT = 100
+
+
+def fallback_headline(text: str, limit: int = _HEADLINE_LIMIT) -> str:
+    """A first-sentence headline, used only when the corpus headline code is unavailable."""
+    first = _SENTENCE_END.split(" ".join(text.split()), maxsplit=1)[0]
+    return first if len(first) <= limit else first[: limit - 1].rstrip() + "…"
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """What an abstract looked like when a record was made, so no record needs the files."""
+
+    text: str
+    headline: str
+    source: str = ""
+    position: int = 0
+    collection: str = ""
+    venue: str | None = None
+    year: int | None = None
+
+    @classmethod
+    def of(cls, abstract: Abstract) -> Snapshot:
+        """Snapshot a loaded abstract (its source text, headline, first file, venue and year)."""
+        try:
+            headline = abstract.headline
+        except Exception:
+            # The headline renderer is optional for the store: a record must never
+            # fail to save because LaTeX rendering had a problem.
+            headline = fallback_headline(abstract.text)
+        source = abstract.sources[0] if abstract.sources else None
+        return cls(
+            text=abstract.text,
+            headline=headline,
+            source=str(source.path) if source else "",
+            position=source.position if source else 0,
+            collection=abstract.collection.label,
+            venue=abstract.collection.venue,
+            year=abstract.collection.year,
+        )
+
+    @property
+    def venue_year(self) -> str:
+        """`ICLR 2023`, or the collection label when venue or year is unknown."""
+        if self.venue and self.year:
+            return f"{self.venue} {self.year}"
+        return self.collection
+
+
+@dataclass(frozen=True, slots=True)
+class NoteRow:
+    """A note as stored: its text and the version every save checks against."""
+
+    text: str
+    version: int
+    updated: float
+
+
+@dataclass(frozen=True, slots=True)
+class ConflictCopy:
+    """A note text that lost a race (or came from an import) and is kept beside the note."""
+
+    copy_id: int
+    abstract_id: str
+    text: str
+    created: float
+    origin: str
+
+
+@dataclass(slots=True)
+class StoreData:
+    """Everything in the database, as loaded in one read transaction."""
+
+    records: dict[str, Snapshot] = field(default_factory=dict)
+    bookmarks: dict[str, float] = field(default_factory=dict)
+    reads: dict[str, float] = field(default_factory=dict)
+    notes: dict[str, NoteRow] = field(default_factory=dict)
+    conflicts: list[ConflictCopy] = field(default_factory=list)
+    state: dict[str, str] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)
+
+
+# Write operations. UserData queues these; Store.apply writes a batch of them in one
+# transaction and returns one result per operation.
+
+
+@dataclass(frozen=True, slots=True)
+class SetBookmark:
+    abstract_id: str
+    on: bool
+    snapshot: Snapshot | None
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SetRead:
+    abstract_id: str
+    on: bool
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SaveNote:
+    """Save `text` as the note; `base_version` is the version the text was based on (0: none)."""
+
+    abstract_id: str
+    text: str
+    snapshot: Snapshot | None
+    base_version: int
+    at: float
+    origin: str = "other instance"
+
+
+@dataclass(frozen=True, slots=True)
+class DeleteNote:
+    abstract_id: str
+    base_version: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetState:
+    key: str
+    value: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Reattach:
+    """Move every record of `old_id` to `new_id`, remembering the old id."""
+
+    old_id: str
+    new_id: str
+    snapshot: Snapshot | None
+    at: float
+
+
+Operation = SetBookmark | SetRead | SaveNote | DeleteNote | SetState | Reattach
+
+
+@dataclass(frozen=True, slots=True)
+class OpResult:
+    """The outcome of one operation. `version` is the note version now stored (notes only);
+    `conflict` is the copy kept when another writer got there first."""
+
+    op: Operation
+    version: int = 0
+    conflict: ConflictCopy | None = None
+    done: bool = True
+
+
+# Events UserData reports to its listener (from the writer thread).
+
+
+@dataclass(frozen=True, slots=True)
+class StoreEvent:
+    """Something the user should hear about; `message` is ready to show."""
+
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class SaveFailed(StoreEvent):
+    """Saving stopped working; changes are kept in memory and retried."""
+
+
+@dataclass(frozen=True, slots=True)
+class SavingRecovered(StoreEvent):
+    """Saving works again and everything kept in memory has been written."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConflictDetected(StoreEvent):
+    """Another instance (or an import) changed a note at the same time; both texts are kept."""
+
+    abstract_id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class OrphanReattached(StoreEvent):
+    """A record whose abstract changed was moved to the nearly identical loaded abstract."""
+
+    old_id: str = ""
+    new_id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Notice(StoreEvent):
+    """Anything else worth telling (a rescue file written, a corrupt database set aside)."""

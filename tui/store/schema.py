@@ -1,0 +1,110 @@
+"""The database schema and the migrations between its versions.
+
+The version lives in `PRAGMA user_version`. Version 1 kept only bookmarks and
+notes, each with its own copy of the abstract; version 2 adds reading state, note
+versions, conflict copies, aliases of re-attached records and UI state, and moves
+the abstract snapshots into one `records` table.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+SCHEMA_VERSION = 2
+
+_V2_TABLES = (
+    """CREATE TABLE records(
+        id TEXT PRIMARY KEY,
+        text TEXT NOT NULL,
+        headline TEXT NOT NULL,
+        source TEXT NOT NULL DEFAULT '',
+        position INTEGER NOT NULL DEFAULT 0,
+        collection TEXT NOT NULL DEFAULT '',
+        venue TEXT,
+        year INTEGER,
+        created REAL NOT NULL,
+        updated REAL NOT NULL)""",
+    "CREATE TABLE bookmarks(id TEXT PRIMARY KEY, created REAL NOT NULL)",
+    "CREATE TABLE reads(id TEXT PRIMARY KEY, read_at REAL NOT NULL)",
+    """CREATE TABLE notes(
+        id TEXT PRIMARY KEY,
+        text TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        updated REAL NOT NULL)""",
+    """CREATE TABLE conflict_copies(
+        copy_id INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL,
+        text TEXT NOT NULL,
+        created REAL NOT NULL,
+        origin TEXT NOT NULL)""",
+    "CREATE INDEX conflict_copies_id ON conflict_copies(id)",
+    "CREATE TABLE aliases(old_id TEXT PRIMARY KEY, new_id TEXT NOT NULL, at REAL NOT NULL)",
+    "CREATE TABLE state(key TEXT PRIMARY KEY, value TEXT NOT NULL, updated REAL NOT NULL)",
+)
+
+# Kept so tests (and this docstring's reader) can see exactly what version 1 was.
+V1_TABLES = (
+    """CREATE TABLE bookmarks(
+        id TEXT PRIMARY KEY, text TEXT NOT NULL, headline TEXT NOT NULL,
+        source TEXT NOT NULL, created REAL NOT NULL)""",
+    """CREATE TABLE notes(
+        id TEXT PRIMARY KEY, note TEXT NOT NULL, text TEXT NOT NULL, headline TEXT NOT NULL,
+        source TEXT NOT NULL, updated REAL NOT NULL)""",
+)
+
+
+def _create_v2(conn: sqlite3.Connection) -> None:
+    for statement in _V2_TABLES:
+        conn.execute(statement)
+
+
+def _v1_to_v2(conn: sqlite3.Connection) -> None:
+    conn.execute("ALTER TABLE bookmarks RENAME TO bookmarks_v1")
+    conn.execute("ALTER TABLE notes RENAME TO notes_v1")
+    _create_v2(conn)
+    conn.execute(
+        """INSERT OR IGNORE INTO records(id, text, headline, source, created, updated)
+           SELECT id, text, headline, source, updated, updated FROM notes_v1"""
+    )
+    conn.execute(
+        """INSERT OR IGNORE INTO records(id, text, headline, source, created, updated)
+           SELECT id, text, headline, source, created, created FROM bookmarks_v1"""
+    )
+    conn.execute("INSERT INTO bookmarks(id, created) SELECT id, created FROM bookmarks_v1")
+    conn.execute(
+        "INSERT INTO notes(id, text, version, updated) SELECT id, note, 1, updated FROM notes_v1"
+    )
+    # Safe to drop: every row was copied above, in the same transaction.
+    conn.execute("DROP TABLE bookmarks_v1")
+    conn.execute("DROP TABLE notes_v1")
+
+
+# MIGRATIONS[v] takes a database at version v to the next one; 0 is a new file.
+MIGRATIONS: dict[int, tuple[int, Callable[[sqlite3.Connection], None]]] = {
+    0: (2, _create_v2),
+    1: (2, _v1_to_v2),
+}
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Bring the database to SCHEMA_VERSION in one transaction; returns the version found.
+
+    The version is read again inside the write transaction, so two processes opening
+    a new file at once migrate it exactly once.
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        found = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        version = found
+        while version < SCHEMA_VERSION:
+            target, step = MIGRATIONS[version]
+            step(conn)
+            version = target
+        if version != found:
+            conn.execute(f"PRAGMA user_version = {version}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return found
