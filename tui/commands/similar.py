@@ -1,0 +1,112 @@
+"""`abstracts similar ID [PATH ...]`: the "more like this" ranking on the command line.
+
+The same ranking as the app's `m` key (near-duplicates left out; `--duplicates`
+lists them instead). Exit status: 0 with results, 1 when nothing is similar,
+2 when the id is unknown or ambiguous or nothing could be loaded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from tui.corpus.model import Abstract, Corpus
+
+EXIT_OK = 0
+EXIT_NOTHING_SIMILAR = 1
+EXIT_USAGE = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="abstracts similar",
+        description="Print the abstracts most similar to one abstract (TF-IDF cosine, offline).",
+    )
+    parser.add_argument("id", metavar="ID", help="an abstract id, or a unique prefix of one")
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="abstract files, directories or globs; default: the bundled seeds",
+    )
+    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument(
+        "--limit", type=int, default=10, metavar="N", help="how many to print (default 10)"
+    )
+    parser.add_argument(
+        "--duplicates",
+        action="store_true",
+        help="list the near-duplicates (same paper, lightly reworded) instead",
+    )
+    parser.add_argument("--data-dir", metavar="DIR", help="where the cache is kept")
+    return parser
+
+
+def resolve_id(corpus: Corpus, wanted: str) -> tuple[Abstract | None, str]:
+    """The abstract whose id is `wanted` or starts with it, or None and the reason why not."""
+    key = wanted.strip().lower()
+    if not key:
+        return None, "empty id"
+    exact = corpus.by_id.get(key)
+    if exact is not None:
+        return exact, ""
+    matches = [a for a in corpus.abstracts if a.id.startswith(key)]
+    if len(matches) == 1:
+        return matches[0], ""
+    if not matches:
+        return None, f"no abstract has an id starting with {wanted!r}"
+    shown = ", ".join(a.id for a in matches[:5])
+    more = f" and {len(matches) - 5} more" if len(matches) > 5 else ""
+    return None, f"id prefix {wanted!r} is ambiguous: {shown}{more}"
+
+
+def _record(abstract: Abstract, score: float) -> dict[str, object]:
+    collection = abstract.collection
+    return {
+        "id": abstract.id,
+        "score": round(score, 4),
+        "venue": collection.venue if collection.venue else collection.label,
+        "year": collection.year,
+        "headline": abstract.headline,
+    }
+
+
+def main(argv: Sequence[str]) -> int:
+    """Run `abstracts similar`; returns the exit status."""
+    args = build_parser().parse_args(list(argv))
+    from tui import locations
+    from tui.corpus.load import load_corpus
+    from tui.similar import load_or_build
+
+    corpus = load_corpus(args.paths or [locations.seeds_dir()])
+    for problem in corpus.problems:
+        print(f"abstracts similar: {problem}", file=sys.stderr)
+    if not corpus.abstracts:
+        print("abstracts similar: no abstracts loaded", file=sys.stderr)
+        return EXIT_USAGE
+    abstract, reason = resolve_id(corpus, args.id)
+    if abstract is None:
+        print(f"abstracts similar: {reason}", file=sys.stderr)
+        return EXIT_USAGE
+
+    cache = locations.cache_dir(locations.data_dir(args.data_dir))
+    model = load_or_build(corpus, cache)
+    limit = max(args.limit, 0)
+    if args.duplicates:
+        ranked = model.near_duplicates(abstract.index)[:limit]
+    else:
+        ranked = model.similar(abstract.index, k=limit)
+    if not ranked:
+        what = "near-duplicates" if args.duplicates else "similar abstracts"
+        print(f"abstracts similar: no {what} for {abstract.id}", file=sys.stderr)
+        return EXIT_NOTHING_SIMILAR
+
+    for rank, (index, score) in enumerate(ranked, 1):
+        other = corpus.abstracts[index]
+        if args.json:
+            print(json.dumps(_record(other, score), ensure_ascii=False))
+        else:
+            print(f"{rank:>2}. {score:.3f}  {other.id}  {other.collection.short}  {other.headline}")
+    return EXIT_OK
