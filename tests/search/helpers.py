@@ -1,4 +1,4 @@
-"""Small corpora with known answers, built directly from the model (no loader, no LaTeX renderer)."""
+"""Small corpora with known answers, built from the model (no loader, no LaTeX renderer)."""
 
 from __future__ import annotations
 

@@ -136,7 +136,9 @@ class Expander:
             self._index_lengths()
         found: list[tuple[int, float]] = []
         length = len(word)
-        for band_len in range(max(1, length - typos), length + typos + 1):
+        # Length band of one: two edits that both add or drop a letter turn a
+        # word into another word (`contrastve` is not `contrast`).
+        for band_len in range(max(1, length - 1), length + 2):
             words, ids = self._band(band_len)
             if not words:
                 continue

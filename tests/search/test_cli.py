@@ -1,0 +1,98 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tui.commands.search import main
+
+FILE_A = """ICLR 2023 Papers
+
+Contrastive learning of visual features. We pretrain encoders on images.
+
+Graph networks for molecules. A contrastive objective helps graphs.
+"""
+
+FILE_B = """NeurIPS 2022 Papers
+
+Vision-language models at scale. We align text and images with $3\\times$ less compute.
+"""
+
+
+@pytest.fixture
+def corpus_dir(tmp_path: Path) -> Path:
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / "a.txt").write_text(FILE_A, encoding="utf-8")
+    (folder / "b.txt").write_text(FILE_B, encoding="utf-8")
+    return folder
+
+
+def test_prints_matches_best_first(corpus_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["contrastve", str(corpus_dir)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2
+    assert "ICLR 2023" in lines[0]
+    assert lines[0].split("  ")[0].isalnum()
+
+
+def test_json_lines(corpus_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vison langage", str(corpus_dir), "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(records) == 1
+    record = records[0]
+    assert set(record) == {"id", "venue", "year", "source", "headline", "text", "score"}
+    assert (record["venue"], record["year"]) == ("NeurIPS", 2022)
+    assert record["source"].endswith("b.txt")
+    assert record["score"] > 0
+
+
+def test_limit(corpus_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["", str(corpus_dir), "--limit", "1"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 1
+
+
+def test_latex_macro_name(corpus_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["times", str(corpus_dir)]) == 0
+    assert "Vision" in capsys.readouterr().out
+
+
+def test_no_match_exits_1(corpus_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["zebra ", str(corpus_dir)]) == 1
+    assert capsys.readouterr().out == ""
+
+
+def test_bad_query_exits_2(corpus_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(['"unclosed', str(corpus_dir)]) == 2
+    assert "unclosed quote" in capsys.readouterr().err
+    assert main(["foo:bar", str(corpus_dir)]) == 2
+    assert "foo" in capsys.readouterr().err
+
+
+def test_missing_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "nope.txt"
+    assert main(["graph", str(missing)]) == 2
+    assert "nope.txt" in capsys.readouterr().err
+
+
+def test_personal_field_without_any_user_data(
+    corpus_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "data"
+    assert main(["is:bookmarked", str(corpus_dir), "--data-dir", str(data)]) == 1
+    assert main(["is:unread graph ", str(corpus_dir), "--data-dir", str(data)]) == 0
+    assert "Graph networks" in capsys.readouterr().out
+
+
+def test_cache_is_written_in_the_data_dir(corpus_dir: Path, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    assert main(["graph", str(corpus_dir), "--data-dir", str(data)]) == 0
+    assert list((data / "cache").glob("search-*.pickle"))
+    # Second run answers from the cache, with the same result.
+    assert main(["graph", str(corpus_dir), "--data-dir", str(data)]) == 0
+
+
+def test_default_is_bundled_seeds(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["", "--limit", "3"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 3

@@ -1,0 +1,198 @@
+from __future__ import annotations
+
+import pytest
+
+from tests.search.helpers import FakePersonal, make_corpus
+from tui.search.index import SearchIndex
+from tui.search.query import QueryError
+
+ROWS = [
+    ("a.txt", "ICLR", 2022, "Contrastive learning of visual features. We pretrain encoders."),
+    ("a.txt", "ICLR", 2022, "A survey of image enhancement. Contrast matters for images."),
+    ("b.txt", "NeurIPS", 2023, "Vision-language models at scale. We align text and images."),
+    (
+        "b.txt",
+        "NeurIPS",
+        2023,
+        "Graph networks for molecules. A contrastive objective helps graphs.",
+    ),
+    (
+        "c.txt",
+        "ICML",
+        2024,
+        "Fast attention kernels. We get 3× speedups and error √m.",
+        r"Fast attention kernels. We get $3\times$ speedups and error $\sqrt m$.",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def index() -> SearchIndex:
+    return SearchIndex.build(make_corpus(ROWS))
+
+
+def hits(index: SearchIndex, text: str, **kwargs: object) -> list[int]:
+    return index.search(text, **kwargs).indices  # type: ignore[arg-type]
+
+
+def test_empty_query_returns_all_in_file_order(index: SearchIndex) -> None:
+    result = index.search("")
+    assert result.indices == [0, 1, 2, 3, 4]
+    assert result.total == 5
+
+
+def test_exact_word(index: SearchIndex) -> None:
+    assert sorted(hits(index, "molecules ")) == [3]
+
+
+def test_typo_finds_word(index: SearchIndex) -> None:
+    assert sorted(hits(index, "contrastve ")) == [0, 3]
+    assert hits(index, "vison langage ") == [2]
+
+
+def test_prefix_only_for_the_word_being_typed(index: SearchIndex) -> None:
+    assert sorted(hits(index, "molec")) == [3]
+    assert hits(index, "molec ") == []
+
+
+def test_half_typed_word_with_a_typo(index: SearchIndex) -> None:
+    assert 3 in hits(index, "moleq")
+
+
+def test_short_terms_are_prefix_only(index: SearchIndex) -> None:
+    # "gr" is never fuzzy: "or"/"ar" words must not appear, only gr* words.
+    assert hits(index, "gr") == [3]
+    assert hits(index, "gx ") == []
+
+
+def test_terms_are_anded(index: SearchIndex) -> None:
+    assert hits(index, "contrastive graph ") == [3]
+    assert hits(index, "contrastive vision ") == []
+
+
+def test_phrase_requires_adjacent_words_in_order(index: SearchIndex) -> None:
+    assert hits(index, '"contrastive learning"') == [0]
+    assert hits(index, '"learning contrastive"') == []
+    assert hits(index, '"vision language models"') == [2]
+
+
+def test_negation(index: SearchIndex) -> None:
+    assert hits(index, "contrastive -graph ") == [0]
+    assert sorted(hits(index, '-"contrastive learning"')) == [1, 2, 3, 4]
+
+
+def test_fields(index: SearchIndex) -> None:
+    assert sorted(hits(index, "venue:neur")) == [2, 3]
+    assert sorted(hits(index, "year:2023..2024")) == [2, 3, 4]
+    assert hits(index, "year:2024") == [4]
+    assert sorted(hits(index, "file:A.TXT")) == [0, 1]
+    assert sorted(hits(index, "-venue:iclr -year:2024")) == [2, 3]
+    assert hits(index, "venue:iclr graph ") == []
+
+
+def test_latex_symbols_and_macro_names(index: SearchIndex) -> None:
+    for query in ("times ", "× ", "sqrt ", "√"):
+        assert hits(index, query) == [4], query
+
+
+def test_bad_query_raises_query_error(index: SearchIndex) -> None:
+    with pytest.raises(QueryError):
+        index.search('"open')
+
+
+def test_personal_fields() -> None:
+    corpus = make_corpus(ROWS)
+    index = SearchIndex.build(corpus)
+    ids = [a.id for a in corpus.abstracts]
+    personal = FakePersonal(
+        bookmarked={ids[1], "unknown-id"},
+        read={ids[0], ids[1]},
+        notes={ids[3]: "Revisit the objective", ids[2]: "weak baseline"},
+    )
+    assert hits(index, "is:bookmarked", personal=personal) == [1]
+    assert hits(index, "is:read", personal=personal) == [0, 1]
+    assert hits(index, "is:unread", personal=personal) == [2, 3, 4]
+    assert hits(index, "has:note", personal=personal) == [2, 3]
+    assert hits(index, "note:revis", personal=personal) == [3]
+    assert hits(index, "-has:note contrastive ", personal=personal) == [0]
+    # Without personal data the sets are empty.
+    assert hits(index, "is:bookmarked") == []
+    assert hits(index, "is:unread") == [0, 1, 2, 3, 4]
+
+
+def test_exact_ranks_above_fuzzy() -> None:
+    index = SearchIndex.build(
+        make_corpus(
+            [
+                ("a.txt", "X", 2020, "Intro. We study modal logic here."),
+                ("a.txt", "X", 2020, "Intro. We study model logic here."),
+            ]
+        )
+    )
+    assert hits(index, "model ") == [1, 0]
+
+
+def test_headline_ranks_above_body() -> None:
+    index = SearchIndex.build(
+        make_corpus(
+            [
+                ("a.txt", "X", 2020, "Intro to things. We study diffusion here."),
+                ("a.txt", "X", 2020, "Diffusion for things. We study here."),
+            ]
+        )
+    )
+    assert hits(index, "diffusion ") == [1, 0]
+
+
+def test_rarer_terms_weigh_more() -> None:
+    rows = [("a.txt", "X", 2020, f"Filler {i}. Common words only.") for i in range(8)]
+    rows.append(("a.txt", "X", 2020, "Intro. Common words and a rare kernel."))
+    index = SearchIndex.build(make_corpus(rows))
+    # Doc 8 has each word once; the rare word gives it the higher score.
+    common = dict(zip(*(lambda r: (r.indices, r.scores))(index.search("common ")), strict=True))
+    rare = index.search("kernel ")
+    assert rare.indices == [8]
+    assert rare.scores[0] > common[8]
+
+
+def test_more_matched_terms_rank_higher_than_one() -> None:
+    index = SearchIndex.build(
+        make_corpus(
+            [
+                ("a.txt", "X", 2020, "Intro. Sparse attention layers."),
+                ("a.txt", "X", 2020, "Intro. Sparse sparse sparse models."),
+            ]
+        )
+    )
+    # Both match "sparse"; only the first also matches the being-typed "att".
+    assert hits(index, "sparse att") == [0]
+    assert hits(index, "sparse ") == [1, 0]
+
+
+def test_file_order_option(index: SearchIndex) -> None:
+    relevance = hits(index, "contr")
+    assert sorted(relevance) == hits(index, "contr", order="file")
+
+
+def test_limit_keeps_total(index: SearchIndex) -> None:
+    result = index.search("", limit=2)
+    assert result.indices == [0, 1]
+    assert result.total == 5
+
+
+def test_highlight_spans_cover_expansions(index: SearchIndex) -> None:
+    text = "Contrastive contrast, CONTRASTIVE vision-language; imaging"
+    spans = index.highlighter("contrastve ima").spans(text)
+    words = [text[s:e] for s, e in spans]
+    assert words == ["Contrastive", "CONTRASTIVE", "imaging"]
+
+
+def test_highlight_phrase_words_and_symbols(index: SearchIndex) -> None:
+    text = "We get 3× speedups, three times."
+    spans = index.highlighter('"speedups" times ').spans(text)
+    assert [text[s:e] for s, e in spans] == ["×", "speedups", "times"]
+
+
+def test_highlight_ignores_negated_and_empty(index: SearchIndex) -> None:
+    assert index.highlighter("-graph ").spans("graph graph") == []
+    assert index.highlighter("").spans("anything") == []

@@ -1,0 +1,112 @@
+"""`abstracts search QUERY [PATH ...]`: the app's search engine on the command line.
+
+Exit status: 0 when something matched, 1 when nothing did, 2 on a bad query or
+when no input could be loaded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from tui import locations
+from tui.search.personal import PersonalData
+from tui.search.query import QueryError, parse_query
+
+EXIT_MATCHED = 0
+EXIT_NO_MATCH = 1
+EXIT_ERROR = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The subcommand's own argument parser."""
+    parser = argparse.ArgumentParser(
+        prog="abstracts search",
+        description=(
+            "Print the abstracts matching QUERY, best first. Terms are ANDed and typo-tolerant; "
+            '"exact phrase", -exclude, venue:NAME, year:2023, year:2022..2024, file:NAME, '
+            "is:bookmarked, is:read, is:unread, has:note, note:WORD."
+        ),
+    )
+    parser.add_argument("query", metavar="QUERY", help="what to look for (quote it in the shell)")
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="abstract files, directories or globs; default: the bundled seeds",
+    )
+    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument("--limit", type=int, metavar="N", help="print at most N matches")
+    parser.add_argument("--data-dir", metavar="DIR", help="where bookmarks, notes and caches live")
+    return parser
+
+
+@contextlib.contextmanager
+def _personal_data(data_dir: Path) -> Iterator[PersonalData | None]:
+    """The user's data for personal fields, or None when it cannot be opened."""
+    try:
+        from tui.store.userdata import UserData
+
+        user_data = UserData.open(data_dir)
+    except Exception as error:  # the store is optional here: search still works without it
+        print(f"abstracts search: user data unavailable ({error})", file=sys.stderr)
+        yield None
+        return
+    try:
+        yield user_data
+    finally:
+        with contextlib.suppress(Exception):
+            user_data.close()
+
+
+def main(argv: list[str]) -> int:
+    """Run the search subcommand; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.limit is not None and args.limit < 0:
+        parser.error("--limit must be 0 or more")
+    # Parse before loading anything: a typo in the query should fail fast.
+    try:
+        query = parse_query(args.query)
+    except QueryError as error:
+        print(f"abstracts search: bad query: {error}", file=sys.stderr)
+        return EXIT_ERROR
+
+    from tui.corpus.load import load_corpus
+    from tui.search.cache import load_or_build
+
+    corpus = load_corpus(args.paths or [locations.seeds_dir()])
+    for problem in corpus.problems:
+        print(f"abstracts search: {problem}", file=sys.stderr)
+    if not corpus.abstracts:
+        if not corpus.problems:
+            print("abstracts search: no abstracts found in the given paths", file=sys.stderr)
+        return EXIT_ERROR
+
+    data_dir = locations.data_dir(args.data_dir)
+    index = load_or_build(corpus, locations.cache_dir(data_dir))
+    with contextlib.ExitStack() as stack:
+        personal = stack.enter_context(_personal_data(data_dir)) if query.needs_personal else None
+        result = index.search(query, corpus, personal=personal, limit=args.limit)
+
+    out = sys.stdout
+    for i, score in zip(result.indices, result.scores, strict=True):
+        abstract = corpus.abstracts[i]
+        if args.json:
+            record = {
+                "id": abstract.id,
+                "venue": abstract.collection.venue,
+                "year": abstract.collection.year,
+                "source": str(abstract.source.path),
+                "headline": abstract.headline,
+                "text": abstract.plain,
+                "score": round(score, 4),
+            }
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        else:
+            out.write(f"{abstract.id}  {abstract.collection.short}  {abstract.headline}\n")
+    return EXIT_MATCHED if result.total else EXIT_NO_MATCH
