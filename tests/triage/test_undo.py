@@ -1,10 +1,20 @@
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 
 import pytest
 
-from tui.triage.undo import Compound, SetBookmarks, SetRead, UndoStack, redo_notice, undo_notice
+from tests.similar.fixtures import make_corpus
+from tui.corpus.model import Abstract
+from tui.triage.undo import (
+    Compound,
+    CorpusTarget,
+    SetBookmarks,
+    SetRead,
+    UndoStack,
+    redo_notice,
+    undo_notice,
+)
 
 
 class FakeUserData:
@@ -158,3 +168,26 @@ def test_failed_undo_keeps_the_action(data: FakeUserData) -> None:
     with pytest.raises(OSError):
         stack.undo()
     assert stack.can_undo and not stack.can_redo
+
+
+class FakeWriter:
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, list[str], bool]] = []
+
+    def set_bookmark(self, abstract: Abstract, on: bool) -> None:
+        self.calls.append(("bookmark", [abstract.id], on))
+
+    def set_read(self, abstracts: Iterable[Abstract], on: bool) -> None:
+        self.calls.append(("read", [a.id for a in abstracts], on))
+
+
+def test_corpus_target_maps_ids_to_abstracts_and_skips_unknown() -> None:
+    corpus = make_corpus()
+    ids = [a.id for a in corpus.abstracts]
+    writer = FakeWriter()
+    stack = UndoStack(CorpusTarget(writer, corpus))
+    stack.do(SetRead([ids[0], "gone", ids[1]], {ids[0]: False, "gone": False, ids[1]: True}, True))
+    stack.do(SetBookmarks(["gone"], {"gone": False}, True))
+    stack.undo()
+    stack.undo()
+    assert writer.calls == [("read", [ids[0]], True), ("read", [ids[0]], False)]

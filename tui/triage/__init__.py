@@ -12,10 +12,22 @@ from tui.triage.overview import (
     distinctive_terms,
     file_rows,
 )
-from tui.triage.undo import Action, SetBookmarks, SetRead, Target, UndoStack
+from tui.triage.undo import (
+    Action,
+    Compound,
+    CorpusTarget,
+    SetBookmarks,
+    SetRead,
+    Target,
+    UndoStack,
+    redo_notice,
+    undo_notice,
+)
 
 __all__ = [
     "Action",
+    "Compound",
+    "CorpusTarget",
     "CountRow",
     "SetBookmarks",
     "SetRead",
@@ -27,4 +39,6 @@ __all__ = [
     "file_rows",
     "next_unread",
     "progress",
+    "redo_notice",
+    "undo_notice",
 ]

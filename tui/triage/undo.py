@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Protocol
 
+from tui.corpus.model import Abstract, Corpus
+
 
 class Target(Protocol):
     """Where actions write: the UI's user-data adaptor, or a fake in tests."""
@@ -231,6 +233,36 @@ class UndoStack:
         """Forget the history (e.g. when another corpus is opened)."""
         self._undo.clear()
         self._redo.clear()
+
+
+class AbstractWriter(Protocol):
+    """What `tui.store.userdata.UserData` offers: writes keyed by `Abstract`, not by id."""
+
+    def set_bookmark(self, abstract: Abstract, on: bool) -> None: ...
+
+    def set_read(self, abstracts: Iterable[Abstract], on: bool) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusTarget:
+    """Adapts the user data (which takes `Abstract`s) to the id-based `Target` actions use.
+
+    Ids not in the corpus (an abstract whose file was closed since) are skipped.
+    """
+
+    writer: AbstractWriter
+    corpus: Corpus
+
+    def set_bookmark(self, id: str, on: bool) -> None:
+        abstract = self.corpus.by_id.get(id)
+        if abstract is not None:
+            self.writer.set_bookmark(abstract, on)
+
+    def set_read(self, ids: Collection[str], on: bool) -> None:
+        by_id = self.corpus.by_id
+        found = [by_id[i] for i in ids if i in by_id]
+        if found:
+            self.writer.set_read(found, on)
 
 
 def undo_notice(action: Action) -> str:
