@@ -3,6 +3,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.similar.fixtures import make_corpus
 from tui.corpus.model import Abstract
@@ -191,3 +193,38 @@ def test_corpus_target_maps_ids_to_abstracts_and_skips_unknown() -> None:
     stack.undo()
     stack.undo()
     assert writer.calls == [("read", [ids[0]], True), ("read", [ids[0]], False)]
+
+
+ID_POOL = [f"a{i}" for i in range(6)]
+
+
+@given(
+    steps=st.lists(
+        st.tuples(
+            st.sampled_from(["read", "bookmark", "undo", "redo"]),
+            st.lists(st.sampled_from(ID_POOL), min_size=1, max_size=4),
+            st.booleans(),
+        ),
+        max_size=25,
+    )
+)
+def test_any_history_undoes_back_to_the_start(
+    steps: list[tuple[str, list[str], bool]],
+) -> None:
+    data = FakeUserData()
+    data.read = {"a0", "a3"}
+    data.bookmarked = {"a1"}
+    start = (set(data.read), set(data.bookmarked))
+    stack = UndoStack(data)
+    for kind, ids, on in steps:
+        if kind == "read":
+            stack.do(SetRead.capture(ids, on, data.read.__contains__))
+        elif kind == "bookmark":
+            stack.do(SetBookmarks.capture(ids, on, data.bookmarked.__contains__))
+        elif kind == "undo":
+            stack.undo()
+        else:
+            stack.redo()
+    while stack.can_undo:
+        stack.undo()
+    assert (data.read, data.bookmarked) == start
