@@ -12,7 +12,9 @@ SEEDS = REPO / "seeds"
 
 
 @pytest.fixture(autouse=True)
-def _isolated_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+def _isolated_data_dir(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
     data = tmp_path_factory.mktemp("data")
     monkeypatch.setenv("ABSTRACTS_DATA_DIR", str(data))
     return data
