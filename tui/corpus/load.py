@@ -1,0 +1,243 @@
+"""Loading abstract files into a `Corpus`.
+
+Arguments may be files, directories (every `*.txt` below, sorted) or glob
+patterns. Bad input never stops the rest from loading: every problem becomes a
+`LoadProblem` naming the path. Loading does no LaTeX rendering (that is lazy,
+see `Abstract.plain`), so thousands of abstracts load in tens of milliseconds.
+"""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import os
+import stat
+import unicodedata
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from tui.corpus.model import Abstract, Corpus, FileInfo, LoadProblem, SourceRef, abstract_id
+from tui.corpus.parse import ParsedFile, parse_text
+
+_GLOB_CHARS = frozenset("*?[")
+# Bytes that plain text files are made of: printable ASCII, whitespace controls, and
+# everything >= 0x80 (UTF-8 or Latin-1). Deleting these leaves the suspicious bytes.
+_TEXT_BYTES = bytes([7, 8, 9, 10, 11, 12, 13, 27, *range(0x20, 0x7F), *range(0x80, 0x100)])
+_BINARY_CONTROL_RATIO = 0.05
+# A Latin-1 fallback only makes sense for text that is mostly ASCII.
+_BINARY_HIGH_RATIO = 0.30
+_ASCII_BYTES = bytes(range(0x80))
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+_UTF8_BOM = b"\xef\xbb\xbf"
+
+
+def _is_glob(arg: str) -> bool:
+    return any(c in _GLOB_CHARS for c in arg)
+
+
+def _txt_files_below(directory: Path) -> list[tuple[Path, os.stat_result]]:
+    """Every regular `*.txt` file below `directory` with its stat, sorted by path.
+
+    Symbolic links to directories are not followed (no loops); unreadable
+    subdirectories are skipped.
+    """
+    found: list[tuple[Path, os.stat_result]] = []
+    stack = [os.fspath(directory)]
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(entry.path)
+                elif entry.name.lower().endswith(".txt") and entry.is_file():
+                    found.append((Path(entry.path), entry.stat()))
+            except OSError:
+                continue
+    found.sort(key=lambda item: item[0])
+    return found
+
+
+def expand_paths(args: Iterable[str | os.PathLike[str]]) -> tuple[list[Path], list[LoadProblem]]:
+    """The files named by `args` (files, directories, globs), in order, each once.
+
+    Directories give every `*.txt` below them, sorted; globs are expanded and
+    sorted. A file reached twice (also through a link) is kept at its first
+    place. Paths that do not exist, globs that match nothing and directories
+    with no `.txt` file become fatal `LoadProblem`s.
+    """
+    files: list[Path] = []
+    problems: list[LoadProblem] = []
+    # Files are identified by device and inode, so links and `a/../a/x.txt` dedupe too.
+    seen: set[tuple[int, int]] = set()
+
+    def add(path: Path, st: os.stat_result | None) -> None:
+        if st is not None:
+            key = (st.st_dev, st.st_ino)
+            if key in seen:
+                return
+            seen.add(key)
+        files.append(path)
+
+    def add_existing(path: Path) -> None:
+        try:
+            st = path.stat()
+        except OSError:
+            st = None
+        if st is not None and stat.S_ISDIR(st.st_mode):
+            below = _txt_files_below(path)
+            if not below:
+                problems.append(LoadProblem(path, "directory has no .txt files"))
+            for p, pst in below:
+                add(p, pst)
+        else:
+            add(path, st)
+
+    for arg in args:
+        raw = os.fspath(arg)
+        path = Path(raw).expanduser()
+        if path.exists():
+            add_existing(path)
+        elif _is_glob(raw):
+            matches = sorted(glob.glob(os.path.expanduser(raw), recursive=True))
+            if not matches:
+                problems.append(LoadProblem(path, "no files match this pattern"))
+            for match in matches:
+                add_existing(Path(match))
+        elif path.is_symlink():
+            problems.append(LoadProblem(path, "broken symbolic link"))
+        else:
+            problems.append(LoadProblem(path, "no such file or directory"))
+    return files, problems
+
+
+def _read_bytes(path: Path) -> bytes:
+    """The file's bytes (a seam for tests that simulate unreadable files)."""
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def _binary_reason(data: bytes) -> str | None:
+    """Why `data` looks binary, or None when it looks like text."""
+    if b"\x00" in data:
+        return "binary file (contains NUL bytes), not text"
+    sample = data[:65536]
+    controls = len(sample.translate(None, _TEXT_BYTES))
+    if controls > _BINARY_CONTROL_RATIO * len(sample):
+        return "binary file (mostly non-text bytes), not text"
+    return None
+
+
+def decode(data: bytes, path: Path) -> tuple[str | None, list[LoadProblem]]:
+    """Decode a file's bytes: UTF-8 (BOM allowed), else Latin-1 with a non-fatal problem.
+
+    Returns (None, [fatal problem]) for binary data.
+    """
+    if data.startswith(_UTF16_BOMS):
+        try:
+            return data.decode("utf-16"), [
+                LoadProblem(path, "file is UTF-16, not UTF-8; decoded as UTF-16", fatal=False)
+            ]
+        except UnicodeDecodeError:
+            return None, [LoadProblem(path, "binary file (a UTF-16 mark, then invalid data)")]
+    reason = _binary_reason(data)
+    if reason is not None:
+        return None, [LoadProblem(path, reason)]
+    start = len(_UTF8_BOM) if data.startswith(_UTF8_BOM) else 0
+    try:
+        return data[start:].decode("utf-8"), []
+    except UnicodeDecodeError as err:
+        offset = start + err.start
+    sample = data[:65536]
+    high = len(sample.translate(None, _ASCII_BYTES))
+    if high > _BINARY_HIGH_RATIO * len(sample):
+        return None, [
+            LoadProblem(path, f"binary file (not UTF-8 from byte offset {offset}), not text")
+        ]
+    message = (
+        f"{path.name} is not valid UTF-8 (first bad byte 0x{data[offset]:02x} at byte offset "
+        f"{offset}); read as Latin-1, so some characters may be wrong"
+    )
+    return data.decode("latin-1"), [LoadProblem(path, message, fatal=False)]
+
+
+def _read_file(path: Path) -> tuple[bytes | None, str, LoadProblem | None]:
+    """(bytes, blake2b digest, None), or (None, "", problem) when the file cannot be read."""
+    try:
+        data = _read_bytes(path)
+    except PermissionError:
+        return None, "", LoadProblem(path, "cannot read the file: permission denied")
+    except IsADirectoryError:
+        return None, "", LoadProblem(path, "is a directory, not a file")
+    except OSError as err:
+        return None, "", LoadProblem(path, f"cannot read the file: {err.strerror or err}")
+    return data, hashlib.blake2b(data, digest_size=16).hexdigest(), None
+
+
+def _parse_file(path: Path, data: bytes) -> tuple[ParsedFile | None, list[LoadProblem]]:
+    """Parse one file's bytes: (parsed, or None when nothing can be loaded; problems)."""
+    body = data[3:] if data.startswith(_UTF8_BOM) else data
+    if not body.strip():
+        return None, [LoadProblem(path, "empty file")]
+    text, problems = decode(data, path)
+    if text is None:
+        return None, problems
+    parsed = parse_text(text, path)
+    problems.extend(LoadProblem(path, w, fatal=False) for w in parsed.warnings)
+    if not parsed.paragraphs:
+        if parsed.has_header:
+            message = f"header only ({parsed.collection.label!r}): no abstracts"
+        else:
+            message = "empty file (only whitespace)"
+        problems.append(LoadProblem(path, message))
+        return None, problems
+    return parsed, problems
+
+
+def _fast_id(text: str) -> str:
+    """`abstract_id(text)` for text that parse already collapsed.
+
+    Collapsed NFC text is its own normal form, so hashing it directly gives
+    the same id without normalise()'s regex pass over every abstract.
+    """
+    if text.isascii() or unicodedata.is_normalized("NFC", text):
+        return hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
+    return abstract_id(text)
+
+
+def load_corpus(paths: Sequence[str | os.PathLike[str]]) -> Corpus:
+    """Load every abstract from `paths` (files, directories, globs). Never raises for bad input.
+
+    The same abstract (same normalised text) in several places becomes one
+    `Abstract` carrying every `SourceRef`, in load order.
+    """
+    files, problems = expand_paths(paths)
+    abstracts: list[Abstract] = []
+    by_id: dict[str, Abstract] = {}
+    infos: list[FileInfo] = []
+    for path in files:
+        data, digest, read_problem = _read_file(path)
+        if data is None:
+            if read_problem is not None:
+                problems.append(read_problem)
+            continue
+        parsed, file_problems = _parse_file(path, data)
+        problems.extend(file_problems)
+        if parsed is None:
+            continue
+        collection = parsed.collection
+        for position, text in enumerate(parsed.paragraphs, start=1):
+            aid = _fast_id(text)
+            ref = SourceRef(path, position)
+            existing = by_id.get(aid)
+            if existing is None:
+                abstract = Abstract(aid, text, collection, [ref])
+                by_id[aid] = abstract
+                abstracts.append(abstract)
+            else:
+                existing.sources.append(ref)
+        infos.append(FileInfo(path, collection, len(parsed.paragraphs), digest))
+    return Corpus(abstracts, infos, problems)
