@@ -270,7 +270,8 @@ class UserData(Memory):
 
     def close(self, timeout: float = 5.0) -> None:
         """Flush, stop the writer and close the database. Unsaved changes stay readable here."""
-        self.flush(timeout)
+        # One immediate retry when saving is failing, rather than waiting the full timeout.
+        self.flush(timeout if self._saving else min(timeout, 1.0))
         with self._cond:
             self._stopping = True
             self._cond.notify_all()

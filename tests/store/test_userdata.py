@@ -1,0 +1,196 @@
+"""UserData: memory first, background writes, failures kept and retried, two instances."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from tests.store.helpers import PARAGRAPHS, make_abstract
+from tui.store.db import Store
+from tui.store.records import ConflictDetected, SaveFailed, SavingRecovered, StoreEvent
+from tui.store.userdata import UserData
+
+A, B, C = (make_abstract(p, position=i) for i, p in enumerate(PARAGRAPHS[:3], start=1))
+
+
+def _open(d: Path) -> UserData:
+    return UserData.open(d, retry_initial=0.02, retry_max=0.1)
+
+
+def _events(ud: UserData) -> list[StoreEvent]:
+    seen: list[StoreEvent] = []
+    ud.listener = seen.append
+    return seen
+
+
+def test_round_trip_through_restart(data_dir: Path) -> None:
+    ud = _open(data_dir)
+    assert ud.notices == [] and ud.saving_available
+    ud.set_bookmark(A, True)
+    ud.set_read([A, B, C], True)
+    ud.set_read([C], False)
+    ud.save_note(A, "first draft")
+    ud.save_note(A, "second draft")
+    ud.set_state("resume:fp", '{"selected": 3}')
+    # Memory answers at once, before any flush.
+    assert ud.is_bookmarked(A.id) and ud.note(A.id) == "second draft"
+    assert ud.read_ids() == {A.id, B.id}
+    assert ud.flush() and ud.pending_count == 0
+    ud.close()
+    again = _open(data_dir)
+    assert again.bookmarked_ids() == {A.id}
+    assert again.read_ids() == {A.id, B.id}
+    assert dict(again.note_items()) == {A.id: "second draft"}
+    assert again.noted_ids() == {A.id}
+    assert again.get_state("resume:fp") == '{"selected": 3}'
+    [record] = again.notes()
+    assert record.id == A.id and record.text == "second draft" and record.headline
+    assert again.snapshot(A.id) is not None and again.snapshot(A.id).text == A.text  # type: ignore[union-attr]
+    again.set_bookmark(A, False)
+    again.delete_note(A.id)
+    again.close()
+    third = _open(data_dir)
+    assert third.bookmarked_ids() == set() and third.note(A.id) is None
+    third.close()
+
+
+def test_blank_note_on_a_new_abstract_is_not_saved(data_dir: Path) -> None:
+    ud = _open(data_dir)
+    ud.save_note(A, "   ")
+    assert ud.pending_count == 0 and ud.note(A.id) is None
+    ud.close()
+
+
+def test_write_errors_are_kept_retried_and_saved(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fault = threading.Event()
+    fault.set()
+    real_apply = Store.apply
+    attempts = []
+
+    def flaky(self: Store, ops: list[object]) -> object:
+        attempts.append(len(ops))
+        if fault.is_set():
+            raise sqlite3.OperationalError("attempt to write a readonly database")
+        return real_apply(self, ops)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Store, "apply", flaky)
+    ud = _open(data_dir)
+    events = _events(ud)
+    ud.save_note(A, "precious text")
+    assert not ud.flush(timeout=0.5)
+    assert not ud.saving_available and ud.pending_count == 1
+    assert "readonly" in ud.last_error
+    assert ud.note(A.id) == "precious text"  # kept in memory
+    assert len(attempts) >= 3  # retried
+    assert any(isinstance(e, SaveFailed) for e in events)
+    ud.save_note(A, "precious text, edited while failing")
+    fault.clear()
+    assert ud.flush(timeout=5)
+    assert ud.saving_available and ud.pending_count == 0
+    assert any(isinstance(e, SavingRecovered) for e in events)
+    ud.close()
+    assert Store.open(data_dir).load().notes[A.id].text == "precious text, edited while failing"
+
+
+def test_disk_full_keeps_text_until_space_returns(data_dir: Path) -> None:
+    ud = _open(data_dir)
+    ud.save_note(A, "small")
+    assert ud.flush()
+    store = ud._store
+    assert store is not None
+    pages = store.conn.execute("PRAGMA page_count").fetchone()[0]
+    store.conn.execute(f"PRAGMA max_page_count = {pages + 1}")
+    big = "lorem ipsum " * 20_000
+    ud.save_note(B, big)
+    assert not ud.flush(timeout=0.5)
+    assert not ud.saving_available and "full" in ud.last_error
+    assert ud.note(B.id) == big
+    store.conn.execute("PRAGMA max_page_count = 1073741823")
+    assert ud.flush(timeout=5) and ud.saving_available
+    ud.close()
+    assert Store.open(data_dir).load().notes[B.id].text == big
+
+
+def test_unwritable_directory_then_recovery(tmp_path: Path) -> None:
+    blocker = tmp_path / "blocked"
+    blocker.write_text("a file where the data directory should be")
+    data = blocker / "data"
+    ud = _open(data)
+    assert ud.notices and "unavailable" in ud.notices[0]
+    assert not ud.saving_available
+    ud.set_bookmark(A, True)
+    ud.save_note(A, "written while the directory was unusable")
+    assert not ud.flush(timeout=0.3)
+    assert ud.pending_count == 2 and ud.is_bookmarked(A.id)
+    blocker.unlink()  # the fault clears
+    assert ud.flush(timeout=5) and ud.saving_available
+    ud.close()
+    reopened = _open(data)
+    assert reopened.note(A.id) == "written while the directory was unusable"
+    reopened.close()
+
+
+def test_newer_schema_refuses_writes_and_leaves_file(data_dir: Path) -> None:
+    data_dir.mkdir(parents=True, exist_ok=True)
+    path = data_dir / "abstracts.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE future(x)")
+    conn.execute("PRAGMA user_version = 99")
+    conn.commit()
+    conn.close()
+    before = path.read_bytes()
+    ud = _open(data_dir)
+    assert not ud.saving_available
+    assert any("newer version" in n for n in ud.notices)
+    ud.set_bookmark(A, True)
+    assert not ud.flush(timeout=0.3) and ud.is_bookmarked(A.id)
+    ud.close()
+    assert path.read_bytes() == before
+
+
+def test_corrupt_database_notice(data_dir: Path) -> None:
+    data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / "abstracts.db").write_bytes(b"this is not sqlite at all" * 40)
+    ud = _open(data_dir)
+    assert ud.saving_available
+    assert any("corrupt-" in n for n in ud.notices)
+    ud.close()
+
+
+def test_two_instances_same_note_both_survive(data_dir: Path) -> None:
+    one, two = _open(data_dir), _open(data_dir)
+    events = _events(one)
+    one.save_note(A, "base")
+    assert one.flush()
+    assert two.refresh() and two.note(A.id) == "base"
+    two.save_note(A, "edited in window two")
+    assert two.flush()
+    one.save_note(A, "edited in window one")  # still based on "base"
+    assert one.flush()
+    conflicts = [e for e in events if isinstance(e, ConflictDetected)]
+    assert [c.abstract_id for c in conflicts] == [A.id]
+    assert one.note(A.id) == "edited in window one"
+    assert [c.text for c in one.conflict_copies()] == ["edited in window two"]
+    assert two.refresh()
+    assert two.note(A.id) == "edited in window one"
+    [record] = two.notes()
+    assert [c.text for c in record.conflicts] == ["edited in window two"]
+    one.close()
+    two.close()
+
+
+def test_refresh_sees_other_instance(data_dir: Path) -> None:
+    one, two = _open(data_dir), _open(data_dir)
+    two.set_bookmark(B, True)
+    two.set_read([C], True)
+    assert two.flush()
+    assert one.refresh()
+    assert one.is_bookmarked(B.id) and one.is_read(C.id)
+    assert not one.refresh()  # nothing new
+    one.close()
+    two.close()
