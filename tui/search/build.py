@@ -6,6 +6,7 @@ as is and a warm start is one read.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -13,7 +14,9 @@ import numpy as np
 import numpy.typing as npt
 
 from tui.corpus.model import Corpus
-from tui.corpus.tokens import fold, tokenize
+
+# The one tokenizer's pattern, reused for an equivalent ASCII fast path (see fast_tokenize).
+from tui.corpus.tokens import _WORD, fold, tokenize
 from tui.search.query import SYMBOL_NAMES
 
 # BM25 constants (the usual ones) and how much a headline occurrence adds,
@@ -109,10 +112,31 @@ def _symbol_words(plain: str) -> set[str]:
     return {name for ch, name in SYMBOL_NAMES.items() if ch in plain}
 
 
+def fast_tokenize(text: str) -> list[str]:
+    """`tokenize(text)`, faster on ASCII text (most abstracts): for ASCII, folding is
+    lower-casing, so lower-case once and split, instead of folding word by word."""
+    if text.isascii():
+        return _WORD.findall(text.lower())
+    return tokenize(text)
+
+
+def _counted(keys: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Sorted distinct keys and how often each occurs (np.unique, without its slow paths)."""
+    if keys.size == 0:
+        return keys, np.zeros(0, dtype=np.int64)
+    ordered = np.sort(keys)
+    starts = np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]]))
+    counts = np.diff(np.append(starts, ordered.size))
+    return ordered[starts], counts
+
+
 def build_index_data(corpus: Corpus) -> IndexData:
     """Tokenize every abstract and lay out postings, lengths and metadata."""
     n = len(corpus.abstracts)
+    # word -> a unique increasing number (the counter's value when first seen);
+    # map() with a bound method keeps the per-token work in C.
     word_ids: dict[str, int] = {}
+    counter = itertools.count()
     token_chunks: list[list[int]] = []
     extra_docs: list[int] = []
     extra_words: list[int] = []
@@ -121,45 +145,48 @@ def build_index_data(corpus: Corpus) -> IndexData:
     lengths = np.zeros(n, dtype=np.float32)
     for d, abstract in enumerate(corpus.abstracts):
         plain = abstract.plain
-        ids = [word_ids.setdefault(w, len(word_ids)) for w in tokenize(plain)]
+        ids = list(map(word_ids.setdefault, fast_tokenize(plain), counter))
         token_chunks.append(ids)
         lengths[d] = len(ids)
         for w in _macro_words(abstract.text) | _symbol_words(plain):
             extra_docs.append(d)
-            extra_words.append(word_ids.setdefault(w, len(word_ids)))
-        for w in set(tokenize(abstract.headline)):
+            extra_words.append(word_ids.setdefault(w, next(counter)))
+        for w in set(fast_tokenize(abstract.headline)):
             wid = word_ids.get(w)
             if wid is not None:
                 head_docs.append(d)
                 head_words.append(wid)
 
     # Renumber words in sorted order so every prefix is a contiguous range.
-    vocab = sorted(word_ids, key=word_ids.__getitem__)
+    vocab = list(word_ids)
+    first_seen = np.fromiter(word_ids.values(), dtype=np.int64, count=len(vocab))  # increasing
     order = sorted(range(len(vocab)), key=vocab.__getitem__)
-    remap = np.empty(len(vocab), dtype=np.int32)
-    remap[np.asarray(order, dtype=np.int64)] = np.arange(len(vocab), dtype=np.int32)
+    rank = np.empty(len(vocab), dtype=np.int32)
+    rank[np.asarray(order, dtype=np.int64)] = np.arange(len(vocab), dtype=np.int32)
     vocab = [vocab[i] for i in order]
     v = len(vocab)
 
+    def remap(ids: npt.NDArray[np.int64]) -> Int32Array:
+        result: Int32Array = rank[np.searchsorted(first_seen, ids)]
+        return result
+
     tok_ptr = np.zeros(n + 1, dtype=np.int64)
     tok_ptr[1:] = np.cumsum([len(c) for c in token_chunks], dtype=np.int64)
-    raw = np.fromiter(
-        (w for chunk in token_chunks for w in chunk), dtype=np.int32, count=int(tok_ptr[-1])
-    )
-    tokens = remap[raw] if raw.size else raw
+    raw = np.fromiter(itertools.chain.from_iterable(token_chunks), np.int64, int(tok_ptr[-1]))
+    tokens = remap(raw)
     tok_doc = np.repeat(np.arange(n, dtype=np.int64), np.diff(tok_ptr))
 
     # One posting per distinct (word, doc) key; tf counts body occurrences.
     # Macro and symbol names count once. A headline word only boosts a word the
     # body has (a headline cut mid-word must not invent a word).
-    body_keys, body_counts = np.unique(tokens.astype(np.int64) * n + tok_doc, return_counts=True)
-    extra_keys = remap[np.asarray(extra_words, dtype=np.int64)].astype(np.int64) * n + np.asarray(
+    body_keys, body_counts = _counted(tokens.astype(np.int64) * n + tok_doc)
+    extra_keys = remap(np.asarray(extra_words, dtype=np.int64)).astype(np.int64) * n + np.asarray(
         extra_docs, dtype=np.int64
     )
-    uniq = np.union1d(body_keys, extra_keys)
+    uniq = _counted(np.concatenate([body_keys, extra_keys]))[0]
     tf = np.ones(uniq.size, dtype=np.float32)
     tf[np.searchsorted(uniq, body_keys)] = body_counts
-    head_keys = remap[np.asarray(head_words, dtype=np.int64)].astype(np.int64) * n + np.asarray(
+    head_keys = remap(np.asarray(head_words, dtype=np.int64)).astype(np.int64) * n + np.asarray(
         head_docs, dtype=np.int64
     )
     in_head = np.isin(uniq, head_keys)

@@ -71,6 +71,10 @@ class Expander:
         self._bands: dict[int, tuple[list[str], np.ndarray]] = {}
         self._prefixes: dict[int, list[str]] = {}
 
+    def clear(self) -> None:
+        """Forget cached expansions (the length and prefix tables are kept: they never change)."""
+        self._cache.clear()
+
     def prefix_range(self, prefix: str) -> tuple[int, int]:
         """[lo, hi) of the words starting with `prefix`."""
         lo = bisect_left(self._vocab, prefix)

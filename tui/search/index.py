@@ -62,6 +62,11 @@ class SearchIndex:
     def __len__(self) -> int:
         return len(self.data.ids)
 
+    def clear_caches(self) -> None:
+        """Forget cached term expansions and scores (benchmarks use it to measure cold terms)."""
+        self._terms.clear()
+        self._expander.clear()
+
     def expansion(self, word: str, prefix: bool = False, fuzzy: bool = True) -> Expansion:
         """The vocabulary ranges a term matches (for tests and the curious)."""
         return self._expander.expand(word, prefix, fuzzy)

@@ -1,0 +1,263 @@
+"""Search benchmark: our index against SQLite FTS5 on the same abstracts, in one run.
+
+    python bench/search.py [--corpus DIR] [--synthetic N] [--json]
+
+For the corpus (default ../shared/corpora/iclr) and a synthetic corpus of N
+abstracts recombined from its sentences (default 100,000; 0 skips it): index
+build (cold, and warm from the cache), per-keystroke query time (every prefix
+of a fixed set of 1-3 term queries with typos and prefixes, typed from scratch
+with cold term caches), list update (headlines and highlight spans of the first
+50 rows), peak RSS, and the same keystrokes through FTS5 (bm25, prefix `term*`).
+peak_rss_session_mb is a fresh process doing what a user's session does (load,
+warm start from the cache, type the queries); peak_rss_bench_mb is this
+process, including the cold build and everything measured before it.
+Prints figures; never fails on slow machines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import resource
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from tui.corpus.model import Abstract, Corpus, FileInfo, SourceRef  # noqa: E402
+from tui.corpus.tokens import tokenize  # noqa: E402
+from tui.search import cache  # noqa: E402
+from tui.search.index import SearchIndex  # noqa: E402
+from tui.search.query import parse_query  # noqa: E402
+
+QUERIES = [
+    "contrastive",
+    "contrastve learning",
+    "vison langage",
+    "graph neural network",
+    "diffusion models",
+    "reinforcment learning",
+    "adversarial robustness",
+    "gan",
+    "meta learn",
+    "bayesian optimisation",
+    "knowledge distilation",
+    "langauge model",
+    "transformer attention",
+    "federated",
+    "sparse reward exploration",
+]
+ROWS = 50  # list rows painted after a new result
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+
+
+def keystrokes(query: str) -> list[str]:
+    return [query[:i] for i in range(1, len(query) + 1)]
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def synthetic(base: Corpus, n: int, seed: int = 0) -> Corpus:
+    """N abstracts of 4-9 sentences drawn at random from the base corpus: realistic words."""
+    rng = random.Random(seed)
+    sentences = [s for a in base.abstracts for s in a.plain.split(". ") if len(s) > 20]
+    collections = [a.collection for a in base.abstracts]
+    abstracts: list[Abstract] = []
+    files: list[FileInfo] = []
+    per_file = 1000
+    for f in range(0, n, per_file):
+        path = Path(f"synthetic/{f // per_file:03d}.txt")
+        h = hashlib.blake2b(digest_size=16)
+        count = min(per_file, n - f)
+        collection = rng.choice(collections)
+        for pos in range(count):
+            text = ". ".join(rng.choice(sentences) for _ in range(rng.randint(4, 9))) + "."
+            ident = hashlib.blake2b(f"{f + pos}:{text}".encode(), digest_size=8).hexdigest()
+            h.update(ident.encode())
+            abstract = Abstract(ident, text, collection, [SourceRef(path, pos + 1)])
+            abstract._plain = text
+            abstracts.append(abstract)
+        files.append(FileInfo(path, collection, count, h.hexdigest()))
+    return Corpus(abstracts, files, [])
+
+
+def fts_query(text: str) -> str | None:
+    words = tokenize(text)
+    if not words:
+        return None
+    parts = [f'"{w}"' for w in words]
+    if not text[-1].isspace():
+        parts[-1] += "*"
+    return " ".join(parts)
+
+
+def session_rss(corpus_dir: str, synthetic_n: int, cache_dir: str) -> float:
+    """Peak RSS of a user's session in a fresh process: load, warm start, type the queries."""
+    code = (
+        "import sys, resource; sys.path.insert(0, sys.argv[1]); sys.argv = sys.argv[1:];"
+        "import bench.search as b; b.probe(*sys.argv[1:])"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(REPO), corpus_dir, str(synthetic_n), cache_dir],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    try:
+        return float(out.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        print(out.stderr, file=sys.stderr)
+        return float("nan")
+
+
+def probe(_repo: str, corpus_dir: str, synthetic_n: str, cache_dir: str) -> None:
+    from tui.corpus.load import load_corpus
+
+    corpus = load_corpus([corpus_dir])
+    if int(synthetic_n):
+        corpus = synthetic(corpus, int(synthetic_n))
+    index = cache.load_or_build(corpus, Path(cache_dir))
+    for q in QUERIES:
+        for text in keystrokes(q):
+            query = parse_query(text)
+            result = index.search(query, corpus)
+            highlighter = index.highlighter(query)
+            for i in result.indices[:ROWS]:
+                highlighter.spans(corpus.abstracts[i].headline)
+    print(peak_rss_mb())
+
+
+def measure(
+    name: str, corpus: Corpus, corpus_dir: str, synthetic_n: int
+) -> dict[str, float | int | str]:
+    n = len(corpus.abstracts)
+    start = time.perf_counter()
+    for a in corpus.abstracts:
+        _ = a.plain, a.headline
+    render = time.perf_counter() - start
+
+    start = time.perf_counter()
+    built = SearchIndex.build(corpus)
+    cold = time.perf_counter() - start
+    with tempfile.TemporaryDirectory() as tmp:
+        cache.save(built, corpus, Path(tmp))
+        del built
+        start = time.perf_counter()
+        index = cache.load_or_build(corpus, Path(tmp))
+        warm = time.perf_counter() - start
+        rss_session = session_rss(corpus_dir, synthetic_n, tmp)
+
+    query_t: list[float] = []
+    update_t: list[float] = []
+    key_t: list[float] = []
+    for q in QUERIES:
+        index.clear_caches()  # each query typed from scratch
+        for text in keystrokes(q):
+            t0 = time.perf_counter()
+            query = parse_query(text)
+            result = index.search(query, corpus)
+            t1 = time.perf_counter()
+            highlighter = index.highlighter(query)
+            for i in result.indices[:ROWS]:
+                highlighter.spans(corpus.abstracts[i].headline)
+            t2 = time.perf_counter()
+            query_t.append(t1 - t0)
+            update_t.append(t2 - t1)
+            key_t.append(t2 - t0)
+    rss = peak_rss_mb()
+
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE VIRTUAL TABLE t USING fts5(headline, body, prefix='2 3')")
+    db.executemany(
+        "INSERT INTO t(rowid, headline, body) VALUES (?, ?, ?)",
+        ((i, a.headline, a.plain) for i, a in enumerate(corpus.abstracts)),
+    )
+    db.commit()
+    fts_t: list[float] = []
+    for q in QUERIES:
+        for text in keystrokes(q):
+            match = fts_query(text)
+            t0 = time.perf_counter()
+            if match is not None:
+                db.execute(
+                    "SELECT rowid FROM t WHERE t MATCH ? ORDER BY bm25(t)", (match,)
+                ).fetchall()
+            fts_t.append(time.perf_counter() - t0)
+    db.close()
+
+    ms = 1000.0
+    return {
+        "corpus": name,
+        "abstracts": n,
+        "vocabulary": len(index.data.vocab),
+        "render_s": render,
+        "build_cold_s": cold,
+        "start_warm_s": warm,
+        "keystrokes": len(key_t),
+        "query_median_ms": statistics.median(query_t) * ms,
+        "query_p95_ms": pct(query_t, 95) * ms,
+        "list_update_median_ms": statistics.median(update_t) * ms,
+        "list_update_p95_ms": pct(update_t, 95) * ms,
+        "keystroke_median_ms": statistics.median(key_t) * ms,
+        "keystroke_p95_ms": pct(key_t, 95) * ms,
+        "fts5_median_ms": statistics.median(fts_t) * ms,
+        "fts5_p95_ms": pct(fts_t, 95) * ms,
+        "ratio_median_vs_fts5": statistics.median(query_t) / max(statistics.median(fts_t), 1e-9),
+        "peak_rss_session_mb": rss_session,
+        "peak_rss_bench_mb": rss,
+    }
+
+
+def print_table(rows: list[dict[str, float | int | str]]) -> None:
+    keys = [k for k in rows[0] if k != "corpus"]
+    width = max(len(k) for k in keys)
+    print(f"{'':{width}}  " + "  ".join(f"{r['corpus']!s:>14}" for r in rows))
+    for k in keys:
+        cells = []
+        for r in rows:
+            v = r[k]
+            cells.append(f"{v:>14,}" if isinstance(v, int) else f"{v:>14.3f}")
+        print(f"{k:{width}}  " + "  ".join(cells))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(prog="bench/search.py", description=__doc__)
+    parser.add_argument("--corpus", default=str(REPO.parent / "shared" / "corpora" / "iclr"))
+    parser.add_argument("--synthetic", type=int, default=100_000, metavar="N")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+
+    from tui.corpus.load import load_corpus
+
+    base = load_corpus([args.corpus])
+    if not base.abstracts:
+        print(f"no abstracts under {args.corpus}", file=sys.stderr)
+        return 0
+    rows = [measure(Path(args.corpus).name, base, args.corpus, 0)]
+    if args.synthetic:
+        big = synthetic(base, args.synthetic)
+        rows.append(measure(f"synthetic {args.synthetic:,}", big, args.corpus, args.synthetic))
+    if args.json:
+        for row in rows:
+            print(json.dumps(row))
+    else:
+        print_table(rows)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
