@@ -310,9 +310,19 @@ def put_record(conn: sqlite3.Connection, abstract_id: str, snap: Snapshot, at: f
              source=excluded.source, position=excluded.position,
              collection=excluded.collection, venue=excluded.venue, year=excluded.year,
              updated=excluded.updated""",
-        (abstract_id, snap.text, snap.headline, snap.source, snap.position, snap.collection,
-         snap.venue, snap.year, at, at),
-    )  # fmt: skip
+        (
+            abstract_id,
+            snap.text,
+            snap.headline,
+            snap.source,
+            snap.position,
+            snap.collection,
+            snap.venue,
+            snap.year,
+            at,
+            at,
+        ),
+    )
 
 
 def add_conflict_copy(

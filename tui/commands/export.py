@@ -1,0 +1,155 @@
+"""`abstracts export` and `abstracts import`: move notes and bookmarks in and out.
+
+Export reads the store alone (records carry snapshots), so no corpus is loaded.
+Exit codes: 0 done, 1 a problem (unreadable file, store unavailable), 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sqlite3
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from tui import locations
+from tui.store import export
+from tui.store.db import Store, StoreError
+from tui.store.records import StoreData
+
+EXIT_OK, EXIT_PROBLEM, EXIT_USAGE = 0, 1, 2
+
+
+def _parse(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Namespace | int:
+    try:
+        return parser.parse_args(list(argv))
+    except SystemExit as e:  # argparse exits on --help (0) and on bad usage (2)
+        return int(e.code or 0)
+
+
+def _export_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="abstracts export",
+        description="Export bookmarks and notes (from the store alone; no corpus needed).",
+    )
+    p.add_argument("--format", choices=export.FORMATS, default="md", help="default: md")
+    p.add_argument("--bookmarked", action="store_true", help="only bookmarked abstracts")
+    p.add_argument("--with-notes", action="store_true", help="only abstracts with a note")
+    p.add_argument("-o", "--output", metavar="FILE", help="write here (atomically); default stdout")
+    p.add_argument("--data-dir", metavar="DIR", help="where bookmarks and notes are kept")
+    return p
+
+
+def _load(directory: Path) -> StoreData:
+    if not locations.database_path(directory).exists():
+        return StoreData()
+    store = Store.open(directory, read_only=True)
+    try:
+        return store.load()
+    finally:
+        store.close()
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write through a temporary file in the same directory, fsync, then rename over `path`."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or Path("."))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def render(data: StoreData, fmt: str, *, bookmarked: bool, with_notes: bool) -> str:
+    """The export text in one of `export.FORMATS`."""
+    if fmt == "json":
+        if bookmarked or with_notes:
+            keep = {i.id for i in export.items(data, bookmarked=bookmarked, with_notes=with_notes)}
+            data = StoreData(
+                records={k: v for k, v in data.records.items() if k in keep},
+                bookmarks={k: v for k, v in data.bookmarks.items() if k in keep},
+                reads={k: v for k, v in data.reads.items() if k in keep},
+                notes={k: v for k, v in data.notes.items() if k in keep},
+                conflicts=[c for c in data.conflicts if c.abstract_id in keep],
+            )
+        return export.to_json(data)
+    selected = export.items(data, bookmarked=bookmarked, with_notes=with_notes)
+    if fmt == "md":
+        return export.to_markdown(selected)
+    if fmt == "bibtex":
+        return export.to_bibtex(selected)
+    return export.to_csv(selected)
+
+
+def main_export(argv: Sequence[str]) -> int:
+    """`abstracts export [--format md|json|bibtex|csv] [--bookmarked] [--with-notes] [-o FILE]`."""
+    args = _parse(_export_parser(), argv)
+    if isinstance(args, int):
+        return args
+    directory = locations.data_dir(args.data_dir)
+    try:
+        data = _load(directory)
+    except (StoreError, sqlite3.Error) as e:
+        print(f"abstracts export: {e}", file=sys.stderr)
+        return EXIT_PROBLEM
+    text = render(data, args.format, bookmarked=args.bookmarked, with_notes=args.with_notes)
+    if args.output is None or args.output == "-":
+        sys.stdout.write(text)
+        return EXIT_OK
+    try:
+        write_atomically(Path(args.output), text)
+    except OSError as e:
+        print(f"abstracts export: cannot write {args.output}: {e.strerror or e}", file=sys.stderr)
+        return EXIT_PROBLEM
+    return EXIT_OK
+
+
+def main_import(argv: Sequence[str]) -> int:
+    """`abstracts import FILE.json [--data-dir DIR]`: merge an export (idempotent)."""
+    p = argparse.ArgumentParser(
+        prog="abstracts import",
+        description="Merge a JSON export into the store. Importing twice changes nothing; "
+        "a note that differs from yours is kept beside it, never over it.",
+    )
+    p.add_argument("file", metavar="FILE.json")
+    p.add_argument("--data-dir", metavar="DIR", help="where bookmarks and notes are kept")
+    args = _parse(p, argv)
+    if isinstance(args, int):
+        return args
+    try:
+        doc = export.parse_export(Path(args.file).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"abstracts import: cannot read {args.file}: {e}", file=sys.stderr)
+        return EXIT_PROBLEM
+    except export.ImportProblem as e:
+        print(f"abstracts import: {args.file}: {e}", file=sys.stderr)
+        return EXIT_PROBLEM
+    try:
+        store = Store.open(locations.data_dir(args.data_dir))
+    except StoreError as e:
+        print(f"abstracts import: {e}", file=sys.stderr)
+        return EXIT_PROBLEM
+    try:
+        report = export.merge(store, doc, origin=f"imported from {Path(args.file).name}")
+    except (StoreError, export.ImportProblem) as e:
+        print(f"abstracts import: {e}", file=sys.stderr)
+        return EXIT_PROBLEM
+    finally:
+        store.close()
+    if not report.changed:
+        print("Nothing new: everything in the file is already in the store.")
+        return EXIT_OK
+    print(
+        f"Imported {report.notes} notes, {report.bookmarks} bookmarks, {report.reads} read marks."
+    )
+    for note_id in report.conflicts:
+        print(f"Note {note_id} differs from yours: both kept (yours stays the note).")
+    return EXIT_OK
