@@ -1,0 +1,69 @@
+"""A one-line headline for an abstract: its first sentence, cut to fit a list row."""
+
+from __future__ import annotations
+
+import re
+
+# Words ending in a full stop that do not end a sentence (compared case-insensitively).
+_ABBREVIATIONS = frozenset(
+    [
+        "e.g.",
+        "i.e.",
+        "al.",
+        "vs.",
+        "fig.",
+        "figs.",
+        "eq.",
+        "eqs.",
+        "cf.",
+        "resp.",
+        "approx.",
+        "sec.",
+        "tab.",
+        "no.",
+        "dr.",
+        "prof.",
+        "w.r.t.",
+        "a.k.a.",
+        "viz.",
+        "ca.",
+        "st.",
+    ]
+)
+# Sentence end: . ! or ? (with closing quotes/brackets), then space, then not lower-case.
+_END = re.compile(r"[.!?][\"'”’)\]]*(?=\s+[^\s a-z])")
+_WS = re.compile(r"\s+")
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of `text` (whitespace collapsed); all of it when there is one."""
+    text = _WS.sub(" ", text).strip()
+    for m in _END.finditer(text):
+        end = m.end()
+        word = text[: m.start() + 1].rsplit(" ", 1)[-1]
+        if word.lower() in _ABBREVIATIONS or word.lower().lstrip("(") in _ABBREVIATIONS:
+            continue
+        # A single capital before the stop is an initial (`J. Smith`), not a sentence end.
+        if len(word) == 2 and word[0].isupper():
+            continue
+        return text[:end]
+    return text
+
+
+def make_headline(plain: str, limit: int = 100) -> str:
+    """The first sentence of `plain`, cut on a word boundary with `…` past `limit` characters.
+
+    Never empty for input with any non-space character.
+    """
+    sentence = first_sentence(plain)
+    if not sentence:
+        return "…" if plain else ""
+    limit = max(limit, 2)
+    if len(sentence) <= limit:
+        return sentence
+    cut = sentence[: limit - 1]
+    space = cut.rfind(" ")
+    # Cut at the last word boundary unless that leaves too little of the line.
+    if space >= limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:–—-") + "…"
