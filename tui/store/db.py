@@ -41,6 +41,8 @@ from tui.store.records import (
 
 BUSY_TIMEOUT_MS = 15_000
 _MAGIC = b"SQLite format 3\x00"
+_SQLITE_BUSY = 5
+_SQLITE_LOCKED = 6
 _SQLITE_CORRUPT = 11
 _SQLITE_NOTADB = 26
 
@@ -64,6 +66,13 @@ def is_corruption(error: sqlite3.Error) -> bool:
         return True
     text = str(error).lower()
     return "malformed" in text or "not a database" in text
+
+
+def _is_busy(error: sqlite3.Error) -> bool:
+    code = getattr(error, "sqlite_errorcode", None)
+    return (code is not None and code & 0xFF in (_SQLITE_BUSY, _SQLITE_LOCKED)) or (
+        "locked" in str(error)
+    )
 
 
 def _header(path: Path) -> tuple[bool, int]:
@@ -144,12 +153,20 @@ class Store:
             raise StoreUnavailable(
                 f"Cannot create the data directory {directory}: {e.strerror or e}"
             ) from e
-        for attempt in range(2):
+        corrupt_seen = False
+        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        while True:
             try:
                 return cls._open_writable(path, notices)
             except sqlite3.DatabaseError as e:
-                if not is_corruption(e) or attempt:
+                # Switching to WAL, or reading while another process recovers the WAL,
+                # can report "locked" without consulting the busy timeout: wait and retry.
+                if _is_busy(e) and time.monotonic() < deadline:
+                    time.sleep(0.02)
+                    continue
+                if not is_corruption(e) or corrupt_seen:
                     raise StoreUnavailable(f"Cannot open {path}: {e}") from e
+                corrupt_seen = True
                 aside = _set_aside(path)
                 notices.append(
                     f"The database {path.name} was damaged ({e}). It was renamed to "
@@ -157,7 +174,6 @@ class Store:
                 )
             except OSError as e:
                 raise StoreUnavailable(f"Cannot open {path}: {e.strerror or e}") from e
-        raise AssertionError("unreachable")
 
     @classmethod
     def _open_writable(cls, path: Path, notices: list[str]) -> Store:
