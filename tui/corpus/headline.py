@@ -43,9 +43,6 @@ def first_sentence(text: str) -> str:
         word = text[: m.start() + 1].rsplit(" ", 1)[-1]
         if word.lower() in _ABBREVIATIONS or word.lower().lstrip("(") in _ABBREVIATIONS:
             continue
-        # A single capital before the stop is an initial (`J. Smith`), not a sentence end.
-        if len(word) == 2 and word[0].isupper():
-            continue
         return text[:end]
     return text
 

@@ -740,7 +740,9 @@ def _math_items(items: list[object], out: _Out) -> None:
             if name in ("left", "right") and i < len(items) and _is_char(items[i], "."):
                 i += 1
                 continue
-            if isinstance(item, lw.LatexMacroNode) and item.macro_post_space:
+            argd = getattr(item, "nodeargd", None)
+            has_args = argd is not None and any(argd.argnlist)
+            if isinstance(item, lw.LatexMacroNode) and item.macro_post_space and not has_args:
                 # The walker keeps the space after `\log` apart; `\log n` must not read logn.
                 out.add(" ")
 

@@ -1,0 +1,188 @@
+"""Loading files, directories and globs into a corpus; every problem named with its file."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tui.corpus import load as load_mod
+from tui.corpus.load import expand_paths, load_corpus
+from tui.corpus.model import abstract_id
+
+A1 = "Alpha abstract about transformers and attention."
+A2 = "Beta abstract about diffusion models."
+A3 = "Gamma abstract about graph neural networks."
+
+
+def write(path: Path, text: str | bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def messages(corpus_problems: list[object]) -> str:
+    return "\n".join(str(p) for p in corpus_problems)
+
+
+def test_load_file_directory_and_glob(tmp_path: Path) -> None:
+    write(tmp_path / "d" / "b.txt", f"ICLR 2023 Papers\n\n{A2}\n")
+    write(tmp_path / "d" / "sub" / "a.txt", f"ICLR 2022 Papers\n\n{A1}\n")
+    write(tmp_path / "d" / "notes.md", "ignored")
+    write(tmp_path / "g1.txt", f"NeurIPS 2021\n\n{A3}\n")
+    corpus = load_corpus([tmp_path / "d", str(tmp_path / "g*.txt")])
+    assert [a.text for a in corpus.abstracts] == [A2, A1, A3]  # sorted: d/b.txt < d/sub/a.txt
+    assert corpus.problems == []
+    assert [f.count for f in corpus.files] == [1, 1, 1]
+    assert corpus.abstracts[1].collection.year == 2022
+    assert corpus.summary == "3 abstracts · 3 files"
+
+
+def test_file_reached_twice_is_loaded_once(tmp_path: Path) -> None:
+    f = write(tmp_path / "a.txt", f"ICLR 2023 Papers\n\n{A1}\n")
+    files, problems = expand_paths([f, tmp_path, str(tmp_path / "*.txt"), tmp_path / "." / "a.txt"])
+    assert files == [f] and problems == []
+    corpus = load_corpus([f, tmp_path])
+    assert (
+        len(corpus.abstracts) == 1
+        and corpus.abstracts[0].sources == corpus.abstracts[0].sources[:1]
+    )
+
+
+def test_same_abstract_in_two_files_has_both_sources(tmp_path: Path) -> None:
+    a = write(tmp_path / "a.txt", f"ICLR 2023 Papers\n\n{A1}\n\n{A2}\n")
+    b = write(tmp_path / "b.txt", f"ICLR 2024 Papers\n\n{A3}\n\n{A1.replace(' ', '  ')}\n\n{A1}\n")
+    corpus = load_corpus([a, b])
+    assert len(corpus) == 3
+    shared = corpus.by_id[abstract_id(A1)]
+    assert [(s.path, s.position) for s in shared.sources] == [(a, 1), (b, 2), (b, 3)]
+    assert shared.collection.year == 2023
+    assert [f.count for f in corpus.files] == [2, 3]
+
+
+def test_ids_are_stable_across_rename_and_reorder(tmp_path: Path) -> None:
+    write(tmp_path / "one.txt", f"ICLR 2023 Papers\n\n{A1}\n\n{A2}\n")
+    first = {a.text: a.id for a in load_corpus([tmp_path / "one.txt"]).abstracts}
+    (tmp_path / "one.txt").rename(tmp_path / "renamed.txt")
+    write(tmp_path / "renamed.txt", f"Other header\n\n{A2}\n\n{A1}\n")
+    second = {a.text: a.id for a in load_corpus([tmp_path / "renamed.txt"]).abstracts}
+    assert first == second
+    assert first[A1] == abstract_id(A1)
+
+
+def test_ids_match_model_for_non_ascii_and_odd_whitespace(tmp_path: Path) -> None:
+    text = "Cafe\u0301 models\u00a0and  naïve\tBayes\nwrapped."
+    f = write(tmp_path / "a.txt", f"H 2020\n\n{text}\n")
+    (abstract,) = load_corpus([f]).abstracts
+    assert abstract.id == abstract_id(text)
+
+
+def test_missing_path_and_empty_glob_and_empty_dir(tmp_path: Path) -> None:
+    (tmp_path / "empty_dir").mkdir()
+    good = write(tmp_path / "ok.txt", f"ICLR 2023 Papers\n\n{A1}\n")
+    corpus = load_corpus(
+        [tmp_path / "nope.txt", str(tmp_path / "zz*.txt"), tmp_path / "empty_dir", good]
+    )
+    assert len(corpus) == 1
+    text = messages(corpus.problems)
+    assert "nope.txt: no such file or directory" in text
+    assert "zz*.txt: no files match" in text
+    assert "empty_dir: directory has no .txt files" in text
+    assert all(p.fatal for p in corpus.problems)
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (b"", "empty file"),
+        (b"  \n\t\n", "empty file"),
+        (b"\xef\xbb\xbf", "empty file"),
+        (b"ICLR 2023 Papers\n\n", "header only"),
+        (b"GIF89a\x00\x01\x02binary", "binary"),
+        (bytes(range(1, 32)) * 20, "binary"),
+        (bytes(range(128, 256)) * 20, "binary"),
+    ],
+    ids=["empty", "whitespace", "bom-only", "header-only", "nul", "controls", "high-bytes"],
+)
+def test_bad_file_is_named_and_does_not_stop_others(
+    tmp_path: Path, content: bytes, expected: str
+) -> None:
+    bad = write(tmp_path / "bad.txt", content)
+    good = write(tmp_path / "good.txt", f"ICLR 2023 Papers\n\n{A1}\n")
+    corpus = load_corpus([bad, good])
+    assert [a.text for a in corpus.abstracts] == [A1]
+    (problem,) = corpus.problems
+    assert problem.path == bad and problem.fatal
+    assert expected in problem.message
+    assert "bad.txt" in str(problem)
+
+
+def test_latin1_file_is_read_and_reported_with_offset(tmp_path: Path) -> None:
+    data = "ICLR 2023 Papers\n\nCaf\xe9 and na\xefve.\n".encode("latin-1")
+    bad = write(tmp_path / "latin.txt", data)
+    corpus = load_corpus([bad])
+    assert [a.text for a in corpus.abstracts] == ["Café and naïve."]
+    (problem,) = corpus.problems
+    assert not problem.fatal
+    assert "latin.txt" in problem.message and "offset 21" in problem.message
+    assert "Latin-1" in problem.message
+
+
+def test_utf16_file_is_decoded(tmp_path: Path) -> None:
+    f = write(tmp_path / "u16.txt", f"ICLR 2023 Papers\n\n{A1}\n".encode("utf-16"))
+    corpus = load_corpus([f])
+    assert [a.text for a in corpus.abstracts] == [A1]
+    assert "UTF-16" in corpus.problems[0].message and not corpus.problems[0].fatal
+
+
+def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bad = write(tmp_path / "secret.txt", f"ICLR 2023 Papers\n\n{A2}\n")
+    good = write(tmp_path / "good.txt", f"ICLR 2023 Papers\n\n{A1}\n")
+    real = load_mod._read_bytes
+
+    def deny(path: Path) -> bytes:
+        if path.name == "secret.txt":
+            raise PermissionError(13, "Permission denied")
+        return real(path)
+
+    monkeypatch.setattr(load_mod, "_read_bytes", deny)
+    corpus = load_corpus([bad, good])
+    assert [a.text for a in corpus.abstracts] == [A1]
+    (problem,) = corpus.problems
+    assert problem.path == bad and "permission denied" in problem.message
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")
+def test_unreadable_file_by_mode(tmp_path: Path) -> None:
+    bad = write(tmp_path / "secret.txt", f"ICLR 2023 Papers\n\n{A2}\n")
+    bad.chmod(0)
+    corpus = load_corpus([bad])
+    assert "permission denied" in corpus.problems[0].message
+
+
+def test_no_header_file_is_labelled_by_stem(tmp_path: Path) -> None:
+    prose = "We study things in depth. This sentence makes the first paragraph clearly prose."
+    f = write(tmp_path / "reading_list.txt", f"{prose}\n\n{A1}\n")
+    corpus = load_corpus([f])
+    assert [a.collection.label for a in corpus.abstracts] == ["reading_list", "reading_list"]
+    assert corpus.abstracts[1].sources[0].position == 2
+
+
+def test_digest_changes_with_content(tmp_path: Path) -> None:
+    f = write(tmp_path / "a.txt", f"ICLR 2023 Papers\n\n{A1}\n")
+    before = load_corpus([f])
+    write(f, f"ICLR 2023 Papers\n\n{A2}\n")
+    after = load_corpus([f])
+    assert before.files[0].digest != after.files[0].digest
+    assert before.fingerprint != after.fingerprint
+
+
+def test_loading_does_not_render_latex(tmp_path: Path) -> None:
+    f = write(tmp_path / "a.txt", "ICLR 2023 Papers\n\nA $3\\times$ speedup.\n")
+    (abstract,) = load_corpus([f]).abstracts
+    assert abstract._plain is None
+    assert abstract.plain == "A 3× speedup."
