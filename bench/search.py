@@ -8,9 +8,10 @@ build (cold, and warm from the cache), per-keystroke query time (every prefix
 of a fixed set of 1-3 term queries with typos and prefixes, typed from scratch
 with cold term caches), list update (headlines and highlight spans of the first
 50 rows), peak RSS, and the same keystrokes through FTS5 (bm25, prefix `term*`).
-peak_rss_session_mb is a fresh process doing what a user's session does (load,
-warm start from the cache, type the queries); peak_rss_bench_mb is this
-process, including the cold build and everything measured before it.
+session_* figures come from fresh processes doing what a user's session does
+(load the files, build the index or read it from the cache, type the queries):
+the first run builds (cold), the second starts from the cache (warm).
+bench_process_peak_rss_mb is this process, which holds everything at once.
 Prints figures; never fails on slow machines.
 """
 
@@ -59,6 +60,14 @@ ROWS = 50  # list rows painted after a new result
 
 
 def peak_rss_mb() -> float:
+    """Peak RSS of this process in MiB. VmHWM where available: ru_maxrss survives exec on
+    Linux, so a child started by a big parent would report the parent's peak."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
 
@@ -105,32 +114,44 @@ def fts_query(text: str) -> str | None:
     return " ".join(parts)
 
 
-def session_rss(corpus_dir: str, synthetic_n: int, cache_dir: str) -> float:
-    """Peak RSS of a user's session in a fresh process: load, warm start, type the queries."""
-    code = (
-        "import sys, resource; sys.path.insert(0, sys.argv[1]); sys.argv = sys.argv[1:];"
-        "import bench.search as b; b.probe(*sys.argv[1:])"
-    )
+def write_corpus(corpus: Corpus, folder: Path) -> None:
+    """Write a corpus as abstract files, so a fresh process can load it the way users do."""
+    by_file: dict[Path, list[Abstract]] = {}
+    for a in corpus.abstracts:
+        by_file.setdefault(a.source.path, []).append(a)
+    for path, abstracts in by_file.items():
+        target = folder / path.name
+        header = abstracts[0].collection.label
+        target.write_text(header + "\n\n" + "\n\n".join(a.text for a in abstracts) + "\n")
+
+
+def session(corpus_dir: str, cache_dir: str) -> tuple[float, float]:
+    """(start seconds, peak RSS MiB) of a fresh process doing what a user's session does:
+    load the files, load or build the index, type every query."""
+    code = "import sys; sys.path.insert(0, sys.argv[1]); import bench.search as b; b.probe()"
     out = subprocess.run(
-        [sys.executable, "-c", code, str(REPO), corpus_dir, str(synthetic_n), cache_dir],
+        [sys.executable, "-c", code, str(REPO), corpus_dir, cache_dir],
         capture_output=True,
         text=True,
         check=False,
     )
     try:
-        return float(out.stdout.strip().splitlines()[-1])
-    except (ValueError, IndexError):
+        start, rss = out.stdout.split()[-2:]
+        return float(start), float(rss)
+    except ValueError:
         print(out.stderr, file=sys.stderr)
-        return float("nan")
+        return float("nan"), float("nan")
 
 
-def probe(_repo: str, corpus_dir: str, synthetic_n: str, cache_dir: str) -> None:
+def probe() -> None:
+    """The child side of `session` (arguments in sys.argv)."""
     from tui.corpus.load import load_corpus
 
+    corpus_dir, cache_dir = sys.argv[2], sys.argv[3]
+    t0 = time.perf_counter()
     corpus = load_corpus([corpus_dir])
-    if int(synthetic_n):
-        corpus = synthetic(corpus, int(synthetic_n))
     index = cache.load_or_build(corpus, Path(cache_dir))
+    start = time.perf_counter() - t0
     for q in QUERIES:
         for text in keystrokes(q):
             query = parse_query(text)
@@ -138,13 +159,18 @@ def probe(_repo: str, corpus_dir: str, synthetic_n: str, cache_dir: str) -> None
             highlighter = index.highlighter(query)
             for i in result.indices[:ROWS]:
                 highlighter.spans(corpus.abstracts[i].headline)
-    print(peak_rss_mb())
+    print(start, peak_rss_mb())
 
 
-def measure(
-    name: str, corpus: Corpus, corpus_dir: str, synthetic_n: int
-) -> dict[str, float | int | str]:
+def measure(name: str, corpus: Corpus, corpus_dir: str | None) -> dict[str, float | int | str]:
     n = len(corpus.abstracts)
+    with tempfile.TemporaryDirectory() as tmp:
+        if corpus_dir is None:
+            corpus_dir = str(Path(tmp) / "corpus")
+            Path(corpus_dir).mkdir()
+            write_corpus(corpus, Path(corpus_dir))
+        cold_start, cold_rss = session(corpus_dir, str(Path(tmp) / "cache"))
+        warm_start, warm_rss = session(corpus_dir, str(Path(tmp) / "cache"))
     start = time.perf_counter()
     for a in corpus.abstracts:
         _ = a.plain, a.headline
@@ -159,7 +185,6 @@ def measure(
         start = time.perf_counter()
         index = cache.load_or_build(corpus, Path(tmp))
         warm = time.perf_counter() - start
-        rss_session = session_rss(corpus_dir, synthetic_n, tmp)
 
     query_t: list[float] = []
     update_t: list[float] = []
@@ -217,8 +242,11 @@ def measure(
         "fts5_median_ms": statistics.median(fts_t) * ms,
         "fts5_p95_ms": pct(fts_t, 95) * ms,
         "ratio_median_vs_fts5": statistics.median(query_t) / max(statistics.median(fts_t), 1e-9),
-        "peak_rss_session_mb": rss_session,
-        "peak_rss_bench_mb": rss,
+        "session_cold_start_s": cold_start,
+        "session_warm_start_s": warm_start,
+        "session_cold_peak_rss_mb": cold_rss,
+        "session_warm_peak_rss_mb": warm_rss,
+        "bench_process_peak_rss_mb": rss,
     }
 
 
@@ -247,10 +275,10 @@ def main() -> int:
     if not base.abstracts:
         print(f"no abstracts under {args.corpus}", file=sys.stderr)
         return 0
-    rows = [measure(Path(args.corpus).name, base, args.corpus, 0)]
+    rows = [measure(Path(args.corpus).name, base, args.corpus)]
     if args.synthetic:
         big = synthetic(base, args.synthetic)
-        rows.append(measure(f"synthetic {args.synthetic:,}", big, args.corpus, args.synthetic))
+        rows.append(measure(f"synthetic {args.synthetic:,}", big, None))
     if args.json:
         for row in rows:
             print(json.dumps(row))
