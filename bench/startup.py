@@ -1,0 +1,126 @@
+"""Time from process start to the first painted screen.
+
+Runs, in one go and interleaved so machine noise hits all alike:
+  * a minimal Textual app (one Label): the floor no Textual app can beat;
+  * abstracts on the bundled seeds;
+  * abstracts on the ICLR corpus (6,943 abstracts in 369 files).
+Each child process runs headless and exits once the first screen has been
+composed and painted; the parent times spawn-to-exit-signal. Prints medians
+and ratios against the floor. Targets: seeds <= 1.3x, ICLR <= 2x.
+
+    python bench/startup.py [--runs 9] [--corpus DIR] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+CHILD = r"""
+import sys
+kind, target = sys.argv[1], sys.argv[2]
+
+async def first_paint(pilot):
+    await pilot.pause()
+    print("painted", flush=True)
+    pilot.app.exit()
+
+if kind == "minimal":
+    from textual.app import App
+    from textual.widgets import Label
+
+    class Minimal(App):
+        def compose(self):
+            yield Label("hello")
+
+    app = Minimal()
+else:
+    from tui.ui.app import make_app
+
+    app = make_app([target] if target else None)
+app.run(headless=True, size=(120, 40), auto_pilot=first_paint)
+"""
+
+
+def time_child(kind: str, target: str, data_dir: str) -> float:
+    env = dict(os.environ, ABSTRACTS_DATA_DIR=data_dir)
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CHILD, kind, target],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=REPO,
+    )
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if line.strip() == "painted":
+            elapsed = time.perf_counter() - start
+            break
+    else:
+        raise RuntimeError(f"{kind} never painted: {proc.stderr.read() if proc.stderr else ''}")
+    proc.wait(timeout=60)
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("--corpus", default=str(REPO.parent / "shared" / "corpora" / "iclr"))
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+
+    cases = [("minimal Textual app", "minimal", ""), ("abstracts: bundled seeds (76)", "app", "")]
+    if Path(args.corpus).is_dir():
+        cases.append(("abstracts: ICLR corpus (6,943)", "app", args.corpus))
+    else:
+        print(f"(corpus {args.corpus} not found: ICLR case skipped)", file=sys.stderr)
+
+    times: dict[str, list[float]] = {label: [] for label, _, _ in cases}
+    with tempfile.TemporaryDirectory() as data_dir:
+        for _label, kind, target in cases:  # warm the OS file cache and the index cache once
+            time_child(kind, target, data_dir)
+        for _ in range(args.runs):
+            for label, kind, target in cases:
+                times[label].append(time_child(kind, target, data_dir))
+
+    floor = statistics.median(times[cases[0][0]])
+    rows = []
+    for label, _, _ in cases:
+        median = statistics.median(times[label])
+        rows.append(
+            {
+                "case": label,
+                "median_ms": median * 1000,
+                "min_ms": min(times[label]) * 1000,
+                "ratio": median / floor,
+            }
+        )
+    if args.json:
+        print(json.dumps(rows))
+        return
+    print(
+        f"Start-up to first painted screen, {args.runs} runs each (median, min, ratio to the floor)"
+    )
+    print(f"{'case':36} {'median':>9} {'min':>9} {'ratio':>7}")
+    for row in rows:
+        print(
+            f"{row['case']:36} {row['median_ms']:7.0f}ms {row['min_ms']:7.0f}ms {row['ratio']:6.2f}x"
+        )
+    print("targets: seeds <= 1.30x, ICLR <= 2.00x")
+
+
+if __name__ == "__main__":
+    main()

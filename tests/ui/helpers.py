@@ -1,0 +1,28 @@
+"""Helpers for pilot tests."""
+
+from __future__ import annotations
+
+import asyncio
+
+
+async def wait_for_userdata(pilot, timeout: float = 10.0) -> None:
+    """Wait until the app has opened the user's data (it does so after the first paint)."""
+    app = pilot.app
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while app.userdata is None:
+        if loop.time() > deadline:
+            raise AssertionError("the user's data never opened")
+        await pilot.pause(0.02)
+    await pilot.pause()
+
+
+async def wait_until(pilot, predicate, timeout: float = 10.0) -> None:
+    """Wait until `predicate()` is true (a worker result landed), or fail."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        if loop.time() > deadline:
+            raise AssertionError("condition never became true")
+        await pilot.pause(0.02)
+    await pilot.pause()

@@ -1,0 +1,66 @@
+"""Pilot tests of the filter: typing narrows the list, the count shows, matches are highlighted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.ui.helpers import wait_until
+from tui.ui.app import make_app
+
+
+def status(app) -> str:
+    return str(app.query_one("#header-status").render())
+
+
+async def test_typing_filters_and_shows_the_count(seeds_dir: Path) -> None:
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("slash")
+        assert app.focused is app.filter_input
+        await pilot.press(*"contrastve")
+        await wait_until(pilot, lambda: len(app.abstract_list.rows) < 76)
+        n = len(app.abstract_list.rows)
+        assert 0 < n < 76
+        assert f"{n} of 76" in status(app)
+        spans = app.abstract_list.highlight_spans
+        for i in app.abstract_list.rows:  # every row has a (typo-tolerant) match
+            assert spans(app.corpus.abstracts[i].plain)
+        top = app.corpus.abstracts[app.abstract_list.rows[0]]
+        assert "contrastive" in top.plain.lower()
+        # The matched word is highlighted in the detail pane.
+        await pilot.press("enter")
+        assert app.focused is app.abstract_list
+        spans = app.detail.view.spans(app.detail.view.abstract.plain)
+        highlighted = {app.detail.view.abstract.plain[s:e].lower() for s, e in spans}
+        assert any(word.startswith("contrastive") for word in highlighted)
+
+
+async def test_zero_results_show_an_empty_state(seeds_dir: Path) -> None:
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("slash", *"qqqzzzxxx")
+        await wait_until(pilot, lambda: len(app.abstract_list.rows) == 0)
+        assert "0 of 76" in status(app)
+        assert "No abstracts match" in app.abstract_list.empty_text
+        assert app.detail.view is None
+
+
+async def test_escape_clears_the_filter_and_keeps_the_selection(seeds_dir: Path) -> None:
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("j", "j", "j")
+        chosen = app.abstract_list.current
+        await pilot.press("slash", *"pruning")
+        await wait_until(pilot, lambda: len(app.abstract_list.rows) < 76)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: len(app.abstract_list.rows) == 76)
+        assert app.focused is app.abstract_list
+        assert app.abstract_list.current is chosen
+
+
+async def test_a_bad_query_is_reported_not_raised(seeds_dir: Path) -> None:
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("slash", *"year:abc")
+        await wait_until(pilot, lambda: app.filter_input.has_class("-error"))
+        assert "year" in str(app.filter_input.tooltip)

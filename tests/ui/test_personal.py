@@ -1,0 +1,60 @@
+"""Pilot tests of bookmarks, notes and reading state, across a restart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.ui.helpers import wait_for_userdata, wait_until
+from tui.ui.app import make_app
+from tui.ui.screens.note_editor import NoteEditorScreen
+
+
+async def test_bookmark_and_note_survive_a_restart(seeds_dir: Path, data_dir: Path) -> None:
+    app = make_app([seeds_dir], data_dir=data_dir)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        await pilot.press("j")
+        target = app.abstract_list.current
+        await pilot.press("b")
+        assert app.userdata.is_bookmarked(target.id)
+        row = app.abstract_list._row_text(target, 100, False).plain
+        assert row.startswith("★")
+        await pilot.press("n")
+        assert isinstance(app.screen, NoteEditorScreen)
+        await pilot.press(*"read [this] later")
+        await pilot.press("escape")
+        assert not isinstance(app.screen, NoteEditorScreen)
+        assert app.userdata.note(target.id) == "read [this] later"
+        assert "read [this] later" in str(app.detail.query_one("#detail-note").render())
+
+    again = make_app([seeds_dir], data_dir=data_dir)
+    async with again.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        assert again.userdata.is_bookmarked(target.id)
+        assert again.userdata.note(target.id) == "read [this] later"
+        row = again.abstract_list._row_text(again.corpus.by_id[target.id], 100, False).plain
+        assert row.startswith("★✎")
+
+
+async def test_has_note_filter(seeds_dir: Path, data_dir: Path) -> None:
+    app = make_app([seeds_dir], data_dir=data_dir)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        await pilot.press("G")
+        target = app.abstract_list.current
+        await pilot.press("n", *"important", "escape")
+        await pilot.press("slash", *"has:note")
+        await wait_until(pilot, lambda: len(app.abstract_list.rows) == 1)
+        assert app.abstract_list.current is target
+
+
+async def test_r_toggles_read_and_the_header_counts_it(seeds_dir: Path, data_dir: Path) -> None:
+    app = make_app([seeds_dir], data_dir=data_dir)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        target = app.abstract_list.current
+        was_read = app.userdata.is_read(target.id)
+        await pilot.press("r")
+        assert app.userdata.is_read(target.id) is not was_read
+        header = str(app.query_one("#header-status").render())
+        assert f"{len(app.userdata.read_ids())} / 76 read" in header

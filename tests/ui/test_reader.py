@@ -1,0 +1,135 @@
+"""Pilot tests of the reader: what a user sees and does on the bundled seeds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+
+from tui.corpus.load import load_corpus
+from tui.ui.app import make_app
+from tui.ui.screens.help import HelpScreen
+from tui.ui.screens.load_report import LoadReportScreen
+
+
+def body_text(app) -> str:
+    return str(app.detail.query_one("#detail-body").render())
+
+
+async def test_opens_on_the_seeds_with_76_rows(seeds_dir: Path) -> None:
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.pause()
+        assert len(app.abstract_list.rows) == 76
+        header = str(app.query_one("#header-status").render())
+        assert "76 abstracts · 4 files" in header
+        assert app.focused is app.abstract_list
+
+
+async def test_navigation_changes_the_detail(seeds_dir: Path) -> None:
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        first = app.detail.view.abstract
+        await pilot.press("j")
+        second = app.detail.view.abstract
+        assert second is not first
+        assert second is app.corpus.abstracts[1]
+        await pilot.press("G")
+        assert app.detail.view.abstract is app.corpus.abstracts[-1]
+        await pilot.press("g")
+        assert app.detail.view.abstract is first
+        await pilot.press("end")
+        assert app.abstract_list.cursor == 75
+        await pilot.press("home", "pagedown")
+        assert app.abstract_list.cursor > 5
+
+
+async def test_enter_and_escape_move_focus(seeds_dir: Path) -> None:
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("enter")
+        assert app.focused is app.detail
+        await pilot.press("escape")
+        assert app.focused is app.abstract_list
+        await pilot.press("tab")
+        assert app.focused is app.detail
+
+
+async def test_help_lists_the_bindings(seeds_dir: Path) -> None:
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        shown = " ".join(d for _, rows in app.screen.sections for _, d in rows)
+        for words in ("Filter", "Bookmark", "Note", "Quit", "LaTeX source"):
+            assert words in shown
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_q_quits_with_status_zero(seeds_dir: Path) -> None:
+    app = make_app([seeds_dir])
+    async with app.run_test() as pilot:
+        await pilot.press("q")
+    assert app.return_code == 0
+
+
+async def test_hostile_text_renders_literally(tmp_path: Path) -> None:
+    hostile = (
+        "ICLR 2023 Papers\n\n"
+        "We show [bold red]x[/] and [link=http://evil]click[/link] and a lone [/] "
+        "with \x1b[31mred\x1b[0m escapes and a bell \x07 in the text.\n"
+    )
+    (tmp_path / "bad.txt").write_text(hostile, encoding="utf-8")
+    app = make_app([tmp_path])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.pause()
+        body = body_text(app)
+        assert "[bold red]x[/]" in body
+        assert "[link=http://evil]click[/link]" in body
+        assert "\x1b" not in body
+        row = app.abstract_list._row_text(app.corpus.abstracts[0], 100, False)
+        assert isinstance(row, Text) and "[bold red]" in row.plain
+
+
+async def test_load_report_lists_a_bad_file(tmp_path: Path, seeds_dir: Path) -> None:
+    (tmp_path / "empty.txt").write_text("", encoding="utf-8")
+    (tmp_path / "binary.txt").write_bytes(b"\x00\x01\x02garbage\x00")
+    corpus = load_corpus(
+        [seeds_dir, tmp_path / "empty.txt", tmp_path / "binary.txt", tmp_path / "missing.txt"]
+    )
+    app = make_app(corpus=corpus)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.pause()
+        assert len(app.abstract_list.rows) == 76
+        await pilot.press("L")
+        assert isinstance(app.screen, LoadReportScreen)
+        report = str(app.screen.query_one("#report-problems").render())
+        for name in ("empty.txt", "binary.txt", "missing.txt"):
+            assert name in report
+
+
+async def test_raw_source_toggle(tmp_path: Path) -> None:
+    (tmp_path / "x.txt").write_text(
+        "ICLR 2023 Papers\n\nWe get a $3\\times$ speedup.\n", encoding="utf-8"
+    )
+    app = make_app([tmp_path])
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert "3×" in body_text(app)
+        await pilot.press("v")
+        assert "$3\\times$" in body_text(app)
+
+
+async def test_narrow_terminal_stacks_the_panes(seeds_dir: Path) -> None:
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.screen.has_class("-narrow")
+        list_region = app.abstract_list.region
+        detail_region = app.detail.region
+        assert detail_region.y > list_region.y
+        assert detail_region.width >= 78
+        await pilot.resize_terminal(150, 40)
+        await pilot.pause()
+        assert not app.screen.has_class("-narrow")
+        assert app.detail.region.x > app.abstract_list.region.x

@@ -1,0 +1,77 @@
+"""Pilot tests of the triage flow: Space, undo and redo, more like this, resume."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.ui.helpers import wait_for_userdata, wait_until
+from tui.ui.app import make_app
+from tui.ui.screens.similar import SimilarScreen
+
+
+async def test_space_marks_read_and_moves_to_the_next_unread(seeds_dir: Path) -> None:
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        third = app.corpus.abstracts[2]
+        app.userdata.set_read([app.corpus.abstracts[1]], True)
+        first = app.abstract_list.current
+        await pilot.press("space")
+        assert app.userdata.is_read(first.id)
+        assert app.abstract_list.current is third  # the read second one is skipped
+
+
+async def test_undo_and_redo_a_bulk_mark_read(seeds_dir: Path) -> None:
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        await pilot.press("b")
+        await pilot.press("A")
+        assert len(app.userdata.read_ids()) == 76
+        await pilot.press("u")
+        assert len(app.userdata.read_ids()) == 0
+        assert app.userdata.is_bookmarked(app.abstract_list.current.id)
+        await pilot.press("u")
+        assert not app.userdata.is_bookmarked(app.abstract_list.current.id)
+        await pilot.press("ctrl+r", "ctrl+r")
+        assert len(app.userdata.read_ids()) == 76
+        assert app.userdata.is_bookmarked(app.abstract_list.current.id)
+
+
+async def test_more_like_this_opens_and_jumps(seeds_dir: Path) -> None:
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        start = app.abstract_list.current
+        await pilot.press("m")
+        await wait_until(pilot, lambda: isinstance(app.screen, SimilarScreen))
+        rows = app.screen.rows
+        assert 0 < len(rows) <= 10
+        assert all(a is not start for a, _ in rows)
+        assert rows[0][1] >= rows[-1][1]
+        await pilot.press("enter")
+        assert not isinstance(app.screen, SimilarScreen)
+        assert app.abstract_list.current is rows[0][0]
+
+
+async def test_resume_reopens_where_the_user_left(seeds_dir: Path, data_dir: Path) -> None:
+    app = make_app([seeds_dir], data_dir=data_dir)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        await pilot.press("slash", *"vision")
+        await wait_until(pilot, lambda: len(app.abstract_list.rows) < 76)
+        await pilot.press("enter", "j")
+        chosen = app.abstract_list.current
+        await pilot.press("q")
+
+    again = make_app([seeds_dir], data_dir=data_dir)
+    async with again.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        await wait_until(
+            pilot,
+            lambda: (
+                again.abstract_list.current is not None
+                and again.abstract_list.current.id == chosen.id
+            ),
+        )
+        assert again.filter_input.value == "vision"

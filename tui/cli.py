@@ -1,0 +1,70 @@
+"""The `abstracts` command: open the reader, or run a subcommand.
+
+`abstracts [PATH ...]` opens the app (no PATH: the bundled seeds). The words
+`search`, `similar`, `export` and `import` as the first argument run the
+subcommand of that name instead (write `./search` for a file called search).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from tui import __version__
+
+# name -> (module, function); imported only when used, to keep start-up fast.
+SUBCOMMANDS = {
+    "search": ("tui.commands.search", "main"),
+    "similar": ("tui.commands.similar", "main"),
+    "export": ("tui.commands.export", "main_export"),
+    "import": ("tui.commands.export", "main_import"),
+}
+
+EXIT_NOTHING_LOADED = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="abstracts",
+        description="Read, search, bookmark and annotate research-paper abstracts in the terminal.",
+        epilog="Subcommands: " + ", ".join(f"abstracts {name} --help" for name in SUBCOMMANDS),
+    )
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="abstract files, directories (every *.txt below) or globs; default: the bundled seeds",
+    )
+    parser.add_argument("--data-dir", metavar="DIR", help="where bookmarks and notes are kept")
+    parser.add_argument("--version", action="version", version=f"abstracts {__version__}")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `abstracts` console script and `python -m tui`."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0] in SUBCOMMANDS:
+        module_name, function = SUBCOMMANDS[args_list[0]]
+        command = getattr(importlib.import_module(module_name), function)
+        return int(command(args_list[1:]))
+
+    args = build_parser().parse_args(args_list)
+    from tui import locations
+    from tui.corpus.load import load_corpus
+
+    corpus = load_corpus(args.paths or [locations.seeds_dir()])
+    if not corpus.abstracts:
+        for problem in corpus.problems:
+            print(f"abstracts: {problem}", file=sys.stderr)
+        print("abstracts: nothing could be loaded; no abstracts to show.", file=sys.stderr)
+        return EXIT_NOTHING_LOADED
+
+    from tui.ui.app import make_app
+
+    app = make_app(corpus=corpus, data_dir=args.data_dir)
+    result = app.run()
+    for problem in corpus.problems:
+        print(f"abstracts: {problem}", file=sys.stderr)
+    return int(result or 0)

@@ -1,0 +1,1 @@
+"""The Textual user interface: the app factory, widgets and screens."""

@@ -1,0 +1,360 @@
+"""The application: owns the corpus, the search index and the user's data.
+
+Widgets receive what they show through attributes and post messages up;
+only the app talks to the core (search, store, similarity).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+from rich.text import Text
+from textual import on, work
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input
+
+from tui import locations
+from tui.corpus.model import Abstract, Corpus
+from tui.ui.personal import PersonalMixin
+from tui.ui.screens.help import HelpScreen
+from tui.ui.screens.load_report import LoadReportScreen
+from tui.ui.triage import TriageMixin
+from tui.ui.widgets.abstract_list import AbstractList
+from tui.ui.widgets.detail import DetailPane, DetailView
+from tui.ui.widgets.header import AppHeader
+
+if TYPE_CHECKING:
+    # Search pulls in rapidfuzz and numpy: imported when first needed, after the first paint.
+    from tui.search.index import SearchIndex
+
+NARROW_WIDTH = 100
+
+
+class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
+    """A two-pane reader over a corpus of abstracts."""
+
+    TITLE = "abstracts"
+    # Below 100 columns the screen gets -narrow and the panes stack (styles/app.tcss).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_WIDTH, "-wide")]  # noqa: RUF012 (App declares it)
+    CSS_PATH: ClassVar = [locations.styles_dir() / "app.tcss"]
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "focus_filter", "Filter"),
+        Binding("question_mark", "help", "Help"),
+        Binding("q", "quit", "Quit"),
+        Binding("escape", "back", "Back", show=False),
+        Binding("v", "toggle_raw", "LaTeX source", show=False),
+        Binding("o", "toggle_order", "Order", show=False),
+        Binding("L", "load_report", "Load report", show=False),
+        *PersonalMixin.PERSONAL_BINDINGS,
+        *TriageMixin.TRIAGE_BINDINGS,
+    ]
+
+    def __init__(self, corpus: Corpus, *, data_dir: Path | None = None) -> None:
+        super().__init__()
+        self.corpus = corpus
+        self.data_dir = locations.data_dir(data_dir)
+        self.index: SearchIndex | None = None
+        self._index_lock = threading.Lock()
+        self.query_text = ""
+        self.order: Literal["relevance", "file"] = "relevance"
+        self.raw = False
+        self._spans = None
+        self._saved_selection: str | None = None
+        self.resume_selection: str | None = None
+        self.resume_scroll = 0
+        self.init_personal()
+        self.init_triage()
+
+    # -- layout --------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield AppHeader(id="header")
+        with Horizontal(id="main"):
+            with Vertical(id="list-pane"):
+                yield Input(
+                    placeholder='/ filter: words, "phrase", -word, year:2023, is:bookmarked',
+                    id="filter",
+                )
+                yield AbstractList(self.corpus, id="list")
+            yield DetailPane(id="detail")
+        yield Footer()
+
+    @property
+    def abstract_list(self) -> AbstractList:
+        return self.query_one("#list", AbstractList)
+
+    @property
+    def detail(self) -> DetailPane:
+        return self.query_one("#detail", DetailPane)
+
+    @property
+    def filter_input(self) -> Input:
+        return self.query_one("#filter", Input)
+
+    def on_mount(self) -> None:
+        self.abstract_list.empty_text = "No abstracts loaded."
+        self.abstract_list.focus()
+        self._show_current()
+        self.refresh_header()
+        self._report_problems()
+        self.call_after_refresh(self.start_background_work)
+
+    def start_background_work(self) -> None:
+        """After the first paint: build the index and open the user's data off the UI thread."""
+        self._warm_index()
+        self.open_personal()
+
+    async def action_quit(self) -> None:
+        """Remember where the user is, write everything pending, then exit with status 0."""
+        self.save_resume()
+        self.close_personal()
+        self.exit(0)
+
+    def on_unmount(self) -> None:
+        self.close_personal()
+
+    @work(thread=True, exclusive=True, group="index")
+    def _warm_index(self) -> None:
+        self._ensure_index()
+        self.call_from_thread(self.warm_similarity)
+
+    def _ensure_index(self) -> SearchIndex:
+        with self._index_lock:
+            if self.index is None:
+                from tui.search.cache import load_or_build
+
+                self.index = load_or_build(self.corpus, locations.cache_dir(self.data_dir))
+            return self.index
+
+    def _report_problems(self) -> None:
+        problems = self.corpus.problems
+        if not problems:
+            return
+        first = problems[0]
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        self.notify(
+            f"{first}{more}. Press L for the load report.",
+            title="Some input could not be loaded",
+            severity="warning" if not any(p.fatal for p in problems) else "error",
+            timeout=8,
+        )
+
+    # -- header and detail ---------------------------------------------------
+
+    def refresh_header(self) -> None:
+        header = self.query_one(AppHeader)
+        labels = sorted({a.collection.short for a in self.corpus.abstracts[:5000]})
+        title = Text.assemble(("abstracts", "bold"), "  ", ", ".join(labels[:3]))
+        if len(labels) > 3:
+            title.append(f" +{len(labels) - 3}")
+        header.set_title(title)
+        shown = len(self.abstract_list.rows)
+        total = len(self.corpus)
+        status = Text()
+        if self.query_text.strip():
+            status.append(f"{shown:,} of {total:,}", style="bold")
+            if self.order == "file":
+                status.append(" (file order)")
+            status.append("  ·  ")
+        status.append(self.corpus.summary)
+        progress = self.progress_text(self.abstract_list.rows)
+        if progress:
+            status.append("  ·  " + progress)
+        if self.saving_problem:
+            status.append("  ·  ⚠ " + self.saving_problem, style="bold")
+        header.set_status(status)
+
+    def _show_current(self) -> None:
+        current = self.abstract_list.current
+        self.detail.show(self.detail_view(current) if current is not None else None)
+
+    def detail_view(self, abstract: Abstract) -> DetailView:
+        return DetailView(
+            abstract=abstract,
+            raw=self.raw,
+            spans=self._spans,
+            near_duplicates=self.near_duplicates(abstract.index),
+            **self.personal_view(abstract),
+        )
+
+    @on(AbstractList.Highlighted)
+    def _on_highlighted(self, event: AbstractList.Highlighted) -> None:
+        self._show_current()
+        if event.abstract is not None:
+            self.start_read_timer(event.abstract)
+            self.schedule_resume_save()
+
+    @on(AbstractList.Chosen)
+    def _on_chosen(self) -> None:
+        self.detail.focus()
+
+    # -- filtering -----------------------------------------------------------
+
+    @on(Input.Changed, "#filter")
+    def _on_filter_changed(self, event: Input.Changed) -> None:
+        self.query_text = event.value
+        if not event.value.strip():
+            self._apply_rows(list(range(len(self.corpus))), None, keep=self._saved_selection)
+            return
+        self._search(event.value, self.order)
+
+    @work(thread=True, exclusive=True, group="search")
+    def _search(self, text: str, order: Literal["relevance", "file"]) -> None:
+        from tui.search.query import QueryError, parse_query
+
+        try:
+            query = parse_query(text)
+        except QueryError as error:
+            self.call_from_thread(self._show_query_error, text, str(error))
+            return
+        index = self._ensure_index()
+        result = index.search(query, self.corpus, personal=self.personal_data, order=order)
+        highlighter = index.highlighter(query)
+        self.call_from_thread(
+            self._apply_search, text, order, list(result.indices), highlighter.spans
+        )
+
+    def _apply_search(self, text: str, order: str, rows: list[int], spans: object) -> None:
+        # A slower, older search must never paint over a newer one.
+        if text != self.query_text or order != self.order:
+            return
+        self.filter_input.remove_class("-error")
+        current = self.abstract_list.current
+        self.abstract_list.empty_text = (
+            f"No abstracts match “{text.strip()}”. Esc clears the filter."
+        )
+        self._apply_rows(rows, spans, keep=current.id if current else None)
+        self.apply_resume_selection()
+
+    def _show_query_error(self, text: str, message: str) -> None:
+        if text != self.query_text:
+            return
+        self.filter_input.add_class("-error")
+        self.filter_input.tooltip = message
+        self.notify(message, title="Query", severity="warning", timeout=4)
+
+    def _apply_rows(self, rows: Sequence[int], spans: object, keep: str | None) -> None:
+        self._spans = spans  # type: ignore[assignment]
+        self.abstract_list.set_highlighter(spans)  # type: ignore[arg-type]
+        self.abstract_list.set_rows(rows, keep=keep)
+        self.refresh_header()
+
+    def apply_resume_selection(self) -> None:
+        """Once the restored filter has produced its rows, put the cursor back where it was."""
+        if self.resume_selection is None:
+            return
+        selected, self.resume_selection = self.resume_selection, None
+        if self.abstract_list.select_abstract(selected):
+            self.abstract_list.scroll_to(y=self.resume_scroll, animate=False, immediate=True)
+            self.abstract_list.refresh()
+
+    def rerun_filter(self) -> None:
+        """Run the current filter again (personal data changed, or the order did)."""
+        if self.query_text.strip():
+            self._search(self.query_text, self.order)
+
+    # -- actions -------------------------------------------------------------
+
+    def action_focus_filter(self) -> None:
+        if not self.query_text.strip() and (current := self.abstract_list.current):
+            self._saved_selection = current.id
+        self.filter_input.focus()
+
+    @on(Input.Submitted, "#filter")
+    def _on_filter_submitted(self) -> None:
+        self.abstract_list.focus()
+        self.abstract_list.cursor = 0
+
+    async def action_back(self) -> None:
+        focused = self.focused
+        if focused is self.filter_input:
+            if self.filter_input.value:
+                self.filter_input.value = ""
+            self.abstract_list.focus()
+        elif focused is self.detail:
+            self.abstract_list.focus()
+        elif self.query_text:
+            self.filter_input.value = ""
+
+    def action_toggle_raw(self) -> None:
+        self.raw = not self.raw
+        self._show_current()
+        self.notify("Showing LaTeX source" if self.raw else "Showing rendered text", timeout=2)
+
+    def action_toggle_order(self) -> None:
+        self.order = "file" if self.order == "relevance" else "relevance"
+        self.notify(f"Order: {self.order}", timeout=2)
+        self.rerun_filter()
+        self.refresh_header()
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(self.help_sections()))
+
+    def action_load_report(self) -> None:
+        self.push_screen(LoadReportScreen(self.corpus))
+
+    def help_sections(self) -> list[tuple[str, list[tuple[str, str]]]]:
+        """Every binding, grouped by where it applies, for the help screen."""
+        sections: list[tuple[str, list[tuple[str, str]]]] = []
+        for title, bindings in (
+            ("Everywhere", self.BINDINGS),
+            ("List", AbstractList.BINDINGS),
+            ("Detail", DetailPane.BINDINGS),
+        ):
+            rows = []
+            for binding in bindings:
+                if isinstance(binding, Binding):
+                    keys = ", ".join(
+                        self.get_key_display(Binding(k.strip(), "")) for k in binding.key.split(",")
+                    )
+                    rows.append((keys, binding.description))
+            sections.append((title, rows))
+        sections.append(
+            (
+                "More",
+                [
+                    ("Enter, Tab", "Read the selected abstract in the detail pane"),
+                    ("Esc", "Back to the list; clears the filter"),
+                    ("Ctrl+P", "Command palette"),
+                    ("Mouse", "Click selects, the wheel scrolls"),
+                ],
+            )
+        )
+        return sections
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Filter", "Focus the filter box", self.action_focus_filter)
+        yield SystemCommand("Help", "Every key binding", self.action_help)
+        yield SystemCommand(
+            "Load report", "Files loaded and problems found", self.action_load_report
+        )
+        yield SystemCommand(
+            "Toggle LaTeX source", "Rendered text or the source", self.action_toggle_raw
+        )
+        yield SystemCommand(
+            "Toggle order", "Relevance or file order for filtered results", self.action_toggle_order
+        )
+        yield from self.personal_commands()
+        yield from self.triage_commands()
+
+
+def make_app(
+    paths: Sequence[str | Path] | None = None,
+    *,
+    data_dir: str | Path | None = None,
+    corpus: Corpus | None = None,
+) -> AbstractsApp:
+    """Build the app the same way for the CLI and the tests: from paths or a loaded corpus."""
+    if corpus is None:
+        from tui.corpus.load import load_corpus
+
+        corpus = load_corpus(list(paths) if paths else [locations.seeds_dir()])
+    return AbstractsApp(corpus, data_dir=Path(data_dir) if data_dir is not None else None)

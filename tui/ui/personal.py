@@ -1,0 +1,284 @@
+"""The app's side of the user's data: bookmarks, notes and reading state.
+
+A mixin of AbstractsApp, kept apart so app.py stays about layout and search.
+The UI reads the in-memory `UserData` and writes through it; the store's own
+thread does the disk work, so no key press ever waits on SQLite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual import work
+from textual.app import SystemCommand
+from textual.binding import Binding, BindingType
+from textual.timer import Timer
+
+from tui.corpus.model import Abstract
+from tui.ui.widgets.abstract_list import RowMarks
+
+if TYPE_CHECKING:
+    from tui.store.userdata import UserData
+
+READ_AFTER_SECONDS = 3.0
+NOTE_DEBOUNCE_SECONDS = 1.0
+
+
+class PersonalMixin:
+    """Bookmark, note and read-state actions of the app."""
+
+    PERSONAL_BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("b", "toggle_bookmark", "★ Bookmark"),
+        Binding("n", "edit_note", "Note"),
+        Binding("r", "toggle_read", "Read/unread", show=False),
+        Binding("N", "notes", "Notes view", show=False),
+        Binding("ctrl+l", "refresh_data", "Refresh from disk", show=False),
+    ]
+
+    userdata: UserData | None
+    _read_timer: Timer | None
+    saving_problem: str
+    _ambiguous: list[Any]
+
+    def init_personal(self) -> None:
+        self.userdata = None
+        self._read_timer = None
+        self.saving_problem = ""
+        self._ambiguous = []
+
+    # -- opening -------------------------------------------------------------
+
+    def open_personal(self) -> None:
+        self._open_userdata()
+
+    @work(thread=True, exclusive=True, group="userdata")
+    def _open_userdata(self) -> None:
+        from tui.store.userdata import UserData
+
+        app: Any = self
+        userdata = UserData.open(app.data_dir)
+        report = userdata.attach(app.corpus)
+        app.call_from_thread(self._userdata_ready, userdata, report)
+
+    def _userdata_ready(self, userdata: UserData, report: Any) -> None:
+        app: Any = self
+        self.userdata = userdata
+        app.start_undo()
+        userdata.listener = lambda event: app.call_from_thread(self._on_store_event, event)
+        for notice in userdata.notices:
+            app.notify(notice, title="Your data", severity="warning", timeout=10)
+        self._announce_attach(report)
+        self.personal_changed()
+        app.restore_resume()
+
+    def _announce_attach(self, report: Any) -> None:
+        app: Any = self
+        reattached = len(getattr(report, "reattached", ()) or ())
+        orphaned = len(getattr(report, "orphans", ()) or ())
+        self._ambiguous = list(getattr(report, "ambiguous", ()) or ())
+        if reattached:
+            app.notify(
+                f"{reattached} note(s) or bookmark(s) re-attached to edited abstracts.", timeout=6
+            )
+        if orphaned:
+            app.notify(
+                f"{orphaned} record(s) belong to abstracts not loaded now; they are kept (notes view: N).",
+                timeout=6,
+            )
+        self._ask_next_ambiguity()
+
+    def _ask_next_ambiguity(self) -> None:
+        """Ask about competing re-attachments one at a time."""
+        if not self._ambiguous:
+            return
+        from tui.ui.screens.notes import ResolveScreen
+
+        app: Any = self
+        app.push_screen(ResolveScreen(self._ambiguous.pop(0), app.corpus), self._resolved)
+
+    def _resolved(self, choice: tuple[str, str] | None) -> None:
+        if choice is not None and self.userdata is not None:
+            self.userdata.resolve(*choice)
+            self.personal_changed()
+        self._ask_next_ambiguity()
+
+    def _on_store_event(self, event: Any) -> None:
+        app: Any = self
+        name = type(event).__name__
+        message = getattr(event, "message", "") or str(event)
+        if name == "SaveFailed":
+            self.saving_problem = "saving unavailable, retrying"
+            app.notify(
+                f"{message}. Your changes are kept in memory and retried.",
+                title="Saving unavailable",
+                severity="error",
+                timeout=8,
+            )
+        elif name == "SavingRecovered":
+            self.saving_problem = ""
+            app.notify(
+                "Saving works again; everything pending was saved.", title="Saved", timeout=4
+            )
+        elif name == "ConflictDetected":
+            app.notify(
+                message,
+                title="Note edited elsewhere: both versions kept",
+                severity="warning",
+                timeout=10,
+            )
+        else:
+            app.notify(message, timeout=6)
+        self.personal_changed()
+
+    # -- what widgets are shown ---------------------------------------------
+
+    @property
+    def personal_data(self) -> UserData | None:
+        return self.userdata
+
+    def personal_changed(self) -> None:
+        """Push the current personal state down to the widgets."""
+        app: Any = self
+        data = self.userdata
+        if data is not None:
+            app.abstract_list.set_marks(
+                RowMarks(
+                    bookmarked=data.bookmarked_ids(), noted=data.noted_ids(), read=data.read_ids()
+                )
+            )
+        app._show_current()
+        app.refresh_header()
+
+    def personal_view(self, abstract: Abstract) -> dict[str, Any]:
+        data = self.userdata
+        if data is None:
+            return {}
+        return {
+            "bookmarked": data.is_bookmarked(abstract.id),
+            "read": data.is_read(abstract.id),
+            "note": data.note(abstract.id),
+        }
+
+    def progress_text(self, rows: Sequence[int]) -> str:
+        data = self.userdata
+        if data is None:
+            return ""
+        app: Any = self
+        abstracts = app.corpus.abstracts
+        read, marked = data.read_ids(), data.bookmarked_ids()
+        n_read = sum(1 for i in rows if abstracts[i].id in read)
+        n_marked = sum(1 for i in rows if abstracts[i].id in marked)
+        return f"{n_read:,} / {len(rows):,} read · {n_marked:,} ★"
+
+    # -- actions -------------------------------------------------------------
+
+    def _current(self) -> Abstract | None:
+        app: Any = self
+        current: Abstract | None = app.abstract_list.current
+        return current
+
+    def _require(self) -> UserData | None:
+        if self.userdata is None:
+            app: Any = self
+            app.notify("Your data is still opening; try again in a moment.", timeout=3)
+        return self.userdata
+
+    def action_toggle_bookmark(self) -> None:
+        abstract, data = self._current(), self._require()
+        if abstract is None or data is None:
+            return
+        app: Any = self
+        app.toggle_bookmark([abstract.id], not data.is_bookmarked(abstract.id))
+
+    def action_toggle_read(self) -> None:
+        abstract, data = self._current(), self._require()
+        if abstract is None or data is None:
+            return
+        app: Any = self
+        app.set_read([abstract.id], not data.is_read(abstract.id))
+
+    def start_read_timer(self, abstract: Abstract) -> None:
+        """An abstract shown for a few seconds counts as read."""
+        app: Any = self
+        if self._read_timer is not None:
+            self._read_timer.stop()
+        self._read_timer = app.set_timer(READ_AFTER_SECONDS, lambda: self._read_elapsed(abstract))
+
+    def _read_elapsed(self, abstract: Abstract) -> None:
+        data = self.userdata
+        if data is None or self._current() is not abstract or data.is_read(abstract.id):
+            return
+        data.set_read([abstract], True)
+        self.personal_changed()
+
+    def action_edit_note(self) -> None:
+        abstract, data = self._current(), self._require()
+        if abstract is None or data is None:
+            return
+        from tui.ui.screens.note_editor import NoteEditorScreen
+
+        app: Any = self
+        app.push_screen(
+            NoteEditorScreen(
+                abstract, data.note(abstract.id) or "", debounce=NOTE_DEBOUNCE_SECONDS
+            ),
+            lambda _: self.personal_changed(),
+        )
+
+    def save_note(self, abstract: Abstract, text: str) -> None:
+        """Called by the note editor while typing (debounced) and when it closes."""
+        data = self.userdata
+        if data is None:
+            return
+        if (data.note(abstract.id) or "") != text:
+            data.save_note(abstract, text)
+
+    def action_notes(self) -> None:
+        if (data := self._require()) is None:
+            return
+        from tui.ui.screens.notes import NotesScreen
+
+        app: Any = self
+        app.push_screen(NotesScreen(data.notes(), app.corpus), self.jump_to)
+
+    def jump_to(self, abstract_id: str | None) -> None:
+        if abstract_id is None:
+            return
+        app: Any = self
+        if not app.abstract_list.select_abstract(abstract_id):
+            app.filter_input.value = ""
+            app.call_after_refresh(lambda: app.abstract_list.select_abstract(abstract_id))
+        app.abstract_list.focus()
+
+    def action_refresh_data(self) -> None:
+        if self.userdata is not None and self.userdata.refresh():
+            self.personal_changed()
+            app: Any = self
+            app.rerun_filter()
+
+    def close_personal(self) -> None:
+        """On quit: everything pending is written before the process ends."""
+        if self.userdata is not None:
+            self.userdata.flush(timeout=5)
+            self.userdata.close()
+            self.userdata = None
+
+    def on_app_focus(self) -> None:
+        """Pick up another instance's changes when the terminal regains focus."""
+        self.action_refresh_data()
+
+    def personal_commands(self) -> Iterable[SystemCommand]:
+        yield SystemCommand(
+            "Toggle bookmark", "Bookmark the selected abstract (b)", self.action_toggle_bookmark
+        )
+        yield SystemCommand(
+            "Edit note", "Write a note on the selected abstract (n)", self.action_edit_note
+        )
+        yield SystemCommand(
+            "Toggle read", "Mark the selected abstract read or unread (r)", self.action_toggle_read
+        )
+        yield SystemCommand("Notes", "Every note, including orphaned ones (N)", self.action_notes)
+        yield SystemCommand(
+            "Refresh from disk", "See changes made by another instance", self.action_refresh_data
+        )

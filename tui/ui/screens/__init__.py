@@ -1,0 +1,1 @@
+"""Modal screens: help, load report, note editor, notes, similar abstracts, overview."""

@@ -1,0 +1,64 @@
+"""The note editor: a Markdown TextArea over one abstract's note.
+
+Saved while typing (debounced) and again when the editor closes, never only
+on quit: the app hands the text to the store, which writes it on its thread.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.timer import Timer
+from textual.widgets import Static, TextArea
+
+from tui.corpus.model import Abstract
+
+
+class NoteEditorScreen(ModalScreen[str]):
+    """Edit a note; Esc saves and closes."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Save and close")]
+
+    def __init__(self, abstract: Abstract, text: str, *, debounce: float = 1.0) -> None:
+        super().__init__()
+        self.abstract = abstract
+        self.initial = text
+        self.debounce = debounce
+        self._timer: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="editor-box") as box:
+            box.border_title = "Note"
+            box.border_subtitle = "saved as you type · Esc closes"
+            yield Static(Text(self.abstract.headline, style="bold"), id="editor-headline")
+            # tab_behavior="focus" leaves Esc to this screen (in "indent" mode TextArea takes it).
+            yield TextArea(self.initial, language="markdown", tab_behavior="focus", id="note-text")
+
+    def on_mount(self) -> None:
+        editor = self.query_one("#note-text", TextArea)
+        editor.focus()
+        editor.move_cursor(editor.document.end)
+
+    @property
+    def text(self) -> str:
+        return self.query_one("#note-text", TextArea).text
+
+    def on_text_area_changed(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(self.debounce, self._save)
+
+    def _save(self) -> None:
+        app: Any = self.app
+        app.save_note(self.abstract, self.text)
+
+    def action_close(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        self._save()
+        self.dismiss(self.text)

@@ -1,0 +1,103 @@
+"""The notes view (every note, orphaned ones included) and the orphan resolver."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from tui.corpus.model import Corpus
+
+PREVIEW_CHARS = 160
+
+
+class NotesScreen(ModalScreen[str | None]):
+    """Notes with their headlines; Enter jumps to a loaded abstract. Orphans show their snapshot."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,N", "dismiss(None)", "Back")]
+
+    def __init__(self, notes: Sequence[Any], corpus: Corpus) -> None:
+        super().__init__()
+        self.notes = list(notes)
+        self.corpus = corpus
+
+    def compose(self) -> ComposeResult:
+        orphaned = sum(1 for n in self.notes if n.orphaned)
+        with Vertical(id="notes-box") as box:
+            box.border_title = f"Notes ({len(self.notes):,})"
+            box.border_subtitle = "Enter jumps to the abstract · Esc returns"
+            if orphaned:
+                yield Static(
+                    Text(
+                        f"{orphaned} note(s) belong to abstracts not loaded now; they are kept with a copy "
+                        "of their abstract and re-attach when it is opened again.",
+                        style="dim",
+                    )
+                )
+            if not self.notes:
+                yield Static("No notes yet: press n on an abstract to write one.")
+            yield OptionList(*(self._option(n) for n in self.notes), id="notes-list")
+
+    def _option(self, note: Any) -> Option:
+        preview = " ".join(note.text.split())
+        if len(preview) > PREVIEW_CHARS:
+            preview = preview[: PREVIEW_CHARS - 1] + "…"
+        title = Text(note.headline or note.id, style="bold")
+        if note.orphaned:
+            title.append("  (orphaned: not loaded)", style="italic yellow")
+        return Option(
+            Text.assemble(title, "\n", ("  ✎ ", "yellow"), preview, "\n"),
+            id=note.id,
+            disabled=note.orphaned and note.id not in self.corpus.by_id,
+        )
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    @on(OptionList.OptionSelected)
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+
+class ResolveScreen(ModalScreen[tuple[str, str] | None]):
+    """An orphaned record matches two loaded abstracts equally well: the user picks one."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Decide later")]
+
+    def __init__(self, ambiguity: Any, corpus: Corpus) -> None:
+        super().__init__()
+        self.ambiguity = ambiguity
+        self.corpus = corpus
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="notes-box") as box:
+            box.border_title = "Which abstract does this note belong to?"
+            box.border_subtitle = "Enter picks · Esc decides later (the record is kept)"
+            yield Static(
+                "A note or bookmark belonged to an abstract that changed; these loaded abstracts match it "
+                "equally well."
+            )
+            options = []
+            for abstract_id, score in self.ambiguity.candidates:
+                abstract = self.corpus.by_id.get(abstract_id)
+                label = abstract.headline if abstract else abstract_id
+                options.append(
+                    Option(Text.assemble((f"{score:5.1f}  ", "bold"), label), id=abstract_id)
+                )
+            yield OptionList(*options)
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    @on(OptionList.OptionSelected)
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id:
+            self.dismiss((self.ambiguity.orphan_id, event.option.id))

@@ -1,0 +1,83 @@
+"""The overview: per collection and per file, abstracts read and bookmarked as
+bars, and each collection's most distinctive terms, selectable as a filter."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from tui.triage.overview import CountRow, bar
+
+BAR_WIDTH = 20
+
+
+def count_line(row: CountRow, label_width: int) -> Text:
+    """`ICLR 2023   ███████▌     12 / 57 read  ★ 3`."""
+    return Text.assemble(
+        (row.label[:label_width].ljust(label_width), "bold"),
+        "  ",
+        (bar(row.read_fraction, BAR_WIDTH), "green"),
+        f"  {row.read:,} / {row.total:,} read",
+        (f"  ★ {row.bookmarked:,}" if row.bookmarked else "", "yellow"),
+    )
+
+
+class OverviewScreen(ModalScreen[str | None]):
+    """Dismisses with a term to filter by, or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,O", "dismiss(None)", "Back")]
+
+    def __init__(
+        self,
+        collections: Sequence[CountRow],
+        files: Sequence[CountRow],
+        terms: Mapping[str, Sequence[str]],
+    ) -> None:
+        super().__init__()
+        self.collections = collections
+        self.files = files
+        self.terms = terms
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="overview-box") as box:
+            box.border_title = "Overview"
+            box.border_subtitle = "Enter on a term filters by it · Esc returns"
+            yield OptionList(*self._options(), id="overview-list")
+
+    def _options(self) -> list[Option | None]:
+        width = max((len(r.label) for r in [*self.collections, *self.files[:50]]), default=10)
+        width = min(width, 28)
+        options: list[Option | None] = [
+            Option(Text("Collections", style="bold underline"), disabled=True)
+        ]
+        for row in self.collections:
+            options.append(Option(count_line(row, width), disabled=True))
+            for term in self.terms.get(row.label, ()):
+                options.append(
+                    Option(
+                        Text.assemble("    ", ("filter: ", "dim"), term), id=f"{row.label}\0{term}"
+                    )
+                )
+        options.append(None)
+        options.append(
+            Option(Text(f"Files ({len(self.files):,})", style="bold underline"), disabled=True)
+        )
+        options.extend(Option(count_line(row, width), disabled=True) for row in self.files)
+        return options
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    @on(OptionList.OptionSelected)
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id:
+            self.dismiss(event.option.id.split("\0", 1)[1])

@@ -1,0 +1,56 @@
+"""A ranked list of similar abstracts; Enter jumps to one, Esc returns."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from tui.corpus.model import Abstract
+
+
+class SimilarScreen(ModalScreen[str | None]):
+    """Top matches with their similarity scores; dismisses with the chosen abstract's id."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "dismiss(None)", "Back")]
+
+    def __init__(self, title: str, subtitle: str, rows: Sequence[tuple[Abstract, float]]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.subtitle = subtitle
+        self.rows = list(rows)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="similar-box") as box:
+            box.border_title = self.title_text
+            box.border_subtitle = "Enter jumps · Esc returns"
+            yield Static(Text(self.subtitle, style="dim"), id="similar-subtitle")
+            if not self.rows:
+                yield Static("Nothing similar found: no other abstract shares its content words.")
+            yield OptionList(*(self._option(a, s) for a, s in self.rows), id="similar-list")
+
+    @staticmethod
+    def _option(abstract: Abstract, score: float) -> Option:
+        line = Text.assemble(
+            (f"{score:5.0%}  ", "bold"),
+            abstract.headline,
+            (f"  {abstract.collection.short}", "dim"),
+        )
+        line.no_wrap = True
+        line.overflow = "ellipsis"
+        return Option(line, id=abstract.id)
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    @on(OptionList.OptionSelected)
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)

@@ -1,0 +1,1 @@
+"""Widgets of the reader: the virtual abstract list, the detail pane, the header bar."""

@@ -1,0 +1,132 @@
+"""The detail pane: one abstract, rendered for reading, with its note."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from tui.corpus.latex import render
+from tui.corpus.model import Abstract
+
+WORDS_PER_MINUTE = 200
+
+_STYLES = {
+    "italic": Style(italic=True),
+    "bold": Style(bold=True),
+    "mono": Style(bold=True, dim=False, color="cyan"),
+}
+
+
+@dataclass(frozen=True)
+class DetailView:
+    """Everything the pane shows for one abstract; built by the app."""
+
+    abstract: Abstract
+    bookmarked: bool = False
+    read: bool = False
+    note: str | None = None
+    raw: bool = False
+    spans: Callable[[str], Sequence[tuple[int, int]]] | None = None
+    near_duplicates: Sequence[tuple[Abstract, float]] = field(default_factory=tuple)
+
+
+def reading_text(
+    abstract: Abstract, *, raw: bool, spans: Callable[[str], Sequence[tuple[int, int]]] | None
+) -> Text:
+    """The abstract as a rich Text built from data, never parsed as markup."""
+    if raw:
+        body = Text(abstract.text)
+    else:
+        rendered = render(abstract.text)
+        body = Text(rendered.plain)
+        for span in rendered.spans:
+            if span.style == "link" and span.url:
+                body.stylize(Style(link=span.url, underline=True), span.start, span.end)
+            elif span.style in _STYLES:
+                body.stylize(_STYLES[span.style], span.start, span.end)
+    if spans is not None:
+        for start, end in spans(body.plain):
+            body.stylize("reverse", start, end)
+    return body
+
+
+def meta_text(view: DetailView) -> Text:
+    """The line above the abstract: collection, source and position, length, state."""
+    abstract = view.abstract
+    words = abstract.word_count
+    minutes = max(1, round(words / WORDS_PER_MINUTE))
+    source = abstract.source
+    parts = Text()
+    parts.append(abstract.collection.short, style="bold")
+    parts.append(f"  ·  {source.name} #{source.position}")
+    parts.append(f"  ·  {words:,} words · {minutes} min read")
+    parts.append("\n")
+    parts.append(
+        "★ bookmarked  " if view.bookmarked else "☆ not bookmarked  ",
+        style="bold" if view.bookmarked else "dim",
+    )
+    parts.append("✓ read" if view.read else "• unread", style="dim" if view.read else "bold")
+    parts.append(f"  ·  id {abstract.id}", style="dim")
+    if len(abstract.sources) > 1:
+        others = ", ".join(f"{s.name} #{s.position}" for s in abstract.sources[1:])
+        parts.append(f"\nAlso in: {others}", style="dim")
+    for other, score in view.near_duplicates:
+        parts.append(
+            f"\nNear-duplicate ({score:.0%}): {other.headline} [{other.source.name} #{other.source.position}]",
+            style="bold",
+        )
+    return parts
+
+
+class DetailPane(VerticalScroll, can_focus=True):
+    """Scrollable reading view of the selected abstract."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j,down", "scroll_down", "Scroll down", show=False),
+        Binding("k,up", "scroll_up", "Scroll up", show=False),
+        Binding("g,home", "scroll_home", "Top", show=False),
+        Binding("G,end", "scroll_end", "Bottom", show=False),
+    ]
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.view: DetailView | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="detail-meta")
+        yield Static(id="detail-body")
+        note = Static(id="detail-note")
+        note.border_title = "✎ Note"
+        yield note
+
+    def show(self, view: DetailView | None) -> None:
+        """Show an abstract (or an empty state) and scroll back to the top when it changed."""
+        changed = view is None or self.view is None or view.abstract is not self.view.abstract
+        self.view = view
+        meta = self.query_one("#detail-meta", Static)
+        body = self.query_one("#detail-body", Static)
+        note = self.query_one("#detail-note", Static)
+        if view is None:
+            meta.update(Text("Nothing selected.", style="dim"))
+            body.update("")
+            note.update("")
+            note.display = False
+            return
+        meta.update(meta_text(view))
+        body.update(reading_text(view.abstract, raw=view.raw, spans=view.spans))
+        note.display = bool(view.note)
+        note.update(Text(view.note or ""))
+        if changed:
+            self.scroll_home(animate=False)
+
+    @property
+    def at_bottom(self) -> bool:
+        return self.scroll_y >= self.max_scroll_y
