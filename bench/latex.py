@@ -18,7 +18,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from tui.corpus import latex  # noqa: E402
+from tui.corpus import latex, latex_math  # noqa: E402
 from tui.corpus.load import load_corpus  # noqa: E402
 
 
@@ -49,7 +49,7 @@ def main() -> int:
 
     cold, warm, floor = [], [], []
     for _ in range(args.repeat):
-        latex.render_math.cache_clear()
+        latex_math.render_math.cache_clear()
         t0 = time.perf_counter()
         for t in texts:
             latex.to_plain(t)
