@@ -81,6 +81,46 @@ def test_links() -> None:
 
 
 @pytest.mark.parametrize(
+    ("src", "links"),
+    [
+        (
+            "code at www.example.org/repo/x_y. Thanks",
+            [("www.example.org/repo/x_y", "https://www.example.org/repo/x_y")],
+        ),
+        ("(www.github.com/o/r)", [("www.github.com/o/r", "https://www.github.com/o/r")]),
+        (
+            "{www.a.org:8080/x?y=1#z},",
+            [("www.a.org:8080/x?y=1#z", "https://www.a.org:8080/x?y=1#z")],
+        ),
+        ("https://www.a.org/x", [("https://www.a.org/x", "https://www.a.org/x")]),
+        ("mail a@www.x.org or x.www.y.org", []),
+        ("the www. prefix, www.example alone", []),
+    ],
+)
+def test_bare_www_urls_are_links(src: str, links: list[tuple[str, str]]) -> None:
+    r = render(src)
+    assert r.plain == src.replace("{", "").replace("}", "")
+    assert [(text, url) for text, style, url in styled(r) if style == "link"] == links
+    assert to_plain(src) == r.plain
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        "see https://a.b/x\x1b]8;;https://evil\x07y",
+        "\\url{https://a.b/\x1b[2J}",
+        "\\href{https://a.b/\x07}{here}",
+        "www.a.org/x\x1b[31m",
+    ],
+)
+def test_link_targets_never_hold_control_characters(src: str) -> None:
+    # A link target reaches the terminal in an OSC 8 sequence: ESC or BEL there could end it.
+    r = render(src)
+    assert r.spans and all(s.url for s in r.spans)
+    assert not any(re.search(r"[\x00-\x1f\x7f-\x9f]", s.url or "") for s in r.spans)
+
+
+@pytest.mark.parametrize(
     "src",
     [r"\citep{smith2020}", r"\ours{}", r"\textcolor{red}{x}", r"\newcommand", r"$\foo{x}$"],
 )

@@ -46,8 +46,13 @@ __all__ = ["RENDER_VERSION", "Rendered", "StyleSpan", "needs_rendering", "render
 RENDER_VERSION = 1
 
 _TRIGGERS = ("\\", "$", "{", "}", "~", "`", "''", "--")
-_TEXT_TOKEN = re.compile(r"[\\${}~`]|''|--|https?://")
-_URL = re.compile(r"https?://[^\s<>\"{}|\\^`\[\]]+")
+# `www.` only where a word starts, so `a@www.x` and `x.www.y` are left alone.
+_TEXT_TOKEN = re.compile(r"[\\${}~`]|''|--|https?://|(?<![\w.@/])www\.")
+# URL characters: no whitespace, no controls (they must never reach a terminal hyperlink).
+_URL_CHARS = r"[^\s\x00-\x1f\x7f-\x9f<>\"{}|\\^`\[\]]"
+_URL = re.compile(r"https?://" + _URL_CHARS + "+")
+# A bare `www.example.org/...`: a dotted host name, then an optional path.
+_WWW_URL = re.compile(r"www\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?:[/?#:]" + _URL_CHARS + "*)?")
 _URL_TRAILING = ".,;:!?'\")]"
 _MACRO_NAME = re.compile(r"[A-Za-z]+\*?")
 # C0 controls, DEL and C1 controls: the characters a terminal may obey instead of showing.
@@ -78,7 +83,7 @@ def to_plain(src: str) -> str:
 
 def render(src: str) -> Rendered:
     """Render `src` for reading. Never raises; unconverted LaTeX stays visible as source."""
-    if not needs_rendering(src) and "http" not in src:
+    if not needs_rendering(src) and "http" not in src and "www." not in src:
         return Rendered(src)
     try:
         out = Out()
@@ -90,8 +95,15 @@ def render(src: str) -> Rendered:
     if _CONTROL.search(plain):
         # One-to-one replacement, so span offsets stay valid.
         plain = plain.translate(_CONTROL_PICTURES)
+    # `\url{...}` and `\href{...}` targets come from the source: never let a control through.
+    spans = [_safe_url(s) if s.url and _CONTROL.search(s.url) else s for s in spans]
     spans.sort(key=lambda s: (s.start, -s.end))
     return Rendered(plain, tuple(spans))
+
+
+def _safe_url(span: StyleSpan) -> StyleSpan:
+    url = span.url.translate(_CONTROL_PICTURES) if span.url else span.url
+    return StyleSpan(span.start, span.end, span.style, url)
 
 
 def _matching_brace(src: str, i: int, end: int) -> int:
@@ -122,8 +134,12 @@ def _math_end(src: str, i: int, end: int, closer: str) -> int:
 
 
 def _url(src: str, i: int, end: int, out: Out) -> int:
-    """Emit the bare URL at `i` as a link; returns the index after it."""
-    m = _URL.match(src, i, end)
+    """Emit the bare URL at `i` as a link; returns the index after it.
+
+    `www.example.org/x` links to `https://www.example.org/x` (its text unchanged).
+    """
+    www = src.startswith("www.", i)
+    m = (_WWW_URL if www else _URL).match(src, i, end)
     if m is None:
         out.add(src[i])
         return i + 1
@@ -133,12 +149,13 @@ def _url(src: str, i: int, end: int, out: Out) -> int:
         if url[-1] == ")" and url.count("(") >= url.count(")"):
             break
         url = url[:-1]
-    if len(url) <= len("https://"):
+    # (A `www.` match always has a dotted host left after the trailing strip.)
+    if not www and len(url) <= len("https://"):
         out.add(src[i])
         return i + 1
     start = out.n
     out.add(url)
-    out.span(start, "link", url)
+    out.span(start, "link", "https://" + url if www else url)
     return i + len(url)
 
 
@@ -169,7 +186,7 @@ def text_mode(src: str, i: int, end: int, out: Out, depth: int) -> None:
             else:
                 text_mode(src, k + 1, close, out, depth + 1)
                 pos = close + 1
-        elif tok.startswith("http"):
+        elif tok.startswith(("http", "www")):
             pos = _url(src, k, end, out)
         elif tok == "--" and src.startswith("---", k):
             out.add(special("---"))
