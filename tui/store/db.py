@@ -5,14 +5,12 @@ crash or power cut), a busy timeout so concurrent instances wait rather than fai
 and every write inside `BEGIN IMMEDIATE` (taking the write lock up front avoids the
 deadlock a deferred transaction hits when it upgrades from read to write).
 
-Opening never destroys anything: a corrupt file is renamed aside with its bytes
-untouched, and a file from a newer schema is opened read-only and left unchanged.
+Opening (damaged files set aside, newer schemas read-only) lives in `opening.py`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
 import sqlite3
 import threading
 import time
@@ -20,13 +18,19 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
-from tui.locations import database_path
-from tui.store import schema
+from tui.store.opening import (
+    BUSY_TIMEOUT_MS,
+    StoreError,
+    StoreReadOnly,
+    StoreUnavailable,
+    is_corruption,
+    open_database,
+)
 from tui.store.records import (
     ConflictCopy,
     DeleteNote,
+    DismissConflict,
     NoteRow,
     Operation,
     OpResult,
@@ -39,81 +43,16 @@ from tui.store.records import (
     StoreData,
 )
 
-BUSY_TIMEOUT_MS = 15_000
-_MAGIC = b"SQLite format 3\x00"
-_SQLITE_BUSY = 5
-_SQLITE_LOCKED = 6
-_SQLITE_CORRUPT = 11
-_SQLITE_NOTADB = 26
-
-
-class StoreError(Exception):
-    """A problem with the store, with a message ready to show the user."""
-
-
-class StoreUnavailable(StoreError):
-    """The database cannot be opened for writing (directory unwritable, permission denied...)."""
-
-
-class StoreReadOnly(StoreError):
-    """The database is open read-only (a newer schema); writes are refused."""
-
-
-def is_corruption(error: sqlite3.Error) -> bool:
-    """Whether an sqlite error means the file is damaged (as opposed to locked or unwritable)."""
-    code = getattr(error, "sqlite_errorcode", None)
-    if code is not None and code & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
-        return True
-    text = str(error).lower()
-    return "malformed" in text or "not a database" in text
-
-
-def _is_busy(error: sqlite3.Error) -> bool:
-    code = getattr(error, "sqlite_errorcode", None)
-    return (code is not None and code & 0xFF in (_SQLITE_BUSY, _SQLITE_LOCKED)) or (
-        "locked" in str(error)
-    )
-
-
-def _header(path: Path) -> tuple[bool, int]:
-    """(looks like SQLite, user_version from the header) without opening the database."""
-    with path.open("rb") as f:
-        head = f.read(100)
-    if not head:
-        return True, 0  # an empty file is a new database to SQLite; nothing to keep
-    if len(head) < 100 or not head.startswith(_MAGIC):
-        return False, 0
-    return True, int.from_bytes(head[60:64], "big", signed=True)
-
-
-def _set_aside(path: Path) -> Path:
-    """Rename a damaged database (and its -wal/-shm) to `<name>.corrupt-<timestamp>`."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    target = path.with_name(f"{path.name}.corrupt-{stamp}")
-    n = 1
-    while target.exists():
-        target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
-        n += 1
-    os.replace(path, target)
-    for suffix in ("-wal", "-shm"):
-        side = path.with_name(path.name + suffix)
-        if side.exists():
-            os.replace(side, target.with_name(target.name + suffix))
-    return target
-
-
-def _connect(path: Path, read_only: bool) -> sqlite3.Connection:
-    if read_only:
-        uri = f"file:{quote(str(path))}?mode=ro"
-        conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
-    else:
-        conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    return conn
-
-
-def _quick_check(conn: sqlite3.Connection) -> str:
-    return str(conn.execute("PRAGMA quick_check").fetchone()[0])
+__all__ = [
+    "BUSY_TIMEOUT_MS",
+    "Store",
+    "StoreError",
+    "StoreReadOnly",
+    "StoreUnavailable",
+    "add_conflict_copy",
+    "is_corruption",
+    "put_record",
+]
 
 
 def _new_version(current: int) -> int:
@@ -143,90 +82,8 @@ class Store:
         newer schema opens read-only. Raises `StoreUnavailable` when the database
         cannot be opened at all.
         """
-        notices: list[str] = []
-        path = database_path(directory)
-        if read_only:
-            return cls._open_read_only(path, notices, "it was opened read-only")
-        try:
-            directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        except OSError as e:
-            raise StoreUnavailable(
-                f"Cannot create the data directory {directory}: {e.strerror or e}"
-            ) from e
-        corrupt_seen = False
-        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
-        while True:
-            try:
-                return cls._open_writable(path, notices)
-            except sqlite3.DatabaseError as e:
-                # Switching to WAL, or reading while another process recovers the WAL,
-                # can report "locked" without consulting the busy timeout: wait and retry.
-                if _is_busy(e) and time.monotonic() < deadline:
-                    time.sleep(0.02)
-                    continue
-                if not is_corruption(e) or corrupt_seen:
-                    raise StoreUnavailable(f"Cannot open {path}: {e}") from e
-                corrupt_seen = True
-                aside = _set_aside(path)
-                notices.append(
-                    f"The database {path.name} was damaged ({e}). It was renamed to "
-                    f"{aside.name}, unchanged, and a new empty store was started."
-                )
-            except OSError as e:
-                raise StoreUnavailable(f"Cannot open {path}: {e.strerror or e}") from e
-
-    @classmethod
-    def _open_writable(cls, path: Path, notices: list[str]) -> Store:
-        if path.exists():
-            looks_ok, version = _header(path)
-            if not looks_ok:
-                raise sqlite3.DatabaseError("file is not a database")
-            if version > schema.SCHEMA_VERSION:
-                return cls._open_newer(path, notices, version)
-        else:
-            # Created here, 0600, before SQLite sees it; another instance may win the race.
-            with contextlib.suppress(FileExistsError):
-                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-        # Probe read-only first: a writable connection may reset a -wal it finds invalid,
-        # and a damaged database is to be set aside exactly as it was.
-        probe = _connect(path, read_only=True)
-        try:
-            version = int(probe.execute("PRAGMA user_version").fetchone()[0])
-            check = "ok" if version > schema.SCHEMA_VERSION else _quick_check(probe)
-        finally:
-            probe.close()
-        if version > schema.SCHEMA_VERSION:
-            return cls._open_newer(path, notices, version)
-        if check != "ok":
-            raise sqlite3.DatabaseError(f"database disk image is malformed: {check}")
-        conn = _connect(path, read_only=False)
-        try:
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = FULL")
-            schema.migrate(conn)
-        except BaseException:
-            conn.close()
-            raise
-        return cls(conn, path, notices, None)
-
-    @classmethod
-    def _open_newer(cls, path: Path, notices: list[str], version: int) -> Store:
-        reason = (
-            f"{path} was written by a newer version of abstracts (schema {version}; this "
-            f"version understands {schema.SCHEMA_VERSION}). It is left unchanged and open "
-            "read-only: changes made now are not saved. Update abstracts to save again."
-        )
-        notices.append(reason)
-        return cls._open_read_only(path, notices, reason)
-
-    @classmethod
-    def _open_read_only(cls, path: Path, notices: list[str], reason: str) -> Store:
-        try:
-            conn = _connect(path, read_only=True)
-            conn.execute("PRAGMA user_version").fetchone()
-        except sqlite3.Error as e:
-            raise StoreUnavailable(f"Cannot read {path}: {e}") from e
-        return cls(conn, path, notices, reason)
+        opened = open_database(directory, read_only=read_only)
+        return cls(opened.conn, opened.path, opened.notices, opened.read_only)
 
     # Reading
 
@@ -396,6 +253,9 @@ def _apply_one(conn: sqlite3.Connection, op: Operation) -> OpResult:
             )
         conn.execute("DELETE FROM notes WHERE id = ?", (op.abstract_id,))
         return OpResult(op, 0, conflict)
+    if isinstance(op, DismissConflict):
+        cur = conn.execute("DELETE FROM conflict_copies WHERE copy_id = ?", (op.copy_id,))
+        return OpResult(op, done=cur.rowcount > 0)
     return _reattach(conn, op)
 
 

@@ -156,6 +156,19 @@ def to_csv(selected: Iterable[Item]) -> str:
     return buffer.getvalue()
 
 
+def snapshot_fields(s: Snapshot) -> dict[str, Any]:
+    """A snapshot as the JSON export writes it (with the record's id added by the caller)."""
+    return {
+        "text": s.text,
+        "headline": s.headline,
+        "source": s.source,
+        "position": s.position,
+        "collection": s.collection,
+        "venue": s.venue,
+        "year": s.year,
+    }
+
+
 def to_json(data: StoreData) -> str:
     """Everything in the store, lossless, with a format version."""
     doc: dict[str, Any] = {
@@ -163,19 +176,7 @@ def to_json(data: StoreData) -> str:
         "version": FORMAT_VERSION,
         "schema": SCHEMA_VERSION,
         "exported": time.time(),
-        "records": [
-            {
-                "id": i,
-                "text": s.text,
-                "headline": s.headline,
-                "source": s.source,
-                "position": s.position,
-                "collection": s.collection,
-                "venue": s.venue,
-                "year": s.year,
-            }
-            for i, s in sorted(data.records.items())
-        ],
+        "records": [{"id": i, **snapshot_fields(s)} for i, s in sorted(data.records.items())],
         "bookmarks": [{"id": i, "created": t} for i, t in sorted(data.bookmarks.items())],
         "reads": [{"id": i, "read_at": t} for i, t in sorted(data.reads.items())],
         "notes": [
@@ -259,14 +260,16 @@ def merge(store: Store, doc: dict[str, Any], origin: str) -> ImportReport:
                 )
                 report.reads += cur.rowcount
             incoming = [
-                (n["id"], n["text"], n.get("updated", now), None) for n in doc.get("notes", [])
+                (n["id"], n["text"], n.get("updated", now), None, n.get("base_version"))
+                for n in doc.get("notes", [])
             ]
             incoming += [
-                (c["id"], c["text"], c.get("created", now), c.get("origin"))
+                (c["id"], c["text"], c.get("created", now), c.get("origin"), None)
                 for c in doc.get("conflict_copies", [])
             ]
-            for note_id, text, updated, copy_origin in incoming:
-                _merge_note(conn, report, note_id, text, updated, copy_origin or origin)
+            for note_id, text, updated, copy_origin, base in incoming:
+                note = _Incoming(note_id, text, updated, copy_origin or origin, base)
+                _merge_note(conn, report, note)
             for a in doc.get("aliases", []):
                 conn.execute(
                     "INSERT OR IGNORE INTO aliases(old_id, new_id, at) VALUES (?, ?, ?)",
@@ -282,24 +285,41 @@ def merge(store: Store, doc: dict[str, Any], origin: str) -> ImportReport:
     return report
 
 
-def _merge_note(
-    conn: Any, report: ImportReport, note_id: str, text: str, updated: float, origin: str
-) -> None:
-    local = conn.execute("SELECT text FROM notes WHERE id = ?", (note_id,)).fetchone()
+@dataclass(frozen=True, slots=True)
+class _Incoming:
+    id: str
+    text: str
+    updated: float
+    origin: str
+    #: Rescue files only: the local version the text was written over (see rescue.py).
+    base_version: int | None
+
+
+def _merge_note(conn: Any, report: ImportReport, note: _Incoming) -> None:
+    local = conn.execute("SELECT text, version FROM notes WHERE id = ?", (note.id,)).fetchone()
     if local is None:
         conn.execute(
             "INSERT INTO notes(id, text, version, updated) VALUES (?, ?, ?, ?)",
-            (note_id, text, time.time_ns() // 1000, updated),
+            (note.id, note.text, time.time_ns() // 1000, note.updated),
         )
         report.notes += 1
         return
-    if local[0] == text:
+    if local[0] == note.text:
+        return
+    if note.base_version is not None and int(local[1]) == int(note.base_version):
+        # A rescued edit of exactly the note stored here: it is simply the newer text,
+        # as if the save had worked. The text it replaces is the one it was edited from.
+        conn.execute(
+            "UPDATE notes SET text = ?, version = ?, updated = ? WHERE id = ?",
+            (note.text, max(int(local[1]) + 1, time.time_ns() // 1000), note.updated, note.id),
+        )
+        report.notes += 1
         return
     known = conn.execute(
-        "SELECT 1 FROM conflict_copies WHERE id = ? AND text = ?", (note_id, text)
+        "SELECT 1 FROM conflict_copies WHERE id = ? AND text = ?", (note.id, note.text)
     ).fetchone()
     if known:
         return
-    add_conflict_copy(conn, note_id, text, updated, origin)
+    add_conflict_copy(conn, note.id, note.text, note.updated, note.origin)
     report.copies += 1
-    report.conflicts.append(note_id)
+    report.conflicts.append(note.id)

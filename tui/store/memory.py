@@ -16,6 +16,7 @@ from tui.store.records import (
     ConflictCopy,
     ConflictDetected,
     DeleteNote,
+    NoteRecord,
     OpResult,
     OrphanReattached,
     Reattach,
@@ -43,6 +44,9 @@ class Memory:
         self._state: dict[str, str] = {}
         self._aliases: dict[str, str] = {}
         self._loaded: frozenset[str] | None = None
+        # new id -> old id for a note moved by a re-attachment not yet committed: the
+        # database still holds it under the old id, at the old id's version.
+        self._note_moved_from: dict[str, str] = {}
 
     # PersonalData (search) and the quick questions the list asks per row
 
@@ -128,7 +132,7 @@ class Memory:
             text, updated = self._notes.pop(old), self._note_updated.pop(old, 0.0)
             if new not in self._notes:
                 self._notes[new], self._note_updated[new] = text, updated
-                self._versions[new] = self._versions.get(old, 0)
+                self._note_moved_from[new] = self._note_moved_from.pop(old, old)
             # else: the database keeps the moved text as a conflict copy (see db._reattach)
             self._noted = frozenset(self._notes)
         self._conflicts = [
@@ -146,6 +150,8 @@ class Memory:
             self._versions.pop(op.abstract_id, None)
         elif isinstance(op, Reattach):
             self._versions.pop(op.old_id, None)
+            if self._note_moved_from.get(op.new_id) == op.old_id:
+                del self._note_moved_from[op.new_id]
             if result.version:
                 self._versions[op.new_id] = result.version
             events.append(
@@ -166,6 +172,42 @@ class Memory:
                 )
             )
         return events
+
+    def _base_version(self, abstract_id: str) -> int:
+        """The database version a note edit of `abstract_id` is based on."""
+        source = self._note_moved_from.get(abstract_id, abstract_id)
+        return self._versions.get(source, 0)
+
+    def _dismiss_memory(self, copy_id: int) -> bool:
+        kept = [c for c in self._conflicts if c.copy_id != copy_id]
+        found = len(kept) != len(self._conflicts)
+        self._conflicts = kept
+        return found
+
+    def _note_records(self) -> list[NoteRecord]:
+        copies: dict[str, list[ConflictCopy]] = {}
+        for c in self._conflicts:
+            copies.setdefault(c.abstract_id, []).append(c)
+        out = []
+        for i in set(self._notes) | set(copies):
+            snap = self._records.get(i)
+            # A copy alone (its note deleted) sorts by when the copy was made.
+            updated = (
+                self._note_updated.get(i, 0.0)
+                if i in self._notes
+                else max((c.created for c in copies.get(i, ())), default=0.0)
+            )
+            out.append(
+                NoteRecord(
+                    id=i,
+                    text=self._notes.get(i, ""),
+                    headline=snap.headline if snap else "",
+                    updated=updated,
+                    orphaned=self._loaded is not None and i not in self._loaded,
+                    conflicts=tuple(copies.get(i, ())),
+                )
+            )
+        return sorted(out, key=lambda r: (-r.updated, r.id))
 
     def _orphans(self) -> list[Orphan]:
         if self._loaded is None:
@@ -197,7 +239,7 @@ class Memory:
         notes.update({i: t for i, t in self._notes.items() if ("note", i) in pending})
         self._notes, self._noted = notes, frozenset(notes)
         self._records = {**self._records, **data.records}
-        self._conflicts = list(data.conflicts)
+        self._conflicts = [c for c in data.conflicts if ("conflict", str(c.copy_id)) not in pending]
         self._state = {
             **data.state,
             **{k: v for k, v in self._state.items() if ("state", k) in pending},

@@ -83,6 +83,18 @@ class ConflictCopy:
     origin: str
 
 
+@dataclass(frozen=True, slots=True)
+class NoteRecord:
+    """One entry of the notes view: a note, its kept conflict copies, or both."""
+
+    id: str
+    text: str
+    headline: str
+    updated: float
+    orphaned: bool
+    conflicts: tuple[ConflictCopy, ...] = ()
+
+
 @dataclass(slots=True)
 class StoreData:
     """Everything in the database, as loaded in one read transaction."""
@@ -150,7 +162,14 @@ class Reattach:
     at: float
 
 
-Operation = SetBookmark | SetRead | SaveNote | DeleteNote | SetState | Reattach
+@dataclass(frozen=True, slots=True)
+class DismissConflict:
+    """Remove one conflict copy: an explicit user action, the only way a copy goes away."""
+
+    copy_id: int
+
+
+Operation = SetBookmark | SetRead | SaveNote | DeleteNote | SetState | Reattach | DismissConflict
 
 
 @dataclass(frozen=True, slots=True)

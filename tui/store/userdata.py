@@ -7,64 +7,44 @@ write (read-only directory, permission denied, disk full, locked) stays queued, 
 retried with backoff, and is never discarded; later edits of the same thing replace
 the queued one (only the newest text of a note needs saving).
 
-Listener events are called from the writer thread; the UI marshals them to its loop.
+Closing with changes that cannot be committed writes them to a rescue file (see
+`rescue.py`) and reports its path, so quitting never loses text.
+
+Listener events are called from the writer thread (and, for a rescue file, from the
+thread that calls `close`); the UI marshals them to its loop.
 """
 
 from __future__ import annotations
 
-import contextlib
-import threading
+import shlex
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from tui.corpus.model import Abstract, Corpus
 from tui.store.attach import Ambiguity, AttachReport, Orphan, Reattachment, match_orphans
 from tui.store.db import Store, StoreUnavailable
-from tui.store.memory import Memory
 from tui.store.records import (
-    ConflictCopy,
     ConflictDetected,
     DeleteNote,
+    DismissConflict,
+    NoteRecord,
     Notice,
-    Operation,
     OrphanReattached,
     Reattach,
-    SaveFailed,
     SaveNote,
-    SavingRecovered,
     SetBookmark,
     SetRead,
     SetState,
     Snapshot,
     StoreData,
-    StoreEvent,
 )
-
-Listener = Callable[[StoreEvent], None]
-_Key = tuple[str, str]
-
-
-@dataclass(frozen=True, slots=True)
-class NoteRecord:
-    """One note as the notes view lists it."""
-
-    id: str
-    text: str
-    headline: str
-    updated: float
-    orphaned: bool
-    conflicts: tuple[ConflictCopy, ...] = ()
+from tui.store.rescue import rescue_dirs, rescue_document, to_text, write_rescue_file
+from tui.store.writer import Writer
 
 
-class _Refresh:
-    def __init__(self) -> None:
-        self.done = threading.Event()
-        self.changed = False
-
-
-class UserData(Memory):
+class UserData(Writer):
     """Bookmarks, read state, notes and UI state; implements the search `PersonalData` protocol."""
 
     def __init__(
@@ -76,33 +56,16 @@ class UserData(Memory):
         retry_initial: float,
         retry_max: float,
     ) -> None:
-        super().__init__()
-        self.directory = directory
-        #: User-facing messages from opening (corrupt file set aside, read-only, unwritable).
-        self.notices = notices
-        #: Called (from the writer thread) with every StoreEvent; set by the UI.
-        self.listener: Listener | None = None
-        self._store = store
-        self._retry_initial = retry_initial
-        self._retry_max = retry_max
-        self._cond = threading.Condition(self._lock)
-        self._pending: dict[_Key, Operation] = {}
-        self._failures = 0
-        self._retry_at = 0.0
-        self._stopping = False
-        self._refreshes: list[_Refresh] = []
-        self._saving = store is not None and store.read_only is None
-        self._last_error = "" if self._saving else (notices[-1] if notices else "")
         self._corpus: Corpus | None = None
-        self._merge(data, frozenset())
-        self._thread = threading.Thread(target=self._run, name="abstracts-store", daemon=True)
-        self._thread.start()
+        #: The rescue file written for changes that could not be saved, or None.
+        self.rescue_path: Path | None = None
+        super().__init__(directory, store, data, notices, retry_initial, retry_max)
 
     @classmethod
     def open(
         cls, data_dir: Path, *, retry_initial: float = 0.25, retry_max: float = 10.0
     ) -> UserData:
-        """Open the user data in `data_dir`. Never raises for a bad database: see `notices`."""
+        """Open the user data in `data_dir`. Never raver raises for a bad database: see `notices`."""
         notices: list[str] = []
         store: Store | None = None
         data = StoreData()
@@ -119,24 +82,6 @@ class UserData(Memory):
             )
             data = _read_only_load(data_dir)
         return cls(data_dir, store, data, notices, retry_initial, retry_max)
-
-    # Status
-
-    @property
-    def saving_available(self) -> bool:
-        """False while writes are failing (or the store is read-only)."""
-        return self._saving
-
-    @property
-    def pending_count(self) -> int:
-        """Changes made in memory and not yet committed to the database."""
-        with self._lock:
-            return len(self._pending)
-
-    @property
-    def last_error(self) -> str:
-        """Why saving is unavailable, ready to show; empty when saving works."""
-        return self._last_error
 
     # Writes: memory now, disk in the background
 
@@ -186,11 +131,16 @@ class UserData(Memory):
         """A value stored with `set_state`, or None."""
         return self._state.get(key)
 
-    def _queue(self, key: _Key, op: Operation) -> None:
-        # Newest wins and moves to the end: the queue holds what is still to be saved.
-        self._pending.pop(key, None)
-        self._pending[key] = op
-        self._cond.notify_all()
+    def dismiss_conflict(self, copy_id: int) -> bool:
+        """Remove a kept conflict copy: an explicit user action, the only way one goes away.
+
+        False when no copy has that id (already dismissed, here or in another instance).
+        """
+        with self._lock:
+            if not self._dismiss_memory(copy_id):
+                return False
+            self._queue(("conflict", str(copy_id)), DismissConflict(copy_id))
+            return True
 
     # Orphans
 
@@ -220,158 +170,92 @@ class UserData(Memory):
             return self._orphans()
 
     def _reattach(self, old_id: str, target: Abstract) -> None:
-        snap = Snapshot.of(target)
-        self._move_memory(old_id, target.id, snap)
-        self._queue(("reattach", old_id), Reattach(old_id, target.id, snap, time.time()))
+        snap, new_id = Snapshot.of(target), target.id
+        note_moves = old_id in self._notes and new_id not in self._notes
+        self._move_memory(old_id, new_id, snap)
+        # An unsaved edit of a note that moves to an empty target is re-keyed to the new
+        # id and queued after the move: saved under the old id in the same batch, it
+        # would leave the new id's base version stale and report a false conflict.
+        # (When the target has its own note, the edit is saved under the old id first
+        # and the move then keeps it as a conflict copy.)
+        pending = self._pending.get(("note", old_id))
+        rekey = note_moves and isinstance(pending, SaveNote)
+        if rekey:
+            del self._pending[("note", old_id)]
+        self._queue(("reattach", old_id), Reattach(old_id, new_id, snap, time.time()))
+        if rekey:
+            assert isinstance(pending, SaveNote)
+            moved = replace(pending, abstract_id=new_id, snapshot=snap)
+            self._queue(("note", new_id), moved)
 
     def notes(self) -> list[NoteRecord]:
-        """Every note (and every kept conflict copy), newest first, for the notes view."""
+        """Every note, newest first, each with its kept conflict copies (`conflicts`);
+        an abstract whose note was deleted but has copies is listed with text ""."""
         with self._lock:
-            copies: dict[str, list[ConflictCopy]] = {}
-            for c in self._conflicts:
-                copies.setdefault(c.abstract_id, []).append(c)
-            out = []
-            for i in set(self._notes) | set(copies):
-                snap = self._records.get(i)
-                out.append(
-                    NoteRecord(
-                        id=i,
-                        text=self._notes.get(i, ""),
-                        headline=snap.headline if snap else "",
-                        updated=self._note_updated.get(i, 0.0),
-                        orphaned=self._loaded is not None and i not in self._loaded,
-                        conflicts=tuple(copies.get(i, ())),
-                    )
-                )
-        return sorted(out, key=lambda r: -r.updated)
+            return self._note_records()
 
-    # The writer thread
+    # Saving and closing
 
-    def flush(self, timeout: float | None = 10.0) -> bool:
-        """Wait until every queued change is committed; False if it did not happen in time."""
-        deadline = None if timeout is None else time.monotonic() + timeout
-        with self._cond:
-            self._retry_at = 0.0  # retry now (used on quit): do not wait out a backoff
-            self._cond.notify_all()
-            while self._pending:
-                left = None if deadline is None else deadline - time.monotonic()
-                if left is not None and left <= 0:
-                    return False
-                self._cond.wait(left)
-        return True
+    def flush(self, timeout: float | None = 10.0, *, rescue: bool = False) -> bool:
+        """Wait until every queued change is committed; False if it did not happen in time.
 
-    def refresh(self, timeout: float = 10.0) -> bool:
-        """Reload from disk to see another instance's changes; True if anything changed."""
-        request = _Refresh()
-        with self._cond:
-            self._refreshes.append(request)
-            self._cond.notify_all()
-        return request.done.wait(timeout) and request.changed
+        With `rescue`, changes still uncommitted then are also written to a rescue file
+        (`rescue_path`); they stay queued and retried either way.
+        """
+        done = self._wait_flushed(timeout)
+        if not done and rescue:
+            self.write_rescue()
+        return done
 
-    def close(self, timeout: float = 5.0) -> None:
-        """Flush, stop the writer and close the database. Unsaved changes stay readable here."""
+    def close(self, timeout: float = 5.0) -> Path | None:
+        """Flush, stop the writer and close the database.
+
+        Changes that could not be committed are written to a rescue file, whose path is
+        returned (and kept in `rescue_path`, and reported as a `Notice`); None when
+        everything was saved. Unsaved changes also stay readable here.
+        """
         # One immediate retry when saving is failing, rather than waiting the full timeout.
-        self.flush(timeout if self._saving else min(timeout, 1.0))
-        with self._cond:
-            self._stopping = True
-            self._cond.notify_all()
-        self._thread.join(timeout)
-        if self._store is not None:
-            self._store.close()
-            self._store = None
+        self._wait_flushed(timeout if self._saving else min(timeout, 1.0))
+        self._stop_writer(timeout)
+        path = self.write_rescue() if self.pending_count else None
+        self._close_store()
+        return path
 
-    def _run(self) -> None:
-        while True:
-            with self._cond:
-                while (
-                    not self._stopping
-                    and not self._refreshes
-                    and not (self._pending and time.monotonic() >= self._retry_at)
-                ):
-                    wait = max(0.0, self._retry_at - time.monotonic()) if self._pending else None
-                    self._cond.wait(wait)
-                if self._stopping:
-                    return
-                due = bool(self._pending) and time.monotonic() >= self._retry_at
-                refreshes, self._refreshes = self._refreshes, []
-            if due:
-                self._write_batch()
-            for request in refreshes:
-                request.changed = self._reload()
-                request.done.set()
-
-    def _write_batch(self) -> None:
-        events: list[StoreEvent] = []
-        try:
-            store = self._ensure_store(events)
-            with self._lock:
-                batch = list(self._pending.items())
-                ops = [self._with_base(op) for _, op in batch]
-            results = store.apply(ops)
-        except Exception as e:  # sqlite3.Error, OSError, StoreError: all kept and retried
-            with self._cond:
-                self._failures += 1
-                delay = self._retry_initial * 2 ** min(self._failures - 1, 16)
-                self._retry_at = time.monotonic() + min(delay, self._retry_max)
-                was_saving, self._saving = self._saving, False
-                self._last_error = f"Saving is unavailable ({e}). Changes are kept and retried."
-            if was_saving:
-                events.append(SaveFailed(self._last_error))
-            self._emit(events)
-            return
-        with self._cond:
-            for (key, sent), result in zip(batch, results, strict=True):
-                if self._pending.get(key) is sent:
-                    del self._pending[key]
-                events += self._apply_result(result)
-            recovered = not self._saving
-            self._saving, self._failures, self._last_error = True, 0, ""
-            self._cond.notify_all()
-        if recovered:
-            events.append(SavingRecovered("Saving works again; every change is saved."))
-        self._emit(events)
-
-    def _ensure_store(self, events: list[StoreEvent]) -> Store:
-        if self._store is None:
-            store = Store.open(self.directory)
-            events += [Notice(n) for n in store.notices]
-            data = store.load()
-            with self._lock:
-                self._store = store
-                self._merge(data, self._pending_ids())
-        return self._store
-
-    def _with_base(self, op: Operation) -> Operation:
-        # The version a note text is based on is the one last seen in the database,
-        # looked up when the write happens: queued edits replace each other.
-        if isinstance(op, SaveNote | DeleteNote):
-            return replace(op, base_version=self._versions.get(op.abstract_id, 0))
-        return op
-
-    def _reload(self) -> bool:
-        try:
-            if self._store is None:
-                return False
-            data = self._store.load()
-        except Exception:
-            return False
+    def rescue_text(self) -> str | None:
+        """The pending changes as an importable JSON export, or None when nothing is pending."""
         with self._lock:
-            return self._merge(data, self._pending_ids())
+            if not self._pending:
+                return None
+            reason = self._last_error or "saving did not finish"
+            doc = rescue_document(
+                list(self._pending.values()), self._records, self._base_version, reason
+            )
+        return to_text(doc)
 
-    def _pending_ids(self) -> frozenset[_Key]:
-        keys = set(self._pending)
-        for kind, key in self._pending:
-            if kind == "reattach":  # the old id's records are moving: memory is ahead
-                keys |= {("bookmark", key), ("read", key), ("note", key)}
-        return frozenset(keys)
+    def write_rescue(self) -> Path | None:
+        """Write the pending changes to a rescue file and report it (a `Notice`).
 
-    def _emit(self, events: list[StoreEvent]) -> None:
-        if self.listener is None:
-            return
-        for event in events:
-            # A broken listener must not stop saving.
-            with contextlib.suppress(Exception):
-                self.listener(event)
+        Tried in the data directory, then the system temp directory, then the home
+        directory; returns the path, or None if nothing was pending or no place worked.
+        """
+        text = self.rescue_text()
+        if text is None:
+            return None
+        path, errors = write_rescue_file(text, rescue_dirs(self.directory), self.rescue_path)
+        if path is None:
+            message = (
+                "Unsaved changes could not be saved, nor written to a rescue file "
+                f"({'; '.join(errors)}). They are still in memory."
+            )
+        else:
+            self.rescue_path = path
+            quoted = shlex.quote(str(path))
+            message = (
+                f"Unsaved changes were written to {path}; import them with "
+                f"`abstracts import {quoted}`."
+            )
+        self._emit([Notice(message)])
+        return path
 
 
 def _read_only_load(data_dir: Path) -> StoreData:

@@ -1,0 +1,199 @@
+"""Opening `abstracts.db`: creating it, setting damaged files aside, refusing newer schemas.
+
+Opening never destroys anything: a corrupt file is renamed aside with its bytes
+untouched, and a file from a newer schema is opened read-only and left unchanged.
+`db.Store.open` calls `open_database` and wraps the connection it returns.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+from tui.locations import database_path
+from tui.store import schema
+
+BUSY_TIMEOUT_MS = 15_000
+_MAGIC = b"SQLite format 3\x00"
+_SQLITE_BUSY = 5
+_SQLITE_LOCKED = 6
+_SQLITE_CORRUPT = 11
+_SQLITE_NOTADB = 26
+
+
+class StoreError(Exception):
+    """A problem with the store, with a message ready to show the user."""
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot be opened for writing (directory unwritable, permission denied...)."""
+
+
+class StoreReadOnly(StoreError):
+    """The database is open read-only (a newer schema); writes are refused."""
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """An open connection and what the user should be told about opening it."""
+
+    conn: sqlite3.Connection
+    path: Path
+    notices: list[str]
+    #: Why writes are refused, or None when the database is writable.
+    read_only: str | None
+
+
+def is_corruption(error: sqlite3.Error) -> bool:
+    """Whether an sqlite error means the file is damaged (as opposed to locked or unwritable)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is not None and code & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
+        return True
+    text = str(error).lower()
+    return "malformed" in text or "not a database" in text
+
+
+def _is_busy(error: sqlite3.Error) -> bool:
+    code = getattr(error, "sqlite_errorcode", None)
+    return (code is not None and code & 0xFF in (_SQLITE_BUSY, _SQLITE_LOCKED)) or (
+        "locked" in str(error)
+    )
+
+
+def _header(path: Path) -> tuple[bool, int]:
+    """(looks like SQLite, user_version from the header) without opening the database."""
+    with path.open("rb") as f:
+        head = f.read(100)
+    if not head:
+        return True, 0  # an empty file is a new database to SQLite; nothing to keep
+    if len(head) < 100 or not head.startswith(_MAGIC):
+        return False, 0
+    return True, int.from_bytes(head[60:64], "big", signed=True)
+
+
+def set_aside(path: Path) -> Path:
+    """Rename a damaged database (and its -wal/-shm) to `<name>.corrupt-<timestamp>`."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    n = 1
+    while target.exists():
+        target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+        n += 1
+    os.replace(path, target)
+    for suffix in ("-wal", "-shm"):
+        side = path.with_name(path.name + suffix)
+        if side.exists():
+            os.replace(side, target.with_name(target.name + suffix))
+    return target
+
+
+def _connect(path: Path, read_only: bool) -> sqlite3.Connection:
+    if read_only:
+        uri = f"file:{quote(str(path))}?mode=ro"
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+    else:
+        conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    return conn
+
+
+def _quick_check(conn: sqlite3.Connection) -> str:
+    return str(conn.execute("PRAGMA quick_check").fetchone()[0])
+
+
+def open_database(directory: Path, *, read_only: bool = False) -> Opened:
+    """Open (creating if needed) `abstracts.db` in `directory`.
+
+    A damaged file is set aside and a fresh database started (see `notices`); a
+    newer schema opens read-only. Raises `StoreUnavailable` when the database
+    cannot be opened at all.
+    """
+    notices: list[str] = []
+    path = database_path(directory)
+    if read_only:
+        return _open_read_only(path, notices, "it was opened read-only")
+    try:
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as e:
+        raise StoreUnavailable(
+            f"Cannot create the data directory {directory}: {e.strerror or e}"
+        ) from e
+    corrupt_seen = False
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            return _open_writable(path, notices)
+        except sqlite3.DatabaseError as e:
+            # Switching to WAL, or reading while another process recovers the WAL,
+            # can report "locked" without consulting the busy timeout: wait and retry.
+            if _is_busy(e) and time.monotonic() < deadline:
+                time.sleep(0.02)
+                continue
+            if not is_corruption(e) or corrupt_seen:
+                raise StoreUnavailable(f"Cannot open {path}: {e}") from e
+            corrupt_seen = True
+            aside = set_aside(path)
+            notices.append(
+                f"The database {path.name} was damaged ({e}). It was renamed to "
+                f"{aside.name}, unchanged, and a new empty store was started."
+            )
+        except OSError as e:
+            raise StoreUnavailable(f"Cannot open {path}: {e.strerror or e}") from e
+
+
+def _open_writable(path: Path, notices: list[str]) -> Opened:
+    if path.exists():
+        looks_ok, version = _header(path)
+        if not looks_ok:
+            raise sqlite3.DatabaseError("file is not a database")
+        if version > schema.SCHEMA_VERSION:
+            return _open_newer(path, notices, version)
+    else:
+        # Created here, 0600, before SQLite sees it; another instance may win the race.
+        with contextlib.suppress(FileExistsError):
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    # Probe read-only first: a writable connection may reset a -wal it finds invalid,
+    # and a damaged database is to be set aside exactly as it was.
+    probe = _connect(path, read_only=True)
+    try:
+        version = int(probe.execute("PRAGMA user_version").fetchone()[0])
+        check = "ok" if version > schema.SCHEMA_VERSION else _quick_check(probe)
+    finally:
+        probe.close()
+    if version > schema.SCHEMA_VERSION:
+        return _open_newer(path, notices, version)
+    if check != "ok":
+        raise sqlite3.DatabaseError(f"database disk image is malformed: {check}")
+    conn = _connect(path, read_only=False)
+    try:
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")
+        schema.migrate(conn)
+    except BaseException:
+        conn.close()
+        raise
+    return Opened(conn, path, notices, None)
+
+
+def _open_newer(path: Path, notices: list[str], version: int) -> Opened:
+    reason = (
+        f"{path} was written by a newer version of abstracts (schema {version}; this "
+        f"version understands {schema.SCHEMA_VERSION}). It is left unchanged and open "
+        "read-only: changes made now are not saved. Update abstracts to save again."
+    )
+    notices.append(reason)
+    return _open_read_only(path, notices, reason)
+
+
+def _open_read_only(path: Path, notices: list[str], reason: str) -> Opened:
+    try:
+        conn = _connect(path, read_only=True)
+        conn.execute("PRAGMA user_version").fetchone()
+    except sqlite3.Error as e:
+        raise StoreUnavailable(f"Cannot read {path}: {e}") from e
+    return Opened(conn, path, notices, reason)

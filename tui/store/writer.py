@@ -1,0 +1,221 @@
+"""The background writer under `UserData`: a queue of operations, committed in batches.
+
+Writes change memory at once (see `memory.py`) and queue an operation here, keyed
+so a later edit of the same thing replaces the queued one (only the newest text of
+a note needs saving). One thread commits the queue in one transaction per batch. A
+failed batch (read-only directory, permission denied, disk full, locked) stays
+queued, is retried with backoff, and is never discarded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from tui.store.db import Store
+from tui.store.memory import Memory
+from tui.store.records import (
+    DeleteNote,
+    Notice,
+    Operation,
+    SaveFailed,
+    SaveNote,
+    SavingRecovered,
+    StoreData,
+    StoreEvent,
+)
+
+Listener = Callable[[StoreEvent], None]
+_Key = tuple[str, str]
+
+
+class _Refresh:
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.changed = False
+
+
+class Writer(Memory):
+    """Memory plus the queue of changes not yet committed and the thread that commits them."""
+
+    def __init__(
+        self,
+        directory: Path,
+        store: Store | None,
+        data: StoreData,
+        notices: list[str],
+        retry_initial: float,
+        retry_max: float,
+    ) -> None:
+        super().__init__()
+        self.directory = directory
+        #: User-facing messages from opening (corrupt file set aside, read-only, unwritable).
+        self.notices = notices
+        #: Called (from the writer thread) with every StoreEvent; set by the UI.
+        self.listener: Listener | None = None
+        self._store = store
+        self._retry_initial = retry_initial
+        self._retry_max = retry_max
+        self._cond = threading.Condition(self._lock)
+        self._pending: dict[_Key, Operation] = {}
+        self._failures = 0
+        self._retry_at = 0.0
+        self._stopping = False
+        self._refreshes: list[_Refresh] = []
+        self._saving = store is not None and store.read_only is None
+        self._last_error = "" if self._saving else (notices[-1] if notices else "")
+        self._merge(data, frozenset())
+        self._thread = threading.Thread(target=self._run, name="abstracts-store", daemon=True)
+        self._thread.start()
+
+    # Status
+
+    @property
+    def saving_available(self) -> bool:
+        """False while writes are failing (or the store is read-only)."""
+        return self._saving
+
+    @property
+    def pending_count(self) -> int:
+        """Changes made in memory and not yet committed to the database."""
+        with self._lock:
+            return len(self._pending)
+
+    @property
+    def last_error(self) -> str:
+        """Why saving is unavailable, ready to show; empty when saving works."""
+        return self._last_error
+
+    def _queue(self, key: _Key, op: Operation) -> None:
+        # Newest wins and moves to the end: the queue holds what is still to be saved.
+        self._pending.pop(key, None)
+        self._pending[key] = op
+        self._cond.notify_all()
+
+    def _wait_flushed(self, timeout: float | None) -> bool:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._cond:
+            self._retry_at = 0.0  # retry now (used on quit): do not wait out a backoff
+            self._cond.notify_all()
+            while self._pending:
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    return False
+                self._cond.wait(left)
+        return True
+
+    def refresh(self, timeout: float = 10.0) -> bool:
+        """Reload from disk to see another instance's changes; True if anything changed."""
+        request = _Refresh()
+        with self._cond:
+            self._refreshes.append(request)
+            self._cond.notify_all()
+        return request.done.wait(timeout) and request.changed
+
+    def _stop_writer(self, timeout: float) -> None:
+        with self._cond:
+            self._stopping = True
+            self._cond.notify_all()
+        self._thread.join(timeout)
+
+    def _close_store(self) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while (
+                    not self._stopping
+                    and not self._refreshes
+                    and not (self._pending and time.monotonic() >= self._retry_at)
+                ):
+                    wait = max(0.0, self._retry_at - time.monotonic()) if self._pending else None
+                    self._cond.wait(wait)
+                if self._stopping:
+                    return
+                due = bool(self._pending) and time.monotonic() >= self._retry_at
+                refreshes, self._refreshes = self._refreshes, []
+            if due:
+                self._write_batch()
+            for request in refreshes:
+                request.changed = self._reload()
+                request.done.set()
+
+    def _write_batch(self) -> None:
+        events: list[StoreEvent] = []
+        try:
+            store = self._ensure_store(events)
+            with self._lock:
+                batch = list(self._pending.items())
+                ops = [self._with_base(op) for _, op in batch]
+            results = store.apply(ops)
+        except Exception as e:  # sqlite3.Error, OSError, StoreError: all kept and retried
+            with self._cond:
+                self._failures += 1
+                delay = self._retry_initial * 2 ** min(self._failures - 1, 16)
+                self._retry_at = time.monotonic() + min(delay, self._retry_max)
+                was_saving, self._saving = self._saving, False
+                self._last_error = f"Saving is unavailable ({e}). Changes are kept and retried."
+            if was_saving:
+                events.append(SaveFailed(self._last_error))
+            self._emit(events)
+            return
+        with self._cond:
+            for (key, sent), result in zip(batch, results, strict=True):
+                if self._pending.get(key) is sent:
+                    del self._pending[key]
+                events += self._apply_result(result)
+            recovered = not self._saving
+            self._saving, self._failures, self._last_error = True, 0, ""
+            self._cond.notify_all()
+        if recovered:
+            events.append(SavingRecovered("Saving works again; every change is saved."))
+        self._emit(events)
+
+    def _ensure_store(self, events: list[StoreEvent]) -> Store:
+        if self._store is None:
+            store = Store.open(self.directory)
+            events += [Notice(n) for n in store.notices]
+            data = store.load()
+            with self._lock:
+                self._store = store
+                self._merge(data, self._pending_ids())
+        return self._store
+
+    def _with_base(self, op: Operation) -> Operation:
+        # The version a note text is based on is the one last seen in the database,
+        # looked up when the write happens: queued edits replace each other.
+        if isinstance(op, SaveNote | DeleteNote):
+            return replace(op, base_version=self._base_version(op.abstract_id))
+        return op
+
+    def _reload(self) -> bool:
+        try:
+            if self._store is None:
+                return False
+            data = self._store.load()
+        except Exception:
+            return False
+        with self._lock:
+            return self._merge(data, self._pending_ids())
+
+    def _pending_ids(self) -> frozenset[_Key]:
+        keys = set(self._pending)
+        for kind, key in self._pending:
+            if kind == "reattach":  # the old id's records are moving: memory is ahead
+                keys |= {("bookmark", key), ("read", key), ("note", key)}
+        return frozenset(keys)
+
+    def _emit(self, events: list[StoreEvent]) -> None:
+        if self.listener is None:
+            return
+        for event in events:
+            # A broken listener must not stop saving.
+            with contextlib.suppress(Exception):
+                self.listener(event)
