@@ -5,6 +5,7 @@
 Load: load_corpus() on the whole folder (median, p95 of the runs). Render:
 to_plain() over every abstract with empty caches (what the search index pays
 once), then render() warm, then the fast-path check alone as the reference floor.
+Tokenize: tokenize() over the rendered texts against its general (reference) path.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ sys.path.insert(0, str(REPO))
 
 from tui.corpus import latex, latex_math  # noqa: E402
 from tui.corpus.load import load_corpus  # noqa: E402
+from tui.corpus.tokens import _tokenize_general, tokenize  # noqa: E402
 
 
 def _ms(seconds: float) -> str:
@@ -67,6 +69,24 @@ def main() -> int:
     print(f"to_plain, cold     median {_ms(c)}  ({slow} of {len(texts)} need rendering)")
     print(f"render, warm cache median {_ms(w)}")
     print(f"fast-path check    median {_ms(f)}  (floor; to_plain cold is {c / f:.1f}x)")
+
+    plains = [latex.to_plain(t) for t in texts]
+    fast, general = [], []
+    for _ in range(args.repeat):
+        t0 = time.perf_counter()
+        for t in plains:
+            tokenize(t)
+        fast.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        for t in plains:
+            _tokenize_general(t)
+        general.append(time.perf_counter() - t0)
+    tf, tg = statistics.median(fast), statistics.median(general)
+    ascii_n = sum(t.isascii() for t in plains)
+    print(
+        f"tokenize           median {_ms(tf)}  ({ascii_n} of {len(plains)} ASCII after rendering)"
+    )
+    print(f"tokenize, general  median {_ms(tg)}  (reference; tokenize is {tg / tf:.1f}x faster)")
     return 0
 
 

@@ -11,6 +11,8 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
+# A word: a run of letters and digits (no underscore). tui.search.build still
+# imports this name for its own ASCII path until it calls tokenize() directly.
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
@@ -25,6 +27,16 @@ def fold(word: str) -> str:
 
 def tokenize(text: str) -> list[str]:
     """The folded words of `text`, in order."""
+    if text.isascii():
+        # Most abstracts: lower() is casefold() for ASCII, keeps every offset and
+        # leaves no accent to strip, so one C-level findall gives the same tokens.
+        return _WORD.findall(text.lower())
+    # Mixed text (a rendered `α` or `é` among English): only non-ASCII words need fold().
+    return [w.lower() if w.isascii() else fold(w) for w in _WORD.findall(text)]
+
+
+def _tokenize_general(text: str) -> list[str]:
+    """`tokenize` for any text: each word matched, then folded (the reference path)."""
     return [fold(m.group()) for m in _WORD.finditer(text)]
 
 
