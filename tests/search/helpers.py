@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from tui.corpus.model import Abstract, Collection, Corpus, FileInfo, SourceRef, abstract_id
 
+# (file name, venue, year, plain text[, source text])
+Row = tuple[str, str, int, str] | tuple[str, str, int, str, str]
+
 
 def make_corpus(
-    rows: list[tuple[str, str, int, str] | tuple[str, str, int, str, str]],
+    rows: Sequence[Row],
 ) -> Corpus:
     """rows: (file name, venue, year, plain text[, source text]). The headline is the
     first sentence, so tests control it exactly."""

@@ -69,3 +69,19 @@ def test_reordered_abstracts_do_not_reuse_the_cache(tmp_path: Path) -> None:
     swapped = make_corpus(list(reversed(ROWS)))
     assert swapped.fingerprint == corpus.fingerprint
     assert cache.load(swapped, tmp_path) is None
+
+
+def test_new_rendering_rules_do_not_reuse_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tui.corpus import latex
+
+    corpus = make_corpus(ROWS)
+    cache.load_or_build(corpus, tmp_path)
+    old_path = cache.cache_path(corpus, tmp_path)
+    monkeypatch.setattr(latex, "RENDER_VERSION", cache.render_version() + 1, raising=False)
+    assert cache.cache_path(corpus, tmp_path) != old_path
+    assert cache.load(corpus, tmp_path) is None
+    # Even a cache file under the new name but written with the old rules is refused.
+    cache.cache_path(corpus, tmp_path).write_bytes(old_path.read_bytes())
+    assert cache.load(corpus, tmp_path) is None

@@ -2,11 +2,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.search.helpers import FakePersonal, make_corpus
+from tests.search.helpers import FakePersonal, Row, make_corpus
 from tui.search.index import SearchIndex
 from tui.search.query import QueryError
 
-ROWS = [
+ROWS: list[Row] = [
     ("a.txt", "ICLR", 2022, "Contrastive learning of visual features. We pretrain encoders."),
     ("a.txt", "ICLR", 2022, "A survey of image enhancement. Contrast matters for images."),
     ("b.txt", "NeurIPS", 2023, "Vision-language models at scale. We align text and images."),

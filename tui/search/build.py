@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from tui.corpus.model import Corpus
+from tui.corpus.model import Abstract, Corpus
 
 # The one tokenizer's pattern, reused for an equivalent ASCII fast path (see fast_tokenize).
 from tui.corpus.tokens import _WORD, fold, tokenize
@@ -72,6 +72,13 @@ _FORMATTING_MACROS = frozenset(
 Int32Array = npt.NDArray[np.int32]
 Int64Array = npt.NDArray[np.int64]
 Float32Array = npt.NDArray[np.float32]
+Uint16Array = npt.NDArray[np.uint16]
+BoolArray = npt.NDArray[np.bool_]
+
+# Documents tokenized per block: bounds the Python lists alive at once (a
+# 100,000-abstract corpus has ~16 million tokens; as Python lists of ints
+# that alone was ~130 MB, plus the int64 temporaries of one global sort).
+BLOCK_SIZE = 4096
 
 
 @dataclass(slots=True)
@@ -120,7 +127,7 @@ def fast_tokenize(text: str) -> list[str]:
     return tokenize(text)
 
 
-def _counted(keys: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+def _counted(keys: Int64Array) -> tuple[Int64Array, Int64Array]:
     """Sorted distinct keys and how often each occurs (np.unique, without its slow paths)."""
     if keys.size == 0:
         return keys, np.zeros(0, dtype=np.int64)
@@ -130,74 +137,169 @@ def _counted(keys: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], npt.ND
     return ordered[starts], counts
 
 
-def build_index_data(corpus: Corpus) -> IndexData:
-    """Tokenize every abstract and lay out postings, lengths and metadata."""
-    n = len(corpus.abstracts)
-    # word -> a unique increasing number (the counter's value when first seen);
-    # map() with a bound method keeps the per-token work in C.
-    word_ids: dict[str, int] = {}
-    counter = itertools.count()
-    token_chunks: list[list[int]] = []
+def _numbered(words: list[str], word_ids: dict[str, int], add: bool = True) -> Int32Array:
+    """The numbers of `words` (-1 for words not in `word_ids` when not `add`).
+
+    New words get the next free number. The lookups run in C (map over dict.get);
+    only the first sighting of a word costs a Python-level step.
+    """
+    ids = np.fromiter(map(word_ids.get, words, itertools.repeat(-1)), np.int32, len(words))
+    if add:
+        for i in np.flatnonzero(ids < 0).tolist():
+            ids[i] = word_ids.setdefault(words[i], len(word_ids))
+    return ids
+
+
+@dataclass(slots=True)
+class _Block:
+    """One block of documents, tokenized: word numbers (not yet in vocabulary order) and postings."""
+
+    tokens: Int32Array
+    lengths: Int64Array
+    post_word: Int32Array
+    post_doc: Int32Array  # global document numbers
+    tf: Uint16Array
+    in_head: BoolArray
+
+
+def _index_block(abstracts: list[Abstract], first: int, word_ids: dict[str, int]) -> _Block:
+    """Tokenize abstracts[first:...] and count one posting per distinct (word, doc).
+
+    tf counts body occurrences; macro and symbol names count once. A headline
+    word only boosts a word the body (or its macros) has: a headline cut
+    mid-word must not invent a word.
+    """
+    m = len(abstracts)
+    words: list[str] = []
+    lengths = np.empty(m, dtype=np.int64)
     extra_docs: list[int] = []
-    extra_words: list[int] = []
+    extra_words: list[str] = []
     head_docs: list[int] = []
-    head_words: list[int] = []
-    lengths = np.zeros(n, dtype=np.float32)
-    for d, abstract in enumerate(corpus.abstracts):
+    head_words: list[str] = []
+    for j, abstract in enumerate(abstracts):
         plain = abstract.plain
-        ids = list(map(word_ids.setdefault, fast_tokenize(plain), counter))
-        token_chunks.append(ids)
-        lengths[d] = len(ids)
+        body = fast_tokenize(plain)
+        lengths[j] = len(body)
+        words += body
         for w in _macro_words(abstract.text) | _symbol_words(plain):
-            extra_docs.append(d)
-            extra_words.append(word_ids.setdefault(w, next(counter)))
+            extra_docs.append(j)
+            extra_words.append(w)
         for w in set(fast_tokenize(abstract.headline)):
-            wid = word_ids.get(w)
-            if wid is not None:
-                head_docs.append(d)
-                head_words.append(wid)
+            head_docs.append(j)
+            head_words.append(w)
+    tokens = _numbered(words, word_ids)
+    del words
+    extra = _numbered(extra_words, word_ids)
+    head = _numbered(head_words, word_ids, add=False)
+
+    # Keys word * m + local doc sort by word, then doc.
+    local_doc = np.repeat(np.arange(m, dtype=np.int64), lengths)
+    body_keys, body_counts = _counted(tokens.astype(np.int64) * m + local_doc)
+    del local_doc
+    extra_keys = extra.astype(np.int64) * m + np.asarray(extra_docs, dtype=np.int64)
+    uniq = _counted(np.concatenate([body_keys, extra_keys]))[0]
+    tf = np.ones(uniq.size, dtype=np.uint16)
+    # uint16 keeps the block small; a word 65,535 times in one abstract is saturated anyway.
+    tf[np.searchsorted(uniq, body_keys)] = np.minimum(body_counts, np.iinfo(np.uint16).max)
+    known = head >= 0
+    head_keys = head[known].astype(np.int64) * m + np.asarray(head_docs, dtype=np.int64)[known]
+    return _Block(
+        tokens=tokens,
+        lengths=lengths,
+        post_word=(uniq // m).astype(np.int32),
+        post_doc=(uniq % m + first).astype(np.int32),
+        tf=tf,
+        in_head=np.isin(uniq, head_keys),
+    )
+
+
+def _destinations(words: Int32Array, cursor: Int64Array) -> Int64Array:
+    """Where a block's postings go in the merged arrays; advances `cursor`.
+
+    `words` (in vocabulary order now) come in runs, one per word, each in doc order,
+    because the block was sorted by (first-sighting number, doc).
+    """
+    if words.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    starts = np.flatnonzero(np.concatenate([[True], words[1:] != words[:-1]]))
+    run_lengths = np.diff(np.append(starts, words.size))
+    within = np.arange(words.size, dtype=np.int64) - np.repeat(starts, run_lengths)
+    dest: Int64Array = cursor[words] + within
+    cursor[words[starts]] += run_lengths
+    return dest
+
+
+def _weights(block: _Block, lengths: Float32Array, avg: float) -> Float32Array:
+    """BM25 term-frequency part of a block's postings, length-normalised and saturated,
+    tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / avg)), plus the headline bonus.
+    Computed in place in float32."""
+    tf = block.tf.astype(np.float32)
+    norm = lengths[block.post_doc]
+    norm *= B
+    norm /= avg
+    norm += 1 - B
+    norm *= K1
+    norm += tf
+    tf *= K1 + 1
+    tf /= norm
+    np.add(tf, np.float32(HEADLINE_BONUS), out=tf, where=block.in_head)
+    return tf
+
+
+def build_index_data(corpus: Corpus, block_size: int = BLOCK_SIZE) -> IndexData:
+    """Tokenize every abstract and lay out postings, lengths and metadata.
+
+    Documents are indexed in blocks, so only one block's Python lists exist at
+    a time; the rest is compact numpy arrays (int32 word and doc numbers,
+    uint16 counts) that are scattered into word order at the end.
+    """
+    abstracts = corpus.abstracts
+    n = len(abstracts)
+    word_ids: dict[str, int] = {}  # word -> number in order of first sighting
+    blocks = [
+        _index_block(abstracts[lo : lo + block_size], lo, word_ids)
+        for lo in range(0, n, max(block_size, 1))
+    ]
 
     # Renumber words in sorted order so every prefix is a contiguous range.
-    vocab = list(word_ids)
-    first_seen = np.fromiter(word_ids.values(), dtype=np.int64, count=len(vocab))  # increasing
-    order = sorted(range(len(vocab)), key=vocab.__getitem__)
-    rank = np.empty(len(vocab), dtype=np.int32)
-    rank[np.asarray(order, dtype=np.int64)] = np.arange(len(vocab), dtype=np.int32)
-    vocab = [vocab[i] for i in order]
+    first_seen = list(word_ids)
+    del word_ids
+    order = sorted(range(len(first_seen)), key=first_seen.__getitem__)
+    vocab = [first_seen[i] for i in order]
+    del first_seen
     v = len(vocab)
+    rank = np.empty(v, dtype=np.int32)
+    rank[np.asarray(order, dtype=np.int64)] = np.arange(v, dtype=np.int32)
+    del order
 
-    def remap(ids: npt.NDArray[np.int64]) -> Int32Array:
-        result: Int32Array = rank[np.searchsorted(first_seen, ids)]
-        return result
-
+    counts = np.concatenate([b.lengths for b in blocks]) if blocks else np.zeros(0, np.int64)
+    lengths = counts.astype(np.float32)
     tok_ptr = np.zeros(n + 1, dtype=np.int64)
-    tok_ptr[1:] = np.cumsum([len(c) for c in token_chunks], dtype=np.int64)
-    raw = np.fromiter(itertools.chain.from_iterable(token_chunks), np.int64, int(tok_ptr[-1]))
-    tokens = remap(raw)
-    tok_doc = np.repeat(np.arange(n, dtype=np.int64), np.diff(tok_ptr))
-
-    # One posting per distinct (word, doc) key; tf counts body occurrences.
-    # Macro and symbol names count once. A headline word only boosts a word the
-    # body has (a headline cut mid-word must not invent a word).
-    body_keys, body_counts = _counted(tokens.astype(np.int64) * n + tok_doc)
-    extra_keys = remap(np.asarray(extra_words, dtype=np.int64)).astype(np.int64) * n + np.asarray(
-        extra_docs, dtype=np.int64
-    )
-    uniq = _counted(np.concatenate([body_keys, extra_keys]))[0]
-    tf = np.ones(uniq.size, dtype=np.float32)
-    tf[np.searchsorted(uniq, body_keys)] = body_counts
-    head_keys = remap(np.asarray(head_words, dtype=np.int64)).astype(np.int64) * n + np.asarray(
-        head_docs, dtype=np.int64
-    )
-    in_head = np.isin(uniq, head_keys)
-    post_word = (uniq // max(n, 1)).astype(np.int64)
-    post_doc = (uniq % max(n, 1)).astype(np.int32)
+    tok_ptr[1:] = np.cumsum(counts)
     avg = float(lengths.mean()) if n and lengths.mean() > 0 else 1.0
-    norm = K1 * (1 - B + B * lengths[post_doc] / avg)
-    weight = tf * (K1 + 1) / (tf + norm)
-    weight32: Float32Array = (weight + HEADLINE_BONUS * in_head).astype(np.float32)
+    per_word = np.zeros(v, dtype=np.int64)
+    for b in blocks:
+        b.post_word = rank[b.post_word]
+        per_word += np.bincount(b.post_word, minlength=v)
     post_ptr = np.zeros(v + 1, dtype=np.int64)
-    post_ptr[1:] = np.cumsum(np.bincount(post_word, minlength=v))
+    post_ptr[1:] = np.cumsum(per_word)
+    cursor = post_ptr[:-1].copy()  # next free slot of each word's postings
+
+    # Scatter each block into place (postings in word order, then doc order:
+    # blocks come in doc order), freeing blocks as they are merged.
+    tokens = np.empty(int(tok_ptr[-1]), dtype=np.int32)
+    post_doc = np.empty(int(post_ptr[-1]), dtype=np.int32)
+    weight32: Float32Array = np.empty(int(post_ptr[-1]), dtype=np.float32)
+    blocks.reverse()
+    at = 0
+    while blocks:
+        b = blocks.pop()
+        tokens[at : at + b.tokens.size] = rank[b.tokens]
+        at += b.tokens.size
+        dest = _destinations(b.post_word, cursor)
+        post_doc[dest] = b.post_doc
+        weight32[dest] = _weights(b, lengths, avg)
+        del b, dest
 
     years = np.asarray([a.collection.year or 0 for a in corpus.abstracts], dtype=np.int32)
     venue_index: dict[str, int] = {}
@@ -221,7 +323,7 @@ def build_index_data(corpus: Corpus) -> IndexData:
         post_ptr=post_ptr,
         post_doc=post_doc,
         post_weight=weight32,
-        tokens=tokens.astype(np.int32),
+        tokens=tokens,
         tok_ptr=tok_ptr,
         years=years,
         venue_names=list(venue_index),

@@ -1,7 +1,9 @@
 """The search index on disk, so a second start with the same files skips the build.
 
 A cache file is named by the corpus fingerprint (the content of the loaded
-files) and a format version, and also records the abstract ids in order, so a
+files), the index format version and the LaTeX rendering version (the index
+holds words of the rendered text, so new rendering rules mean a new index),
+and also records the abstract ids in order, so a
 stale or foreign file is never used. Cache trouble of any kind (unreadable,
 truncated, unwritable directory) means "build instead", never an error.
 """
@@ -15,6 +17,7 @@ import pickle
 import tempfile
 from pathlib import Path
 
+from tui.corpus import latex
 from tui.corpus.model import Corpus
 from tui.search.build import IndexData
 from tui.search.index import SearchIndex
@@ -24,9 +27,18 @@ FORMAT_VERSION = 1
 _KEEP = 3  # cache files kept for other corpora (e.g. other folders opened)
 
 
+def render_version() -> int:
+    """The rendering rules' version (tui.corpus.latex.RENDER_VERSION; 0 where it has none)."""
+    return int(getattr(latex, "RENDER_VERSION", 0))
+
+
 def cache_path(corpus: Corpus, cache_dir: Path) -> Path:
     """Where the index of `corpus` is (or would be) cached."""
-    return cache_dir / f"search-v{FORMAT_VERSION}-{corpus.fingerprint}.pickle"
+    return cache_dir / f"search-v{FORMAT_VERSION}-r{render_version()}-{corpus.fingerprint}.pickle"
+
+
+def _header(corpus: Corpus) -> tuple[int, int, str, str]:
+    return (FORMAT_VERSION, render_version(), corpus.fingerprint, _ids_digest(corpus))
 
 
 def _ids_digest(corpus: Corpus) -> str:
@@ -40,7 +52,7 @@ def load(corpus: Corpus, cache_dir: Path) -> SearchIndex | None:
     try:
         with cache_path(corpus, cache_dir).open("rb") as f:
             header = pickle.load(f)
-            if header != (FORMAT_VERSION, corpus.fingerprint, _ids_digest(corpus)):
+            if header != _header(corpus):
                 return None
             data = pickle.load(f)
     except Exception:
@@ -59,8 +71,7 @@ def save(index: SearchIndex, corpus: Corpus, cache_dir: Path) -> bool:
         cache_dir.mkdir(parents=True, exist_ok=True)
         fd, tmp_name = tempfile.mkstemp(prefix=".search-", suffix=".tmp", dir=cache_dir)
         with os.fdopen(fd, "wb") as f:
-            header = (FORMAT_VERSION, corpus.fingerprint, _ids_digest(corpus))
-            pickle.dump(header, f, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(_header(corpus), f, protocol=pickle.HIGHEST_PROTOCOL)
             pickle.dump(index.data, f, protocol=pickle.HIGHEST_PROTOCOL)
             f.flush()
             os.fsync(f.fileno())

@@ -1,0 +1,81 @@
+"""The index arrays: block-wise building gives the same arrays as one block, and
+postings agree with a plain-Python count."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from tests.search.helpers import Row, make_corpus
+from tui.corpus.tokens import tokenize
+from tui.search.build import HEADLINE_BONUS, K1, B, IndexData, build_index_data
+
+ROWS: list[Row] = [
+    ("a.txt", "ICLR", 2022, "Contrastive learning of visual features. Learning learning again."),
+    ("a.txt", "ICLR", 2022, "A survey of image enhancement. Contrast matters for images."),
+    ("b.txt", "NeurIPS", 2023, "Vision-language models at scale. We align text and images."),
+    ("b.txt", "NeurIPS", 2023, "Graph networks. A contrastive objective helps graphs."),
+    (
+        "c.txt",
+        "ICML",
+        2024,
+        "Fast attention kernels. We get 3× speedups and error √m.",
+        r"Fast attention kernels. We get $3\times$ speedups and error $\sqrt m$.",
+    ),
+    ("c.txt", "ICML", 2024, "Ünïcode wörds café. Straße and CAFÉ again."),
+    ("c.txt", "ICML", 2024, ""),
+]
+
+
+def same(a: IndexData, b: IndexData) -> None:
+    for field in dataclasses.fields(IndexData):
+        x, y = getattr(a, field.name), getattr(b, field.name)
+        if isinstance(x, np.ndarray):
+            assert x.dtype == y.dtype, field.name
+            assert np.array_equal(x, y), field.name
+        else:
+            assert x == y, field.name
+
+
+@pytest.mark.parametrize("block_size", [1, 2, 3, 5])
+def test_blocks_do_not_change_the_index(block_size: int) -> None:
+    corpus = make_corpus(ROWS)
+    same(build_index_data(corpus, block_size=block_size), build_index_data(corpus))
+
+
+def test_postings_match_a_plain_count() -> None:
+    corpus = make_corpus(ROWS)
+    data = build_index_data(corpus)
+    bodies = [tokenize(a.plain) for a in corpus.abstracts]
+    assert data.vocab == sorted(set(data.vocab))
+    assert {"times", "sqrt", "strasse", "cafe", "vision", "language"} <= set(data.vocab)
+    assert "emph" not in data.vocab
+    lengths = np.asarray([len(b) for b in bodies], dtype=np.float32)
+    avg = float(lengths.mean())
+    for w, word in enumerate(data.vocab):
+        lo, hi = int(data.post_ptr[w]), int(data.post_ptr[w + 1])
+        docs = data.post_doc[lo:hi].tolist()
+        assert docs == sorted(set(docs)), word
+        for d, weight in zip(docs, data.post_weight[lo:hi].tolist(), strict=True):
+            tf = Counter(bodies[d])[word] or 1  # macro/symbol names count once
+            expected = tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths[d] / avg))
+            if word in tokenize(corpus.abstracts[d].headline):
+                expected += HEADLINE_BONUS
+            assert weight == pytest.approx(expected, rel=1e-5), (word, d)
+    # Every body word has a posting in its document.
+    for d, body in enumerate(bodies):
+        for word in set(body):
+            w = data.vocab.index(word)
+            assert d in data.post_doc[data.post_ptr[w] : data.post_ptr[w + 1]].tolist()
+    # Token sequences (for phrases) spell the bodies.
+    for d, body in enumerate(bodies):
+        ids = data.tokens[data.tok_ptr[d] : data.tok_ptr[d + 1]].tolist()
+        assert [data.vocab[i] for i in ids] == body
+
+
+def test_empty_corpus() -> None:
+    data = build_index_data(make_corpus([]))
+    assert data.vocab == [] and data.post_doc.size == 0 and data.tok_ptr.tolist() == [0]
