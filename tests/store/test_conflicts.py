@@ -1,0 +1,154 @@
+"""Conflict copies: listed in the notes view, gone only when the user dismisses them;
+re-attaching a record with an unsaved note edit reports no false conflict."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from tests.store.helpers import PARAGRAPHS, load, make_abstract, write_file
+from tui.store.db import Store
+from tui.store.records import ConflictDetected, StoreEvent
+from tui.store.userdata import UserData
+
+A = make_abstract(PARAGRAPHS[0])
+
+
+def _open(d: Path) -> UserData:
+    return UserData.open(d, retry_initial=0.02, retry_max=0.1)
+
+
+def _hold_writes(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """While the returned event is set, commits fail (and stay queued)."""
+    holding = threading.Event()
+    holding.set()
+    real_apply = Store.apply
+
+    def apply(self: Store, ops: list[object]) -> object:
+        if holding.is_set():
+            raise sqlite3.OperationalError("database is locked")
+        return real_apply(self, ops)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Store, "apply", apply)
+    return holding
+
+
+def _conflict(data_dir: Path) -> tuple[UserData, UserData]:
+    one, two = _open(data_dir), _open(data_dir)
+    one.save_note(A, "base")
+    assert one.flush() and two.refresh()
+    two.save_note(A, "from window two")
+    assert two.flush()
+    one.save_note(A, "from window one")
+    assert one.flush()
+    return one, two
+
+
+def test_notes_view_lists_copies_and_dismiss_removes_one(data_dir: Path) -> None:
+    one, two = _conflict(data_dir)
+    [record] = one.notes()
+    assert record.text == "from window one"
+    [copy] = record.conflicts
+    assert copy.text == "from window two" and copy.abstract_id == A.id
+    assert one.dismiss_conflict(copy.copy_id)
+    assert one.notes()[0].conflicts == () and one.conflict_copies() == []
+    assert not one.dismiss_conflict(copy.copy_id)  # already gone
+    assert one.flush()
+    assert Store.open(data_dir).load().conflicts == []
+    assert two.refresh() and two.conflict_copies() == []
+    assert not two.dismiss_conflict(copy.copy_id)
+    assert two.note(A.id) == "from window one"  # dismissing a copy never touches the note
+    one.close()
+    two.close()
+
+
+def test_copy_without_note_is_listed_until_dismissed(data_dir: Path) -> None:
+    one, two = _conflict(data_dir)
+    two.close()
+    one.delete_note(A.id)
+    assert one.flush()
+    [record] = one.notes()
+    assert record.id == A.id and record.text == "" and len(record.conflicts) == 1
+    assert record.updated == record.conflicts[0].created and record.headline
+    assert one.dismiss_conflict(record.conflicts[0].copy_id)
+    assert one.notes() == []
+    one.close()
+
+
+def test_pending_dismissal_survives_refresh(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    one, two = _conflict(data_dir)
+    two.close()
+    [copy] = one.conflict_copies()
+    holding = _hold_writes(monkeypatch)
+    assert one.dismiss_conflict(copy.copy_id)
+    one.refresh()  # the database still has the copy; the queued dismissal wins
+    assert one.conflict_copies() == []
+    holding.clear()
+    assert one.flush(timeout=5)
+    one.close()
+    assert Store.open(data_dir).load().conflicts == []
+
+
+@pytest.mark.parametrize("refresh_first", [False, True])
+def test_unsaved_edit_during_reattach_is_no_conflict(
+    tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch, refresh_first: bool
+) -> None:
+    f = tmp_path / "a.txt"
+    write_file(f, "ICLR 2023 Papers", PARAGRAPHS[:2])
+    ud = _open(data_dir)
+    events: list[StoreEvent] = []
+    ud.listener = events.append
+    old = load([f]).abstracts[0]
+    ud.attach(load([f]))
+    ud.save_note(old, "saved before the edit")
+    assert ud.flush()
+
+    holding = _hold_writes(monkeypatch)
+    ud.save_note(old, "typed while the file changed")  # not committed yet
+    write_file(f, "ICLR 2023 Papers", [PARAGRAPHS[0].replace("prove", "proved"), PARAGRAPHS[1]])
+    corpus = load([f])
+    new = corpus.abstracts[0]
+    [moved] = ud.attach(corpus).reattached
+    assert (moved.old_id, moved.new_id) == (old.id, new.id)
+    if refresh_first:
+        ud.refresh()
+    ud.save_note(new, "typed after the re-attachment")
+    holding.clear()
+    assert ud.flush(timeout=5)
+
+    assert not any(isinstance(e, ConflictDetected) for e in events)
+    assert ud.conflict_copies() == [] and ud.note(new.id) == "typed after the re-attachment"
+    ud.close()
+    data = Store.open(data_dir).load()
+    assert {i: n.text for i, n in data.notes.items()} == {new.id: "typed after the re-attachment"}
+    assert data.conflicts == [] and data.aliases == {old.id: new.id}
+
+
+def test_reattach_onto_a_noted_abstract_saves_the_edit_as_a_copy(
+    tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    f = tmp_path / "a.txt"
+    write_file(f, "ICLR 2023 Papers", PARAGRAPHS[:1])
+    ud = _open(data_dir)
+    old = load([f]).abstracts[0]
+    ud.attach(load([f]))
+    ud.save_note(old, "first")
+    assert ud.flush()
+    edited = make_abstract(PARAGRAPHS[0].replace("prove", "proved"))
+    ud.save_note(edited, "the edited abstract has its own note")
+    assert ud.flush()
+    holding = _hold_writes(monkeypatch)
+    ud.save_note(old, "unsaved edit of the old note")
+    write_file(f, "ICLR 2023 Papers", [edited.text])
+    ud.attach(load([f]))
+    holding.clear()
+    assert ud.flush(timeout=5)
+    ud.close()
+    data = Store.open(data_dir).load()
+    assert data.notes[edited.id].text == "the edited abstract has its own note"
+    assert [c.text for c in data.conflicts] == ["unsaved edit of the old note"]

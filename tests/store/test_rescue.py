@@ -1,0 +1,181 @@
+"""Quitting never loses text: changes that cannot be committed go to an importable rescue file."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import stat
+import tempfile
+import threading
+from pathlib import Path
+
+import pytest
+
+from tests.store.helpers import PARAGRAPHS, make_abstract
+from tui.commands.export import main_import
+from tui.store.db import Store
+from tui.store.export import parse_export
+from tui.store.records import Notice, StoreEvent
+from tui.store.userdata import UserData
+
+A, B, C = (make_abstract(p, position=i) for i, p in enumerate(PARAGRAPHS[:3], start=1))
+
+
+@pytest.fixture
+def fault(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """While set, every commit fails as a locked database does."""
+    failing = threading.Event()
+    failing.set()
+    real_apply = Store.apply
+
+    def apply(self: Store, ops: list[object]) -> object:
+        if failing.is_set():
+            raise sqlite3.OperationalError("database is locked")
+        return real_apply(self, ops)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Store, "apply", apply)
+    return failing
+
+
+def _open(d: Path) -> tuple[UserData, list[StoreEvent]]:
+    ud = UserData.open(d, retry_initial=0.02, retry_max=0.1)
+    events: list[StoreEvent] = []
+    ud.listener = events.append
+    return ud, events
+
+
+def test_close_writes_importable_rescue_file(
+    data_dir: Path, tmp_path: Path, fault: threading.Event
+) -> None:
+    ud, events = _open(data_dir)
+    ud.set_bookmark(A, True)
+    ud.save_note(A, "precious text\nwith two lines")
+    ud.save_note(B, "a note on B")
+    ud.set_read([B], True)
+    ud.set_state("resume:x", "{}")
+    ud.set_bookmark(C, True)
+    ud.set_bookmark(C, False)  # a removal: listed, not importable
+    path = ud.close(timeout=0.5)
+    assert path is not None and path == ud.rescue_path
+    assert path.parent == data_dir and path.name.startswith("abstracts-unsaved-")
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    notices = [e.message for e in events if isinstance(e, Notice)]
+    assert any(str(path) in m and "abstracts import" in m for m in notices)
+    assert ud.note(A.id) == "precious text\nwith two lines"  # still readable after close
+    doc = parse_export(path.read_text(encoding="utf-8"))
+    assert {n["id"]: n["text"] for n in doc["notes"]} == {
+        A.id: "precious text\nwith two lines",
+        B.id: "a note on B",
+    }
+    assert doc["unsaved_removals"] == [{"kind": "bookmark", "id": C.id}]
+    assert "locked" in doc["rescue"]
+    fault.clear()
+    # The same file imports into another data directory, and into the original one.
+    for target in (tmp_path / "elsewhere", data_dir):
+        assert main_import([str(path), "--data-dir", str(target)]) == 0
+        data = Store.open(target).load()
+        assert {i: n.text for i, n in data.notes.items()} == {
+            A.id: "precious text\nwith two lines",
+            B.id: "a note on B",
+        }
+        assert set(data.bookmarks) == {A.id} and set(data.reads) == {B.id}
+        assert data.records[A.id].text == A.text and data.state == {"resume:x": "{}"}
+        assert data.conflicts == []
+
+
+@pytest.mark.parametrize("changed_elsewhere", [False, True])
+def test_rescued_note_edit_replaces_only_an_unchanged_note(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch, changed_elsewhere: bool
+) -> None:
+    ud, _ = _open(data_dir)
+    ud.save_note(A, "version one")
+    assert ud.flush()
+    failing = threading.Event()
+    failing.set()
+    real_apply = Store.apply
+
+    def apply(self: Store, ops: list[object]) -> object:
+        if failing.is_set():
+            raise sqlite3.OperationalError("disk I/O error")
+        return real_apply(self, ops)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Store, "apply", apply)
+    ud.save_note(A, "version two, never committed")
+    path = ud.close(timeout=0.3)
+    assert path is not None
+    failing.clear()
+    store = Store.open(data_dir)
+    if changed_elsewhere:
+        base = store.load().notes[A.id].version
+        store.save_note(A.id, "changed by another machine", base)
+    store.close()
+    assert main_import([str(path)]) == 0
+    assert main_import([str(path)]) == 0  # idempotent
+    data = Store.open(data_dir).load()
+    if changed_elsewhere:
+        assert data.notes[A.id].text == "changed by another machine"
+        assert [c.text for c in data.conflicts] == ["version two, never committed"]
+    else:
+        assert data.notes[A.id].text == "version two, never committed"
+        assert data.conflicts == []
+
+
+def test_rescue_falls_back_to_temp_then_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    data = blocker / "data"  # nothing can be created here: the store is unavailable
+    temp, home = tmp_path / "tmp", tmp_path / "home"
+    temp.mkdir()
+    home.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    monkeypatch.setenv("HOME", str(home))
+
+    ud, _ = _open(data)
+    ud.save_note(A, "kept in the temp dir")
+    first = ud.close(timeout=0.2)
+    assert first is not None and first.parent == temp
+
+    monkeypatch.setattr(tempfile, "tempdir", str(blocker / "tmp"))
+    ud, _ = _open(data)
+    ud.save_note(A, "kept in the home dir")
+    second = ud.close(timeout=0.2)
+    assert second is not None and second.parent == home
+    assert json.loads(second.read_text())["notes"][0]["text"] == "kept in the home dir"
+
+    monkeypatch.setenv("HOME", str(blocker / "home"))
+    ud, events = _open(data)
+    ud.save_note(A, "nowhere to write")
+    assert ud.close(timeout=0.2) is None and ud.rescue_path is None
+    assert any(isinstance(e, Notice) and "still in memory" in e.message for e in events)
+    assert ud.note(A.id) == "nowhere to write"
+    text = ud.rescue_text()  # the UI can still print it as a last resort
+    assert text is not None and "nowhere to write" in text
+
+
+def test_flush_with_rescue_rewrites_one_file(data_dir: Path, fault: threading.Event) -> None:
+    ud, _ = _open(data_dir)
+    ud.save_note(A, "draft one")
+    assert not ud.flush(timeout=0.2)
+    assert ud.rescue_path is None  # a plain flush only waits
+    assert not ud.flush(timeout=0.2, rescue=True)
+    first = ud.rescue_path
+    assert first is not None
+    ud.save_note(A, "draft two")
+    assert not ud.flush(timeout=0.2, rescue=True)
+    assert ud.rescue_path == first
+    assert "draft two" in first.read_text()
+    assert len(list(data_dir.glob("abstracts-unsaved-*.json"))) == 1
+    fault.clear()
+    assert ud.flush(timeout=5)
+    assert ud.close() is None  # everything saved: no new rescue file
+    assert Store.open(data_dir).load().notes[A.id].text == "draft two"
+
+
+def test_clean_close_writes_nothing(data_dir: Path) -> None:
+    ud, _ = _open(data_dir)
+    ud.save_note(A, "saved normally")
+    assert ud.close() is None and ud.rescue_path is None
+    assert list(data_dir.glob("abstracts-unsaved-*")) == []
