@@ -4,9 +4,10 @@ Runs, in one go and interleaved so machine noise hits all alike:
   * a minimal Textual app (one Label): the floor no Textual app can beat;
   * abstracts on the bundled seeds;
   * abstracts on the ICLR corpus (6,943 abstracts in 369 files).
-Each child process runs headless and exits once the first screen has been
-composed and painted; the parent times spawn-to-exit-signal. Prints medians
-and ratios against the floor. Targets: seeds <= 1.3x, ICLR <= 2x.
+Each child runs for real on a pseudo-terminal (120x40, xterm-256color), and
+the parent times from spawning it to reading its first frame off the
+terminal (a marker text inside the first full-screen update), then kills it.
+Prints medians and ratios against the floor. Targets: seeds <= 1.3x, ICLR <= 2x.
 
     python bench/startup.py [--runs 9] [--corpus DIR] [--json]
 """
@@ -14,26 +15,26 @@ and ratios against the floor. Targets: seeds <= 1.3x, ICLR <= 2x.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import os
+import select
+import signal
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+COLUMNS, LINES = 120, 40
 
 CHILD = r"""
 import sys
 kind, target = sys.argv[1], sys.argv[2]
-
-async def first_paint(pilot):
-    await pilot.pause()
-    print("painted", flush=True)
-    pilot.app.exit()
-
 if kind == "minimal":
     from textual.app import App
     from textual.widgets import Label
@@ -42,35 +43,51 @@ if kind == "minimal":
         def compose(self):
             yield Label("hello")
 
-    app = Minimal()
+    Minimal().run()
 else:
-    from tui.ui.app import make_app
+    from tui.cli import main
 
-    app = make_app([target] if target else None)
-app.run(headless=True, size=(120, 40), auto_pilot=first_paint)
+    sys.exit(main([target] if target else []))
 """
+
+# Text each app paints in its first frame (Textual writes the whole screen as one update).
+MARKERS = {"minimal": b"hello", "app": b"abstracts"}
 
 
 def time_child(kind: str, target: str, data_dir: str) -> float:
-    env = dict(os.environ, ABSTRACTS_DATA_DIR=data_dir)
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", LINES, COLUMNS, 0, 0))
+    env = dict(
+        os.environ,
+        ABSTRACTS_DATA_DIR=data_dir,
+        TERM="xterm-256color",
+        COLUMNS=str(COLUMNS),
+        LINES=str(LINES),
+    )
     start = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-c", CHILD, kind, target],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
         env=env,
         cwd=REPO,
+        start_new_session=True,
     )
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        if line.strip() == "painted":
-            elapsed = time.perf_counter() - start
-            break
-    else:
-        raise RuntimeError(f"{kind} never painted: {proc.stderr.read() if proc.stderr else ''}")
-    proc.wait(timeout=60)
-    return elapsed
+    os.close(slave)
+    seen = b""
+    marker = MARKERS[kind]
+    try:
+        while marker not in seen:
+            ready, _, _ = select.select([master], [], [], 30)
+            if not ready:
+                raise RuntimeError(f"{kind} never painted")
+            seen = seen[-len(marker) :] + os.read(master, 65536)
+        return time.perf_counter() - start
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        os.close(master)
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from tui.triage import next_unread, progress
+from tui.triage.navigation import next_unread, progress
 
 
 def test_next_unread_skips_read_and_follows_the_given_order() -> None:

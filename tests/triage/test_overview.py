@@ -3,7 +3,7 @@ from __future__ import annotations
 from tests.similar.fixtures import TEXTS, make_corpus
 from tui.corpus.model import Corpus
 from tui.similar import SimilarityModel
-from tui.triage import bar, collection_rows, distinctive_terms, file_rows
+from tui.triage.overview import bar, collection_rows, distinctive_terms, file_rows
 
 VISION_2020 = [
     "Convolutional networks classify images; we study image augmentation for convolutional nets.",

@@ -1,44 +1,8 @@
-"""Triage helpers the UI calls: next unread, undo/redo, progress text and the overview.
+"""Triage helpers the UI calls: next unread (navigation), undo/redo (undo), overview counts
+and distinctive terms (overview).
 
 Pure functions and small classes over indices and id sets; nothing here reads
-the disk or imports Textual (enforced by tests/test_import_hygiene.py).
+the disk or imports Textual (enforced by tests/test_import_hygiene.py). The
+package imports none of its modules itself: overview needs NumPy, which the
+app must not pay for before its first paint.
 """
-
-from tui.triage.navigation import next_unread, progress
-from tui.triage.overview import (
-    CountRow,
-    bar,
-    collection_rows,
-    distinctive_terms,
-    file_rows,
-)
-from tui.triage.undo import (
-    Action,
-    Compound,
-    CorpusTarget,
-    SetBookmarks,
-    SetRead,
-    Target,
-    UndoStack,
-    redo_notice,
-    undo_notice,
-)
-
-__all__ = [
-    "Action",
-    "Compound",
-    "CorpusTarget",
-    "CountRow",
-    "SetBookmarks",
-    "SetRead",
-    "Target",
-    "UndoStack",
-    "bar",
-    "collection_rows",
-    "distinctive_terms",
-    "file_rows",
-    "next_unread",
-    "progress",
-    "redo_notice",
-    "undo_notice",
-]

@@ -22,8 +22,6 @@ from textual.widgets import Footer, Input
 from tui import locations
 from tui.corpus.model import Abstract, Corpus
 from tui.ui.personal import PersonalMixin
-from tui.ui.screens.help import HelpScreen
-from tui.ui.screens.load_report import LoadReportScreen
 from tui.ui.triage import TriageMixin
 from tui.ui.widgets.abstract_list import AbstractList
 from tui.ui.widgets.detail import DetailPane, DetailView
@@ -59,7 +57,7 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
     def __init__(self, corpus: Corpus, *, data_dir: Path | None = None) -> None:
         super().__init__()
         self.corpus = corpus
-        self.data_dir = locations.data_dir(data_dir)
+        self._data_dir_override = data_dir
         self.index: SearchIndex | None = None
         self._index_lock = threading.Lock()
         self.query_text = ""
@@ -71,6 +69,11 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
         self.resume_scroll = 0
         self.init_personal()
         self.init_triage()
+
+    @property
+    def data_dir(self) -> Path:
+        """The user's data directory (resolved on first use: platformdirs is not needed to paint)."""
+        return locations.data_dir(self._data_dir_override)
 
     # -- layout --------------------------------------------------------------
 
@@ -294,10 +297,16 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
         self.rerun_filter()
         self.refresh_header()
 
+    # Screens are imported when first opened: they are not needed for the first paint.
+
     def action_help(self) -> None:
+        from tui.ui.screens.help import HelpScreen
+
         self.push_screen(HelpScreen(self.help_sections()))
 
     def action_load_report(self) -> None:
+        from tui.ui.screens.load_report import LoadReportScreen
+
         self.push_screen(LoadReportScreen(self.corpus))
 
     def help_sections(self) -> list[tuple[str, list[tuple[str, str]]]]:

@@ -8,6 +8,8 @@ thread does the disk work, so no key press ever waits on SQLite.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
@@ -268,6 +270,34 @@ class PersonalMixin:
         """Pick up another instance's changes when the terminal regains focus."""
         self.action_refresh_data()
 
+    def export(self, fmt: str, *only: str) -> None:
+        """Export from the palette into the working directory, under a new file name."""
+        self._export(fmt, list(only))
+
+    @work(thread=True, exclusive=True, group="export")
+    def _export(self, fmt: str, only: list[str]) -> None:
+        from datetime import datetime
+
+        from tui.commands.export import main_export
+
+        app: Any = self
+        if self.userdata is not None:
+            self.userdata.flush(timeout=5)
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        path = Path.cwd() / f"abstracts-export-{stamp}.{'md' if fmt == 'md' else fmt}"
+        if path.exists():  # never overwrite a file the user has
+            app.call_from_thread(app.notify, f"{path} exists; try again.", severity="warning")
+            return
+        code = main_export(
+            ["--format", fmt, *only, "-o", str(path), "--data-dir", str(app.data_dir)]
+        )
+        if code == 0:
+            app.call_from_thread(app.notify, str(path), title="Exported", timeout=8)
+        else:
+            app.call_from_thread(
+                app.notify, f"Export failed (status {code}).", title="Export", severity="error"
+            )
+
     def personal_commands(self) -> Iterable[SystemCommand]:
         yield SystemCommand(
             "Toggle bookmark", "Bookmark the selected abstract (b)", self.action_toggle_bookmark
@@ -282,3 +312,14 @@ class PersonalMixin:
         yield SystemCommand(
             "Refresh from disk", "See changes made by another instance", self.action_refresh_data
         )
+        for title, fmt, only in (
+            ("Export notes and bookmarks as Markdown", "md", ()),
+            ("Export everything as JSON (lossless, for import)", "json", ()),
+            ("Export bookmarks as BibTeX", "bibtex", ("--bookmarked",)),
+            ("Export notes and bookmarks as CSV", "csv", ()),
+        ):
+            yield SystemCommand(
+                title,
+                "Written to a new file in the working directory",
+                partial(self.export, fmt, *only),
+            )

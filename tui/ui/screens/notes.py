@@ -53,8 +53,14 @@ class NotesScreen(ModalScreen[str | None]):
         title = Text(note.headline or note.id, style="bold")
         if note.orphaned:
             title.append("  (orphaned: not loaded)", style="italic yellow")
+        body = Text.assemble(title, "\n", ("  ✎ ", "yellow"), preview)
+        for copy in getattr(note, "conflicts", ()):
+            other = " ".join(copy.text.split())[:PREVIEW_CHARS]
+            body.append(f"\n  ⚠ also kept ({copy.origin}): ", style="bold red")
+            body.append(other)
+        body.append("\n")
         return Option(
-            Text.assemble(title, "\n", ("  ✎ ", "yellow"), preview, "\n"),
+            body,
             id=note.id,
             disabled=note.orphaned and note.id not in self.corpus.by_id,
         )

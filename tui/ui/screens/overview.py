@@ -31,8 +31,19 @@ def count_line(row: CountRow, label_width: int) -> Text:
     )
 
 
+def collection_query(label: str) -> str | None:
+    """The filter for one collection: `venue:ICLR year:2023`, or None when the label has neither."""
+    venue, _, year = label.rpartition(" ")
+    if venue and year.isdigit() and " " not in venue:
+        return f"venue:{venue} year:{year} "
+    return None
+
+
 class OverviewScreen(ModalScreen[str | None]):
-    """Dismisses with a term to filter by, or None."""
+    """Dismisses with a filter (a collection, a file or a distinctive term), or None.
+
+    Filters end in a space so the last word is matched whole, not as a prefix being typed.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,O", "dismiss(None)", "Back")]
 
@@ -50,7 +61,7 @@ class OverviewScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="overview-box") as box:
             box.border_title = "Overview"
-            box.border_subtitle = "Enter on a term filters by it · Esc returns"
+            box.border_subtitle = "Enter filters by a collection, term or file · Esc returns"
             yield OptionList(*self._options(), id="overview-list")
 
     def _options(self) -> list[Option | None]:
@@ -60,18 +71,19 @@ class OverviewScreen(ModalScreen[str | None]):
             Option(Text("Collections", style="bold underline"), disabled=True)
         ]
         for row in self.collections:
-            options.append(Option(count_line(row, width), disabled=True))
+            query = collection_query(row.label)
+            options.append(Option(count_line(row, width), id=query, disabled=query is None))
             for term in self.terms.get(row.label, ()):
                 options.append(
-                    Option(
-                        Text.assemble("    ", ("filter: ", "dim"), term), id=f"{row.label}\0{term}"
-                    )
+                    Option(Text.assemble("    ", ("filter: ", "dim"), term), id=f"{term} ")
                 )
         options.append(None)
         options.append(
             Option(Text(f"Files ({len(self.files):,})", style="bold underline"), disabled=True)
         )
-        options.extend(Option(count_line(row, width), disabled=True) for row in self.files)
+        options.extend(
+            Option(count_line(row, width), id=f"file:{row.label} ") for row in self.files
+        )
         return options
 
     def on_mount(self) -> None:
@@ -80,4 +92,4 @@ class OverviewScreen(ModalScreen[str | None]):
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         if event.option.id:
-            self.dismiss(event.option.id.split("\0", 1)[1])
+            self.dismiss(event.option.id)
