@@ -250,6 +250,57 @@ def measure(name: str, corpus: Corpus, corpus_dir: str | None) -> dict[str, floa
     }
 
 
+GB_MIB = 1e9 / 2**20  # 1 GB (10^9 bytes) in MiB, the unit RSS is printed in
+# (row: 0 = the corpus, 1 = synthetic 100k; figure; comparison; limit; what the issue asks)
+TARGETS: list[tuple[int, str, str, float, str]] = [
+    (0, "keystroke_median_ms", "<=", 10.0, "per keystroke median at 6,943"),
+    (0, "keystroke_p95_ms", "<=", 25.0, "per keystroke p95 at 6,943"),
+    (1, "keystroke_p95_ms", "<=", 50.0, "per keystroke p95 at 100,000"),
+    (0, "ratio_median_vs_fts5", "<=", 1.0, "median query / FTS5's at 6,943"),
+    (1, "ratio_median_vs_fts5", "<=", 1.0, "median query / FTS5's at 100,000"),
+    (0, "build_cold_s", "<=", 1.0, "index build at 6,943"),
+    (
+        1,
+        "session_warm_start_s",
+        "<=",
+        2.0,
+        "start with a warm cache at 100,000 (load files + index)",
+    ),
+    (1, "start_warm_s", "<=", 2.0, "index from the cache at 100,000 (files already loaded)"),
+    (1, "session_cold_peak_rss_mb", "<=", GB_MIB, "peak RSS, cold session (builds) at 100,000"),
+    (1, "session_warm_peak_rss_mb", "<=", GB_MIB, "peak RSS, warm session (cache) at 100,000"),
+]
+
+
+def check_targets(rows: list[dict[str, float | int | str]]) -> list[dict[str, object]]:
+    """Each target of the issue with the measured figure and whether it is met."""
+    checks: list[dict[str, object]] = []
+    for row, key, _, limit, what in TARGETS:
+        if row >= len(rows):
+            continue
+        value = float(rows[row][key])
+        checks.append(
+            {
+                "target": what,
+                "corpus": rows[row]["corpus"],
+                "figure": key,
+                "value": value,
+                "limit": limit,
+                "met": value <= limit,
+            }
+        )
+    return checks
+
+
+def print_targets(checks: list[dict[str, object]]) -> None:
+    print()
+    print("targets (RSS in MiB; 1 GB = 10^9 bytes = 953.7 MiB)")
+    for c in checks:
+        verdict = "met" if c["met"] else "NOT MET"
+        value, limit = float(str(c["value"])), float(str(c["limit"]))
+        print(f"  {verdict:>7}  {value:>10.3f} <= {limit:<8.1f} {c['target']} [{c['figure']}]")
+
+
 def print_table(rows: list[dict[str, float | int | str]]) -> None:
     keys = [k for k in rows[0] if k != "corpus"]
     width = max(len(k) for k in keys)
@@ -279,11 +330,15 @@ def main() -> int:
     if args.synthetic:
         big = synthetic(base, args.synthetic)
         rows.append(measure(f"synthetic {args.synthetic:,}", big, None))
+    checks = check_targets(rows)
     if args.json:
         for row in rows:
             print(json.dumps(row))
+        for check in checks:
+            print(json.dumps(check))
     else:
         print_table(rows)
+        print_targets(checks)
     return 0
 
 

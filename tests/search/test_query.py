@@ -108,11 +108,3 @@ def test_parse_never_raises_on_syntax_soup(text: str) -> None:
         parse_query(text)
     except QueryError as error:
         assert str(error)
-
-
-@given(st.text())
-def test_fast_tokenize_is_the_tokenizer(text: str) -> None:
-    from tui.corpus.tokens import tokenize
-    from tui.search.build import fast_tokenize
-
-    assert fast_tokenize(text) == tokenize(text)

@@ -14,9 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tui.corpus.model import Abstract, Corpus
-
-# The one tokenizer's pattern, reused for an equivalent ASCII fast path (see fast_tokenize).
-from tui.corpus.tokens import _WORD, fold, tokenize
+from tui.corpus.tokens import fold, tokenize
 from tui.search.query import SYMBOL_NAMES
 
 # BM25 constants (the usual ones) and how much a headline occurrence adds,
@@ -119,14 +117,6 @@ def _symbol_words(plain: str) -> set[str]:
     return {name for ch, name in SYMBOL_NAMES.items() if ch in plain}
 
 
-def fast_tokenize(text: str) -> list[str]:
-    """`tokenize(text)`, faster on ASCII text (most abstracts): for ASCII, folding is
-    lower-casing, so lower-case once and split, instead of folding word by word."""
-    if text.isascii():
-        return _WORD.findall(text.lower())
-    return tokenize(text)
-
-
 def _counted(keys: Int64Array) -> tuple[Int64Array, Int64Array]:
     """Sorted distinct keys and how often each occurs (np.unique, without its slow paths)."""
     if keys.size == 0:
@@ -178,13 +168,13 @@ def _index_block(abstracts: list[Abstract], first: int, word_ids: dict[str, int]
     head_words: list[str] = []
     for j, abstract in enumerate(abstracts):
         plain = abstract.plain
-        body = fast_tokenize(plain)
+        body = tokenize(plain)
         lengths[j] = len(body)
         words += body
         for w in _macro_words(abstract.text) | _symbol_words(plain):
             extra_docs.append(j)
             extra_words.append(w)
-        for w in set(fast_tokenize(abstract.headline)):
+        for w in set(tokenize(abstract.headline)):
             head_docs.append(j)
             head_words.append(w)
     tokens = _numbered(words, word_ids)
