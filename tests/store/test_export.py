@@ -137,3 +137,46 @@ def test_output_file_replaced_atomically(data_dir: Path, tmp_path: Path) -> None
     assert main_export(["-o", str(target)]) == 0
     assert "note on A" in target.read_text()
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".notes.md")] == []
+
+
+def test_every_format_survives_export_then_import_elsewhere(
+    data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    relative = make_abstract(PARAGRAPHS[3], path="corpus/list.txt", position=4)
+    _fill(data_dir)
+    ud = UserData.open(data_dir)
+    ud.set_bookmark(relative, True)
+    assert ud.close() is None
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    for fmt in ("md", "json", "bibtex", "csv"):
+        assert main_export(["--format", fmt, "-o", str(first / f"out.{fmt}")]) == 0
+    other = tmp_path / "other-data"
+    assert main_import([str(first / "out.json"), "--data-dir", str(other)]) == 0
+    for fmt in ("md", "json", "bibtex", "csv"):
+        argv = ["--format", fmt, "--data-dir", str(other), "-o", str(second / f"out.{fmt}")]
+        assert main_export(argv) == 0
+    for fmt in ("md", "bibtex", "csv"):
+        assert (first / f"out.{fmt}").read_text() == (second / f"out.{fmt}").read_text(), fmt
+    before, after = (json.loads((d / "out.json").read_text()) for d in (first, second))
+    for doc in (before, after):
+        del doc["exported"]
+        for note in doc["notes"]:
+            del note["version"]  # a per-store concurrency token, new in each store
+    assert before == after
+    # A snapshot's source does not depend on the directory the corpus was opened from.
+    source = next(r["source"] for r in after["records"] if r["id"] == relative.id)
+    assert source == str(tmp_path / "corpus" / "list.txt")
+
+
+def test_import_summary_wording(
+    data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _fill(data_dir)
+    out_file = tmp_path / "export.json"
+    assert main_export(["--format", "json", "-o", str(out_file)]) == 0
+    capsys.readouterr()
+    assert main_import([str(out_file), "--data-dir", str(tmp_path / "other")]) == 0
+    assert capsys.readouterr().out.startswith("Imported 2 notes, 1 bookmark, 2 read marks.")

@@ -112,6 +112,10 @@ def main_export(argv: Sequence[str]) -> int:
     return EXIT_OK
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def main_import(argv: Sequence[str]) -> int:
     """`abstracts import FILE.json [--data-dir DIR]`: merge an export (idempotent)."""
     p = argparse.ArgumentParser(
@@ -147,9 +151,14 @@ def main_import(argv: Sequence[str]) -> int:
     if not report.changed:
         print("Nothing new: everything in the file is already in the store.")
         return EXIT_OK
-    print(
-        f"Imported {report.notes} notes, {report.bookmarks} bookmarks, {report.reads} read marks."
-    )
+    counts = [
+        _count(report.notes, "note"),
+        _count(report.bookmarks, "bookmark"),
+        _count(report.reads, "read mark"),
+    ]
+    if report.copies:
+        counts.append(_count(report.copies, "differing note") + " kept beside yours")
+    print(f"Imported {', '.join(counts)}.")
     for note_id in report.conflicts:
         print(f"Note {note_id} differs from yours: both kept (yours stays the note).")
     return EXIT_OK

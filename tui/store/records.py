@@ -48,7 +48,8 @@ class Snapshot:
         return cls(
             text=abstract.text,
             headline=headline,
-            source=str(source.path) if source else "",
+            # Absolute: a relative path would mean something else from another directory.
+            source=str(source.path.absolute()) if source else "",
             position=source.position if source else 0,
             collection=abstract.collection.label,
             venue=abstract.collection.venue,
