@@ -12,6 +12,8 @@ session_* figures come from fresh processes doing what a user's session does
 (load the files, build the index or read it from the cache, type the queries):
 the first run builds (cold), the second starts from the cache (warm).
 bench_process_peak_rss_mb is this process, which holds everything at once.
+The table ends with each target of the issue (keystroke times, FTS5 ratio,
+build, warm start, session peak RSS against 1 GB), met or not.
 Prints figures; never fails on slow machines.
 """
 
@@ -251,37 +253,32 @@ def measure(name: str, corpus: Corpus, corpus_dir: str | None) -> dict[str, floa
 
 
 GB_MIB = 1e9 / 2**20  # 1 GB (10^9 bytes) in MiB, the unit RSS is printed in
-# (row: 0 = the corpus, 1 = synthetic 100k; figure; comparison; limit; what the issue asks)
-TARGETS: list[tuple[int, str, str, float, str]] = [
-    (0, "keystroke_median_ms", "<=", 10.0, "per keystroke median at 6,943"),
-    (0, "keystroke_p95_ms", "<=", 25.0, "per keystroke p95 at 6,943"),
-    (1, "keystroke_p95_ms", "<=", 50.0, "per keystroke p95 at 100,000"),
-    (0, "ratio_median_vs_fts5", "<=", 1.0, "median query / FTS5's at 6,943"),
-    (1, "ratio_median_vs_fts5", "<=", 1.0, "median query / FTS5's at 100,000"),
-    (0, "build_cold_s", "<=", 1.0, "index build at 6,943"),
-    (
-        1,
-        "session_warm_start_s",
-        "<=",
-        2.0,
-        "start with a warm cache at 100,000 (load files + index)",
-    ),
-    (1, "start_warm_s", "<=", 2.0, "index from the cache at 100,000 (files already loaded)"),
-    (1, "session_cold_peak_rss_mb", "<=", GB_MIB, "peak RSS, cold session (builds) at 100,000"),
-    (1, "session_warm_peak_rss_mb", "<=", GB_MIB, "peak RSS, warm session (cache) at 100,000"),
+# (row: 0 = the corpus, 1 = the synthetic one; figure; upper limit; what the issue asks,
+# for 6,943 and 100,000 abstracts)
+TARGETS: list[tuple[int, str, float, str]] = [
+    (0, "keystroke_median_ms", 10.0, "per keystroke median at {n:,}"),
+    (0, "keystroke_p95_ms", 25.0, "per keystroke p95 at {n:,}"),
+    (1, "keystroke_p95_ms", 50.0, "per keystroke p95 at {n:,}"),
+    (0, "ratio_median_vs_fts5", 1.0, "median query / FTS5's at {n:,}"),
+    (1, "ratio_median_vs_fts5", 1.0, "median query / FTS5's at {n:,}"),
+    (0, "build_cold_s", 1.0, "index build at {n:,}"),
+    (1, "session_warm_start_s", 2.0, "start with a warm cache at {n:,} (load files + index)"),
+    (1, "start_warm_s", 2.0, "index from the cache at {n:,} (files already loaded)"),
+    (1, "session_cold_peak_rss_mb", GB_MIB, "peak RSS, cold session (builds) at {n:,}"),
+    (1, "session_warm_peak_rss_mb", GB_MIB, "peak RSS, warm session (cache) at {n:,}"),
 ]
 
 
 def check_targets(rows: list[dict[str, float | int | str]]) -> list[dict[str, object]]:
     """Each target of the issue with the measured figure and whether it is met."""
     checks: list[dict[str, object]] = []
-    for row, key, _, limit, what in TARGETS:
+    for row, key, limit, what in TARGETS:
         if row >= len(rows):
             continue
         value = float(rows[row][key])
         checks.append(
             {
-                "target": what,
+                "target": what.format(n=rows[row]["abstracts"]),
                 "corpus": rows[row]["corpus"],
                 "figure": key,
                 "value": value,
