@@ -153,7 +153,8 @@ class _Block:
 
 
 def _index_block(abstracts: list[Abstract], first: int, word_ids: dict[str, int]) -> _Block:
-    """Tokenize abstracts[first:...] and count one posting per distinct (word, doc).
+    """Tokenize a block of abstracts (the first is document number `first`) and
+    count one posting per distinct (word, doc).
 
     tf counts body occurrences; macro and symbol names count once. A headline
     word only boosts a word the body (or its macros) has: a headline cut
@@ -245,11 +246,9 @@ def build_index_data(corpus: Corpus, block_size: int = BLOCK_SIZE) -> IndexData:
     """
     abstracts = corpus.abstracts
     n = len(abstracts)
+    size = max(block_size, 1)
     word_ids: dict[str, int] = {}  # word -> number in order of first sighting
-    blocks = [
-        _index_block(abstracts[lo : lo + block_size], lo, word_ids)
-        for lo in range(0, n, max(block_size, 1))
-    ]
+    blocks = [_index_block(abstracts[lo : lo + size], lo, word_ids) for lo in range(0, n, size)]
 
     # Renumber words in sorted order so every prefix is a contiguous range.
     first_seen = list(word_ids)
