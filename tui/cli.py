@@ -67,4 +67,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     result = app.run()
     for problem in corpus.problems:
         print(f"abstracts: {problem}", file=sys.stderr)
+    if app.rescue_path is not None:
+        print(
+            f"abstracts: saving failed; unsaved changes were written to {app.rescue_path}.\n"
+            f"abstracts: bring them back with: abstracts import {app.rescue_path}",
+            file=sys.stderr,
+        )
+    elif app.rescue_text:
+        print("abstracts: saving failed and no rescue file could be written;", file=sys.stderr)
+        print(
+            "abstracts: your unsaved changes follow (save them as a .json file to import):",
+            file=sys.stderr,
+        )
+        print(app.rescue_text, file=sys.stderr)
     return int(result or 0)

@@ -58,3 +58,31 @@ async def test_r_toggles_read_and_the_header_counts_it(seeds_dir: Path, data_dir
         assert app.userdata.is_read(target.id) is not was_read
         header = str(app.query_one("#header-status").render())
         assert f"{len(app.userdata.read_ids())} / 76 read" in header
+
+
+async def test_a_note_edited_in_two_instances_keeps_both_and_x_drops_the_copy(
+    seeds_dir: Path, data_dir: Path
+) -> None:
+    from tui.store.userdata import UserData
+    from tui.ui.screens.notes import NotesScreen
+
+    app = make_app([seeds_dir], data_dir=data_dir)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        target = app.abstract_list.current
+        other = UserData.open(data_dir)  # a second instance, opened before either edit
+        app.userdata.save_note(target, "mine")
+        app.userdata.flush()
+        other.save_note(target, "theirs")
+        other.flush()
+        other.close()
+        await pilot.press("ctrl+l")  # refresh from disk
+        await pilot.press("N")
+        assert isinstance(app.screen, NotesScreen)
+        [note] = app.screen.notes
+        texts = {note.text, *(c.text for c in note.conflicts)}
+        assert texts == {"mine", "theirs"}
+        await pilot.press("x")
+        assert app.screen.notes[0].conflicts == ()
+        await pilot.press("escape")
+        assert [n.conflicts for n in app.userdata.notes()] == [()]

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from tests.ui.helpers import wait_for_userdata, wait_until
 from tui.ui.app import make_app
+from tui.ui.screens.overview import OverviewScreen
 from tui.ui.screens.similar import SimilarScreen
 
 
@@ -75,3 +76,24 @@ async def test_resume_reopens_where_the_user_left(seeds_dir: Path, data_dir: Pat
             ),
         )
         assert again.filter_input.value == "vision"
+
+
+async def test_overview_filters_by_a_term_shared_by_two_collections(tmp_path: Path) -> None:
+    body = (
+        "Diffusion models sample images with a learned denoiser and guidance.\n\n"
+        "Diffusion policies control robots with denoising of action sequences.\n\n"
+        "Graph networks pass messages between nodes of molecules.\n\n"
+    )
+    for year in (2023, 2024):
+        (tmp_path / f"{year}.txt").write_text(
+            f"ICLR {year} Papers\n\n" + body.replace("sample", f"sample{year}"), encoding="utf-8"
+        )
+    app = make_app([tmp_path])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        await pilot.press("O")
+        await wait_until(pilot, lambda: isinstance(app.screen, OverviewScreen))
+        await pilot.press("enter")  # the first collection: venue and year
+        await wait_until(pilot, lambda: not isinstance(app.screen, OverviewScreen))
+        assert app.filter_input.value.strip() == "venue:ICLR year:2023"
+        await wait_until(pilot, lambda: len(app.abstract_list.rows) == 3)

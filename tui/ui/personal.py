@@ -48,6 +48,8 @@ class PersonalMixin:
         self._read_timer = None
         self.saving_problem = ""
         self._ambiguous = []
+        self.rescue_path: Path | None = None
+        self.rescue_text: str | None = None
 
     # -- opening -------------------------------------------------------------
 
@@ -244,6 +246,11 @@ class PersonalMixin:
         app: Any = self
         app.push_screen(NotesScreen(data.notes(), app.corpus), self.jump_to)
 
+    def dismiss_conflict(self, copy_id: int) -> None:
+        """The user dropped a conflict copy in the notes view (the only way one goes away)."""
+        if self.userdata is not None and self.userdata.dismiss_conflict(copy_id):
+            self.personal_changed()
+
     def jump_to(self, abstract_id: str | None) -> None:
         if abstract_id is None:
             return
@@ -262,8 +269,10 @@ class PersonalMixin:
     def close_personal(self) -> None:
         """On quit: everything pending is written before the process ends."""
         if self.userdata is not None:
-            self.userdata.flush(timeout=5)
-            self.userdata.close()
+            # close() writes anything it could not save to a rescue file and returns its path.
+            self.rescue_path = self.userdata.close()
+            if self.rescue_path is None and self.userdata.pending_count:
+                self.rescue_text = self.userdata.rescue_text()
             self.userdata = None
 
     def on_app_focus(self) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -20,9 +21,16 @@ PREVIEW_CHARS = 160
 
 
 class NotesScreen(ModalScreen[str | None]):
-    """Notes with their headlines; Enter jumps to a loaded abstract. Orphans show their snapshot."""
+    """Notes with their headlines; Enter jumps to a loaded abstract. Orphans show their snapshot.
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,N", "dismiss(None)", "Back")]
+    A note edited in two places at once keeps both texts; `x` drops the other copy
+    once the user has merged what they want (the only way a copy goes away).
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,N", "dismiss(None)", "Back"),
+        Binding("x", "drop_copy", "Drop conflict copy"),
+    ]
 
     def __init__(self, notes: Sequence[Any], corpus: Corpus) -> None:
         super().__init__()
@@ -71,6 +79,23 @@ class NotesScreen(ModalScreen[str | None]):
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)
+
+    def action_drop_copy(self) -> None:
+        options = self.query_one("#notes-list", OptionList)
+        if options.highlighted is None:
+            return
+        note = self.notes[options.highlighted]
+        if not note.conflicts:
+            self.notify("This note has no conflict copy.", timeout=3)
+            return
+        copy = note.conflicts[0]
+        app: Any = self.app
+        app.dismiss_conflict(copy.copy_id)
+        self.notes[options.highlighted] = replace(note, conflicts=tuple(note.conflicts[1:]))
+        options.replace_option_prompt_at_index(
+            options.highlighted, self._option(self.notes[options.highlighted]).prompt
+        )
+        self.notify("Conflict copy dropped.", timeout=3)
 
 
 class ResolveScreen(ModalScreen[tuple[str, str] | None]):

@@ -67,23 +67,22 @@ class OverviewScreen(ModalScreen[str | None]):
     def _options(self) -> list[Option | None]:
         width = max((len(r.label) for r in [*self.collections, *self.files[:50]]), default=10)
         width = min(width, 28)
-        options: list[Option | None] = [
-            Option(Text("Collections", style="bold underline"), disabled=True)
-        ]
+        options: list[Option | None] = []
+
+        def add(prompt: Text, query: str | None) -> None:
+            # Ids must be unique (a term can be distinctive of two collections): number them.
+            ident = f"{len(options)}\0{query}" if query else None
+            options.append(Option(prompt, id=ident, disabled=query is None))
+
+        add(Text("Collections", style="bold underline"), None)
         for row in self.collections:
-            query = collection_query(row.label)
-            options.append(Option(count_line(row, width), id=query, disabled=query is None))
+            add(count_line(row, width), collection_query(row.label))
             for term in self.terms.get(row.label, ()):
-                options.append(
-                    Option(Text.assemble("    ", ("filter: ", "dim"), term), id=f"{term} ")
-                )
+                add(Text.assemble("    ", ("filter: ", "dim"), term), f"{term} ")
         options.append(None)
-        options.append(
-            Option(Text(f"Files ({len(self.files):,})", style="bold underline"), disabled=True)
-        )
-        options.extend(
-            Option(count_line(row, width), id=f"file:{row.label} ") for row in self.files
-        )
+        add(Text(f"Files ({len(self.files):,})", style="bold underline"), None)
+        for row in self.files:
+            add(count_line(row, width), f"file:{row.label} ")
         return options
 
     def on_mount(self) -> None:
@@ -92,4 +91,4 @@ class OverviewScreen(ModalScreen[str | None]):
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         if event.option.id:
-            self.dismiss(event.option.id)
+            self.dismiss(event.option.id.split("\0", 1)[1])

@@ -57,6 +57,7 @@ class AbstractList(ScrollView, can_focus=True):
         "abstract-list--meta",
         "abstract-list--mark",
         "abstract-list--match",
+        "abstract-list--match-cursor",
     }
 
     cursor: reactive[int] = reactive(0, always_update=True, init=False)
@@ -218,7 +219,10 @@ class AbstractList(ScrollView, can_focus=True):
         return strip.apply_meta({"row": row})
 
     def _style(self, name: str) -> Style:
-        return self.get_component_rich_style(f"abstract-list--{name}", partial=True)
+        # Full styles (with the background) so translucent theme colours such as
+        # $text-muted blend correctly; the cursor's background is applied on top.
+        partial = name in ("cursor", "match-cursor")
+        return self.get_component_rich_style(f"abstract-list--{name}", partial=partial)
 
     def _row_text(self, abstract: Abstract, width: int, is_cursor: bool) -> Text:
         marks = self.marks
@@ -235,11 +239,20 @@ class AbstractList(ScrollView, can_focus=True):
         headline_width = max(1, width - marker.cell_len - meta_width - 1)
         headline = Text(abstract.headline, style=self._style("read" if is_read else "unread"))
         if self.highlight_spans is not None:
-            match = self._style("match")
+            # On the cursor row the accent background would hide accent-coloured matches.
+            match = self._style("match-cursor" if is_cursor else "match")
             for start, end in self.highlight_spans(abstract.headline):
                 headline.stylize(match, start, end)
         headline.truncate(headline_width, overflow="ellipsis", pad=True)
-        line = Text.assemble(marker, headline, " ", (meta[:meta_width], self._style("meta")))
+        line = Text.assemble(
+            marker,
+            headline,
+            " ",
+            (meta[:meta_width], self._style("meta")),
+            # The widget's own colours under every span: without them a light theme
+            # shows the terminal's default background behind the row.
+            style=self.rich_style,
+        )
         line.no_wrap = True
         if is_cursor:
             line.stylize(self._style("cursor"))

@@ -39,7 +39,11 @@ class DetailView:
 
 
 def reading_text(
-    abstract: Abstract, *, raw: bool, spans: Callable[[str], Sequence[tuple[int, int]]] | None
+    abstract: Abstract,
+    *,
+    raw: bool,
+    spans: Callable[[str], Sequence[tuple[int, int]]] | None,
+    match_style: Style | str = "reverse",
 ) -> Text:
     """The abstract as a rich Text built from data, never parsed as markup."""
     if raw:
@@ -54,7 +58,7 @@ def reading_text(
                 body.stylize(_STYLES[span.style], span.start, span.end)
     if spans is not None:
         for start, end in spans(body.plain):
-            body.stylize("reverse", start, end)
+            body.stylize(match_style, start, end)
     return body
 
 
@@ -89,6 +93,8 @@ def meta_text(view: DetailView) -> Text:
 class DetailPane(VerticalScroll, can_focus=True):
     """Scrollable reading view of the selected abstract."""
 
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"detail-pane--match"}
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j,down", "scroll_down", "Scroll down", show=False),
         Binding("k,up", "scroll_up", "Scroll up", show=False),
@@ -121,7 +127,8 @@ class DetailPane(VerticalScroll, can_focus=True):
             note.display = False
             return
         meta.update(meta_text(view))
-        body.update(reading_text(view.abstract, raw=view.raw, spans=view.spans))
+        match = self.get_component_rich_style("detail-pane--match", partial=True)
+        body.update(reading_text(view.abstract, raw=view.raw, spans=view.spans, match_style=match))
         note.display = bool(view.note)
         note.update(Text(view.note or ""))
         if changed:
