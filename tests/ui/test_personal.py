@@ -86,3 +86,19 @@ async def test_a_note_edited_in_two_instances_keeps_both_and_x_drops_the_copy(
         assert app.screen.notes[0].conflicts == ()
         await pilot.press("escape")
         assert [n.conflicts for n in app.userdata.notes()] == [()]
+
+
+async def test_a_corrupt_database_is_set_aside_and_the_user_told(
+    seeds_dir: Path, data_dir: Path
+) -> None:
+    garbage = b"this is not a database" * 100
+    (data_dir / "abstracts.db").write_bytes(garbage)
+    app = make_app([seeds_dir], data_dir=data_dir)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        messages = " ".join(n.message for n in app._notifications)
+        assert "corrupt" in messages.lower() or "damaged" in messages.lower()
+        await pilot.press("b")
+        assert app.userdata.bookmarked_ids()
+    kept = list(data_dir.glob("abstracts.db.corrupt-*"))
+    assert kept and kept[0].read_bytes() == garbage

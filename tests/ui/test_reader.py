@@ -133,3 +133,30 @@ async def test_narrow_terminal_stacks_the_panes(seeds_dir: Path) -> None:
         await pilot.pause()
         assert not app.screen.has_class("-narrow")
         assert app.detail.region.x > app.abstract_list.region.x
+
+
+async def test_click_selects_a_row(seeds_dir: Path) -> None:
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.pause()
+        await pilot.click("#list", offset=(10, 4))
+        assert app.abstract_list.cursor == 4
+        assert app.detail.view.abstract is app.corpus.abstracts[4]
+
+
+async def test_the_palette_offers_the_apps_commands(seeds_dir: Path) -> None:
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.pause()
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        for title in (
+            "Filter",
+            "Help",
+            "Notes",
+            "More like this",
+            "Overview",
+            "Export everything as JSON (lossless, for import)",
+        ):
+            assert title in titles
+        await pilot.press("ctrl+p")
+        assert app.screen.__class__.__name__ == "CommandPalette"
