@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 _WS = re.compile(r"\s+")
+# Several times the longest headline (tui.corpus.headline's limit), so the first
+# sentence and the text after its end are always inside it.
+_HEADLINE_SOURCE_CHARS = 400
 
 
 def normalise(text: str) -> str:
@@ -89,8 +92,16 @@ class Abstract:
         """A one-line title derived from the first sentence (see tui.corpus.headline)."""
         if self._headline is None:
             from tui.corpus.headline import make_headline
+            from tui.corpus.latex import needs_rendering
 
-            self._headline = make_headline(self.plain)
+            # A headline needs only the first sentence: when the start of the source
+            # has no LaTeX, it is its own plain text and the whole abstract need not
+            # be rendered (this keeps the list's first paint fast).
+            start = self.text[:_HEADLINE_SOURCE_CHARS]
+            if self._plain is None and not needs_rendering(start):
+                self._headline = make_headline(start)
+            else:
+                self._headline = make_headline(self.plain)
         return self._headline
 
     @property

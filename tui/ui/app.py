@@ -6,6 +6,7 @@ only the app talks to the core (search, store, similarity).
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -111,6 +112,11 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
 
     def start_background_work(self) -> None:
         """After the first paint: build the index and open the user's data off the UI thread."""
+        if not gc.isenabled():
+            # The command line paused garbage collection for start-up: what exists now
+            # lives for the whole session, so keep it out of future collections.
+            gc.freeze()
+            gc.enable()
         self._warm_index()
         self.open_personal()
 

@@ -2,11 +2,11 @@
 
 A mixin of AbstractsApp. The logic lives in the pure core (tui.triage,
 tui.similar); this module wires it to keys, screens and the user's data.
+Core modules are imported where first used: none is needed for the first paint.
 """
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -18,18 +18,10 @@ from textual.timer import Timer
 
 from tui import locations
 from tui.triage.navigation import next_unread
-from tui.triage.undo import (
-    Action,
-    CorpusTarget,
-    SetBookmarks,
-    SetRead,
-    UndoStack,
-    redo_notice,
-    undo_notice,
-)
 
 if TYPE_CHECKING:
     from tui.similar.model import SimilarityModel
+    from tui.triage.undo import Action, UndoStack
 
 RESUME_SAVE_SECONDS = 2.0
 
@@ -62,6 +54,8 @@ class TriageMixin:
 
     def start_undo(self) -> None:
         """Once the user's data is open, changes to it can be undone (this session only)."""
+        from tui.triage.undo import CorpusTarget, UndoStack
+
         app: Any = self
         self.undo_stack = UndoStack(target=CorpusTarget(app.userdata, app.corpus))
 
@@ -77,10 +71,14 @@ class TriageMixin:
         return changed
 
     def action_undo(self) -> None:
+        from tui.triage.undo import undo_notice
+
         if self.undo_stack is not None:
             self._step(self.undo_stack.undo, undo_notice, "Nothing to undo.")
 
     def action_redo(self) -> None:
+        from tui.triage.undo import redo_notice
+
         if self.undo_stack is not None:
             self._step(self.undo_stack.redo, redo_notice, "Nothing to redo.")
 
@@ -95,10 +93,14 @@ class TriageMixin:
         app.rerun_filter()
 
     def toggle_bookmark(self, ids: Iterable[str], on: bool) -> None:
+        from tui.triage.undo import SetBookmarks
+
         app: Any = self
         self.perform(SetBookmarks.capture(ids, on, app.userdata.is_bookmarked))
 
     def set_read(self, ids: Iterable[str], on: bool) -> bool:
+        from tui.triage.undo import SetRead
+
         app: Any = self
         return self.perform(SetRead.capture(ids, on, app.userdata.is_read))
 
@@ -129,6 +131,8 @@ class TriageMixin:
         app.abstract_list.cursor = position
 
     def action_mark_all_read(self) -> None:
+        from tui.triage.undo import SetRead
+
         app: Any = self
         if app.userdata is None:
             return
@@ -262,6 +266,8 @@ class TriageMixin:
             "order": app.order,
             "scroll": int(app.abstract_list.scroll_y),
         }
+        import json
+
         app.userdata.set_state(self._resume_key, json.dumps(state))
 
     def restore_resume(self) -> None:
@@ -269,6 +275,8 @@ class TriageMixin:
         raw = app.userdata.get_state(self._resume_key) if app.userdata is not None else None
         if not raw:
             return
+        import json
+
         try:
             state = json.loads(raw)
         except ValueError:

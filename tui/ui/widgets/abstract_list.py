@@ -17,7 +17,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
@@ -98,6 +98,7 @@ class AbstractList(ScrollView, can_focus=True):
         self.marks = RowMarks()
         self.highlight_spans: Spans | None = None
         self.empty_text = "No abstracts."
+        self._styles: dict[str, Style] = {}
 
     # -- what the app sets ------------------------------------------------
 
@@ -202,10 +203,15 @@ class AbstractList(ScrollView, can_focus=True):
 
     # -- drawing -----------------------------------------------------------
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Styles are looked up once per frame, not once per row and span.
+        self._styles.clear()
+        return super().render_lines(crop)
+
     def render_line(self, y: int) -> Strip:
         row = int(self.scroll_y) + y
         width = self.scrollable_content_region.width
-        base = self.rich_style
+        base = self._style("base")
         if not self._rows and y == 1:
             message = Text(self.empty_text, style=self._style("meta"), justify="center")
             message.truncate(width, overflow="ellipsis", pad=True)
@@ -219,10 +225,16 @@ class AbstractList(ScrollView, can_focus=True):
         return strip.apply_meta({"row": row})
 
     def _style(self, name: str) -> Style:
-        # Full styles (with the background) so translucent theme colours such as
-        # $text-muted blend correctly; the cursor's background is applied on top.
-        partial = name in ("cursor", "match-cursor")
-        return self.get_component_rich_style(f"abstract-list--{name}", partial=partial)
+        if (style := self._styles.get(name)) is None:
+            if name == "base":
+                style = self.rich_style
+            else:
+                # Full styles (with the background) so translucent theme colours such as
+                # $text-muted blend correctly; the cursor's background is applied on top.
+                partial = name in ("cursor", "match-cursor")
+                style = self.get_component_rich_style(f"abstract-list--{name}", partial=partial)
+            self._styles[name] = style
+        return style
 
     def _row_text(self, abstract: Abstract, width: int, is_cursor: bool) -> Text:
         marks = self.marks
@@ -251,7 +263,7 @@ class AbstractList(ScrollView, can_focus=True):
             (meta[:meta_width], self._style("meta")),
             # The widget's own colours under every span: without them a light theme
             # shows the terminal's default background behind the row.
-            style=self.rich_style,
+            style=self._style("base"),
         )
         line.no_wrap = True
         if is_cursor:
