@@ -102,3 +102,21 @@ async def test_a_corrupt_database_is_set_aside_and_the_user_told(
         assert app.userdata.bookmarked_ids()
     kept = list(data_dir.glob("abstracts.db.corrupt-*"))
     assert kept and kept[0].read_bytes() == garbage
+
+
+async def test_an_abstract_shown_for_a_few_seconds_becomes_read(
+    seeds_dir: Path, monkeypatch
+) -> None:
+    from tui.ui import personal
+
+    monkeypatch.setattr(personal, "READ_AFTER_SECONDS", 0.2)
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        first = app.abstract_list.current
+        await wait_until(pilot, lambda: app.userdata.is_read(first.id))
+        await pilot.press("j", "j")  # passing quickly over the second does not read it
+        await wait_until(pilot, lambda: app.userdata.is_read(app.abstract_list.current.id))
+        assert not app.userdata.is_read(app.corpus.abstracts[1].id)
+        row = app.abstract_list._row_text(first, 100, False).plain
+        assert "•" not in row[:3]

@@ -8,8 +8,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.ui.helpers import wait_for_userdata
 from tui.ui.app import make_app
+
+
+@pytest.fixture(autouse=True)
+def _no_timed_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading by dwell time would make the picture depend on the machine's speed."""
+    from tui.ui import personal
+
+    monkeypatch.setattr(personal, "READ_AFTER_SECONDS", 3600.0)
 
 
 async def _settle(pilot) -> None:

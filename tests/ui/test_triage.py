@@ -97,3 +97,46 @@ async def test_overview_filters_by_a_term_shared_by_two_collections(tmp_path: Pa
         await wait_until(pilot, lambda: not isinstance(app.screen, OverviewScreen))
         assert app.filter_input.value.strip() == "venue:ICLR year:2023"
         await wait_until(pilot, lambda: len(app.abstract_list.rows) == 3)
+
+
+async def test_undo_history_ends_at_a_restart_and_the_store_stays_intact(
+    seeds_dir: Path, data_dir: Path
+) -> None:
+    app = make_app([seeds_dir], data_dir=data_dir)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        await pilot.press("b", "A")
+        await pilot.press("q")
+
+    again = make_app([seeds_dir], data_dir=data_dir)
+    async with again.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        await pilot.press("u")
+        assert len(again.userdata.read_ids()) == 76
+        assert len(again.userdata.bookmarked_ids()) == 1
+        assert any("Nothing to undo" in n.message for n in again._notifications)
+
+
+async def test_a_near_duplicate_is_flagged_in_the_detail_pane(tmp_path: Path) -> None:
+    original = (
+        "We propose a sparse attention mechanism for long documents that scales linearly with "
+        "sequence length, and show on three summarization benchmarks that it matches dense "
+        "attention while using a fraction of the memory and compute."
+    )
+    reworded = original.replace("We propose", "This paper proposes").replace("three", "3")
+    other = "Graph neural networks predict molecular properties from atoms and bonds."
+    (tmp_path / "a.txt").write_text(
+        f"ICLR 2023 Papers\n\n{original}\n\n{other}\n", encoding="utf-8"
+    )
+    (tmp_path / "b.txt").write_text(f"ICLR 2024 Papers\n\n{reworded}\n", encoding="utf-8")
+    app = make_app([tmp_path])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+
+        def meta() -> str:
+            return str(app.detail.query_one("#detail-meta").render())
+
+        await wait_until(pilot, lambda: "Near-duplicate" in meta())
+        assert "b.txt" in meta()
+        await pilot.press("j")  # the unrelated abstract is not flagged
+        assert "Near-duplicate" not in meta()

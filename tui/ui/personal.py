@@ -75,6 +75,8 @@ class PersonalMixin:
         self._announce_attach(report)
         self.personal_changed()
         app.restore_resume()
+        if (current := self._current()) is not None:
+            self.start_read_timer(current)  # the abstract on screen since start-up counts too
 
     def _announce_attach(self, report: Any) -> None:
         app: Any = self
