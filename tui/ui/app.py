@@ -24,7 +24,7 @@ from tui import locations
 from tui.corpus.model import Abstract, Corpus
 from tui.ui.personal import PersonalMixin
 from tui.ui.triage import TriageMixin
-from tui.ui.widgets.abstract_list import AbstractList
+from tui.ui.widgets.abstract_list import AbstractList, Spans
 from tui.ui.widgets.detail import DetailPane, DetailView
 from tui.ui.widgets.header import AppHeader
 
@@ -64,7 +64,8 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
         self.query_text = ""
         self.order: Literal["relevance", "file"] = "relevance"
         self.raw = False
-        self._spans = None
+        self._spans: Spans | None = None
+        self.query_error: str | None = None
         self._saved_selection: str | None = None
         self.resume_selection: str | None = None
         self.resume_scroll = 0
@@ -176,6 +177,8 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
         progress = self.progress_text(self.abstract_list.rows)
         if progress:
             status.append("  ·  " + progress)
+        if self.query_error:
+            status = Text.assemble(("⚠ " + self.query_error, "bold"), "  ·  ", status)
         if self.saving_problem:
             status.append("  ·  ⚠ " + self.saving_problem, style="bold")
         header.set_status(status)
@@ -210,6 +213,7 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
     def _on_filter_changed(self, event: Input.Changed) -> None:
         self.query_text = event.value
         if not event.value.strip():
+            self._set_query_error(None)
             self._apply_rows(list(range(len(self.corpus))), None, keep=self._saved_selection)
             return
         self._search(event.value, self.order)
@@ -230,11 +234,11 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
             self._apply_search, text, order, list(result.indices), highlighter.spans
         )
 
-    def _apply_search(self, text: str, order: str, rows: list[int], spans: object) -> None:
+    def _apply_search(self, text: str, order: str, rows: list[int], spans: Spans) -> None:
         # A slower, older search must never paint over a newer one.
         if text != self.query_text or order != self.order:
             return
-        self.filter_input.remove_class("-error")
+        self._set_query_error(None)
         current = self.abstract_list.current
         self.abstract_list.empty_text = (
             f"No abstracts match “{text.strip()}”. Esc clears the filter."
@@ -243,15 +247,21 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
         self.apply_resume_selection()
 
     def _show_query_error(self, text: str, message: str) -> None:
-        if text != self.query_text:
-            return
-        self.filter_input.add_class("-error")
-        self.filter_input.tooltip = message
-        self.notify(message, title="Query", severity="warning", timeout=4)
+        if text == self.query_text:
+            self._set_query_error(message)
 
-    def _apply_rows(self, rows: Sequence[int], spans: object, keep: str | None) -> None:
-        self._spans = spans  # type: ignore[assignment]
-        self.abstract_list.set_highlighter(spans)  # type: ignore[arg-type]
+    def _set_query_error(self, message: str | None) -> None:
+        """A query that does not parse (often half-typed, like `year:`) is shown in the
+        header and the filter turns red; the last good results stay. No toast: it would
+        fire on every keystroke while a field is being typed."""
+        self.query_error = message
+        self.filter_input.set_class(message is not None, "-error")
+        self.filter_input.tooltip = message
+        self.refresh_header()
+
+    def _apply_rows(self, rows: Sequence[int], spans: Spans | None, keep: str | None) -> None:
+        self._spans = spans
+        self.abstract_list.set_highlighter(spans)
         self.abstract_list.set_rows(rows, keep=keep)
         self.refresh_header()
 
