@@ -120,3 +120,43 @@ async def test_an_abstract_shown_for_a_few_seconds_becomes_read(
         assert not app.userdata.is_read(app.corpus.abstracts[1].id)
         row = app.abstract_list._row_text(first, 100, False).plain
         assert "•" not in row[:3]
+
+
+async def test_when_saving_fails_the_app_keeps_going_and_says_so(
+    seeds_dir: Path, data_dir: Path, monkeypatch
+) -> None:
+    import sqlite3
+    import threading
+
+    from tui.store.db import Store
+
+    failing = threading.Event()
+    real_apply = Store.apply
+
+    def apply(self, ops):
+        if failing.is_set():
+            raise sqlite3.OperationalError("attempt to write a readonly database")
+        return real_apply(self, ops)
+
+    monkeypatch.setattr(Store, "apply", apply)
+    app = make_app([seeds_dir], data_dir=data_dir)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        failing.set()
+        target = app.abstract_list.current
+        await pilot.press("b")
+        await wait_until(
+            pilot, lambda: "saving unavailable" in str(app.query_one("#header-status").render())
+        )
+        assert app.userdata.is_bookmarked(target.id)  # kept in memory
+        assert app.userdata.pending_count >= 1
+        failing.clear()
+        await wait_until(pilot, lambda: app.userdata.pending_count == 0, timeout=20)
+        await wait_until(
+            pilot, lambda: "saving unavailable" not in str(app.query_one("#header-status").render())
+        )
+
+    again = make_app([seeds_dir], data_dir=data_dir)
+    async with again.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        assert again.userdata.is_bookmarked(target.id)
