@@ -7,15 +7,13 @@ Exit codes: 0 done, 1 a problem (unreadable file, store unavailable), 2 bad usag
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
 import sqlite3
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from tui import locations
+from tui.fileio import write_text_atomically
 from tui.store import export
 from tui.store.db import Store, StoreError
 from tui.store.records import StoreData
@@ -51,21 +49,6 @@ def _load(directory: Path) -> StoreData:
         return store.load()
     finally:
         store.close()
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write through a temporary file in the same directory, fsync, then rename over `path`."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or Path("."))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def render(data: StoreData, fmt: str, *, bookmarked: bool, with_notes: bool) -> str:
@@ -105,7 +88,7 @@ def main_export(argv: Sequence[str]) -> int:
         sys.stdout.write(text)
         return EXIT_OK
     try:
-        write_atomically(Path(args.output), text)
+        write_text_atomically(Path(args.output), text)
     except OSError as e:
         print(f"abstracts export: cannot write {args.output}: {e.strerror or e}", file=sys.stderr)
         return EXIT_PROBLEM

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 import pickle
-import tempfile
 from pathlib import Path
 
 from tui.corpus import latex
 from tui.corpus.model import Corpus
+from tui.fileio import atomic_write
 from tui.search.build import IndexData
 from tui.search.index import SearchIndex
 
@@ -66,25 +65,15 @@ def load(corpus: Corpus, cache_dir: Path) -> SearchIndex | None:
 def save(index: SearchIndex, corpus: Corpus, cache_dir: Path) -> bool:
     """Write the index atomically (temp file + rename). False when it could not be written."""
     target = cache_path(corpus, cache_dir)
-    tmp_name: str | None = None
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=".search-", suffix=".tmp", dir=cache_dir)
-        with os.fdopen(fd, "wb") as f:
+        with atomic_write(target, binary=True, prefix=".search-", suffix=".tmp") as f:
             pickle.dump(_header(corpus), f, protocol=pickle.HIGHEST_PROTOCOL)
             pickle.dump(index.data, f, protocol=pickle.HIGHEST_PROTOCOL)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp_name, target)
-        tmp_name = None
         _prune(cache_dir, keep=target)
         return True
     except OSError:
         return False
-    finally:
-        if tmp_name is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp_name)
 
 
 def _prune(cache_dir: Path, keep: Path) -> None:

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
-import tempfile
 import zipfile
 from pathlib import Path
 
 import numpy as np
 
 from tui.corpus.model import Corpus
+from tui.fileio import atomic_write
 from tui.similar.model import SimilarityModel
 from tui.similar.terms import TermMatrix
 
@@ -45,25 +44,16 @@ def save(model: SimilarityModel, corpus: Corpus, cache_dir: Path) -> Path:
     cache_dir.mkdir(parents=True, exist_ok=True)
     target = cache_path(corpus, cache_dir)
     terms = model.terms
-    fd, tmp_name = tempfile.mkstemp(prefix=".similar-", suffix=".tmp", dir=cache_dir)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            np.savez(
-                handle,
-                version=np.asarray(CACHE_VERSION),
-                ids=np.asarray(_ids_digest(corpus)),
-                vocab=np.asarray(terms.vocab, dtype=np.str_),
-                indptr=terms.indptr,
-                indices=terms.indices,
-                counts=terms.counts,
-            )
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp_name, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp_name)
-        raise
+    with atomic_write(target, binary=True, prefix=".similar-", suffix=".tmp") as handle:
+        np.savez(
+            handle,
+            version=np.asarray(CACHE_VERSION),
+            ids=np.asarray(_ids_digest(corpus)),
+            vocab=np.asarray(terms.vocab, dtype=np.str_),
+            indptr=terms.indptr,
+            indices=terms.indices,
+            counts=terms.counts,
+        )
     _remove_stale(cache_dir, keep=target)
     return target
 

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from tui.fileio import write_text_atomically
 from tui.store.export import FORMAT, FORMAT_VERSION, snapshot_fields
 from tui.store.records import (
     DeleteNote,
@@ -135,27 +136,13 @@ def write_rescue_file(
     targets += [d / name for d in directories]
     for target in targets:
         try:
-            _write_private(target, text)
+            # The file is created 0600: notes are private even in a shared temp directory.
+            write_text_atomically(target, text)
         except OSError as e:
             errors.append(f"{target.parent}: {e.strerror or e}")
             continue
         return target, errors
     return None, errors
-
-
-def _write_private(path: Path, text: str) -> None:
-    # mkstemp creates the file 0600: notes are private even in a shared temp directory.
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def to_text(doc: Mapping[str, Any]) -> str:
