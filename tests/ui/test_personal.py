@@ -109,7 +109,8 @@ async def test_an_abstract_shown_for_a_few_seconds_becomes_read(
 ) -> None:
     from tui.ui import personal
 
-    monkeypatch.setattr(personal, "READ_AFTER_SECONDS", 0.2)
+    # Long enough that two quick key presses never dwell that long, even on a busy machine.
+    monkeypatch.setattr(personal, "READ_AFTER_SECONDS", 1.0)
     app = make_app([seeds_dir])
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_for_userdata(pilot)

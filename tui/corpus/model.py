@@ -144,6 +144,7 @@ class Corpus:
     files: list[FileInfo]
     problems: list[LoadProblem]
     by_id: dict[str, Abstract] = field(default_factory=dict)
+    _ids: list[str] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
         for i, abstract in enumerate(self.abstracts):
@@ -152,6 +153,13 @@ class Corpus:
 
     def __len__(self) -> int:
         return len(self.abstracts)
+
+    @property
+    def ids(self) -> list[str]:
+        """`ids[i]` is the id of `abstracts[i]`."""
+        if len(self._ids) != len(self.abstracts):
+            self._ids = [a.id for a in self.abstracts]
+        return self._ids
 
     @property
     def fingerprint(self) -> str:

@@ -167,15 +167,14 @@ class PersonalMixin:
         }
 
     def progress_text(self, rows: Sequence[int]) -> str:
+        """`212 / 1,574 read · 31 ★` for the rows shown (empty until the data is open)."""
         data = self.userdata
         if data is None:
             return ""
+        from tui.triage.navigation import progress
+
         app: Any = self
-        abstracts = app.corpus.abstracts
-        read, marked = data.read_ids(), data.bookmarked_ids()
-        n_read = sum(1 for i in rows if abstracts[i].id in read)
-        n_marked = sum(1 for i in rows if abstracts[i].id in marked)
-        return f"{n_read:,} / {len(rows):,} read · {n_marked:,} ★"
+        return progress(rows, data.read_ids(), data.bookmarked_ids(), app.corpus.ids)
 
     # -- actions -------------------------------------------------------------
 
