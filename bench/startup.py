@@ -101,7 +101,7 @@ def main() -> None:
 
     cases = [("minimal Textual app", "minimal", ""), ("abstracts: bundled seeds (76)", "app", "")]
     if Path(args.corpus).is_dir():
-        cases.append(("abstracts: ICLR corpus (6,943)", "app", args.corpus))
+        cases.append(("abstracts: ICLR corpus (6,506 abstracts)", "app", args.corpus))
     else:
         print(f"(corpus {args.corpus} not found: ICLR case skipped)", file=sys.stderr)
 
