@@ -12,29 +12,47 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
+
+from tui.corpus._record import Record
 
 Style = Literal["italic", "bold", "mono", "link"]
 
 
-@dataclass(frozen=True, slots=True)
-class StyleSpan:
+# `Record`s rather than frozen dataclasses: the same behaviour, without the
+# dataclass cost at import time (this module is imported before the first frame).
+
+
+class StyleSpan(Record):
     """A styled range `[start, end)` of `Rendered.plain`; `url` is set for links."""
 
+    __match_args__ = ("start", "end", "style", "url")
+    __slots__ = __match_args__
     start: int
     end: int
     style: Style
-    url: str | None = None
+    url: str | None
+
+    def __init__(self, start: int, end: int, style: Style, url: str | None = None) -> None:
+        _set = object.__setattr__
+        _set(self, "start", start)
+        _set(self, "end", end)
+        _set(self, "style", style)
+        _set(self, "url", url)
 
 
-@dataclass(frozen=True, slots=True)
-class Rendered:
+class Rendered(Record):
     """An abstract's text for reading, and its styled ranges (sorted by start)."""
 
+    __match_args__ = ("plain", "spans")
+    __slots__ = __match_args__
     plain: str
-    spans: tuple[StyleSpan, ...] = ()
+    spans: tuple[StyleSpan, ...]
+
+    def __init__(self, plain: str, spans: tuple[StyleSpan, ...] = ()) -> None:
+        object.__setattr__(self, "plain", plain)
+        object.__setattr__(self, "spans", spans)
 
 
 class Out:
@@ -117,12 +135,14 @@ _OWN_ARGSPECS = {
 _PLACEHOLDER = re.compile(r"%\((\d+)\)s|%s")
 
 
-@dataclass(frozen=True, slots=True)
 class Arg:
     """One macro argument: its source, and how to render it into an output."""
 
-    source: str
-    render: Callable[[Out], None]
+    __slots__ = ("render", "source")
+
+    def __init__(self, source: str, render: Callable[[Out], None]) -> None:
+        self.source = source
+        self.render = render
 
     def rendered(self) -> Rendered:
         out = Out()

@@ -8,11 +8,15 @@ reordered. The same abstract found in two files is one `Abstract` with two
 
 from __future__ import annotations
 
-import hashlib
 import re
 import unicodedata
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tui.corpus._record import Record
+
+if TYPE_CHECKING:
+    import hashlib
 
 _WS = re.compile(r"\s+")
 # Several times the longest headline (tui.corpus.headline's limit), so the first
@@ -30,17 +34,36 @@ def normalise(text: str) -> str:
 
 def abstract_id(text: str) -> str:
     """A stable 16-hex-digit id for an abstract's text (blake2b of the normalised text)."""
-    digest = hashlib.blake2b(normalise(text).encode("utf-8"), digest_size=8)
+    digest = _blake2b(normalise(text).encode("utf-8"), digest_size=8)
     return digest.hexdigest()
 
 
-@dataclass(frozen=True, slots=True)
-class Collection:
+def _blake2b(data: bytes = b"", *, digest_size: int) -> hashlib.blake2b:
+    # hashlib (and its OpenSSL module) costs ~1 ms to import and no id is
+    # needed before the first file is loaded, so it is imported on first use.
+    import hashlib
+
+    return hashlib.blake2b(data, digest_size=digest_size)
+
+
+# The value classes below are `Record`s rather than frozen dataclasses: same
+# behaviour, without the dataclass cost when the module is imported at start-up.
+
+
+class Collection(Record):
     """What a file's header says: `ICLR 2023 Papers` is venue ICLR, year 2023."""
 
+    __match_args__ = ("label", "venue", "year")
+    __slots__ = __match_args__
     label: str
-    venue: str | None = None
-    year: int | None = None
+    venue: str | None
+    year: int | None
+
+    def __init__(self, label: str, venue: str | None = None, year: int | None = None) -> None:
+        _set = object.__setattr__
+        _set(self, "label", label)
+        _set(self, "venue", venue)
+        _set(self, "year", year)
 
     @property
     def short(self) -> str:
@@ -50,33 +73,57 @@ class Collection:
         return self.label
 
 
-@dataclass(frozen=True, slots=True)
-class SourceRef:
+class SourceRef(Record):
     """Where an abstract was found: a file and its 1-based position among that file's abstracts."""
 
+    __match_args__ = ("path", "position")
+    __slots__ = __match_args__
     path: Path
     position: int
+
+    def __init__(self, path: Path, position: int) -> None:
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "position", position)
 
     @property
     def name(self) -> str:
         return self.path.name
 
 
-@dataclass(eq=False, slots=True)
 class Abstract:
     """One abstract. `text` is the source as in the file (joined, whitespace collapsed).
 
     `plain` (LaTeX rendered for reading) and `headline` are computed lazily and
     cached, so loading a large corpus never pays for rendering rows nobody sees.
+    Compared by identity (two objects are two abstracts).
     """
 
-    id: str
-    text: str
-    collection: Collection
-    sources: list[SourceRef]
-    index: int = 0
-    _plain: str | None = field(default=None, repr=False)
-    _headline: str | None = field(default=None, repr=False)
+    __match_args__ = ("id", "text", "collection", "sources", "index", "_plain", "_headline")
+    __slots__ = __match_args__
+
+    def __init__(
+        self,
+        id: str,
+        text: str,
+        collection: Collection,
+        sources: list[SourceRef],
+        index: int = 0,
+        _plain: str | None = None,
+        _headline: str | None = None,
+    ) -> None:
+        self.id = id
+        self.text = text
+        self.collection = collection
+        self.sources = sources
+        self.index = index
+        self._plain = _plain
+        self._headline = _headline
+
+    def __repr__(self) -> str:
+        return (
+            f"Abstract(id={self.id!r}, text={self.text!r}, collection={self.collection!r}, "
+            f"sources={self.sources!r}, index={self.index!r})"
+        )
 
     @property
     def plain(self) -> str:
@@ -114,42 +161,80 @@ class Abstract:
         return len(self.plain.split())
 
 
-@dataclass(frozen=True, slots=True)
-class LoadProblem:
+class LoadProblem(Record):
     """Something wrong with one input path. `fatal` means nothing was loaded from it."""
 
+    __match_args__ = ("path", "message", "fatal")
+    __slots__ = __match_args__
     path: Path
     message: str
-    fatal: bool = True
+    fatal: bool
+
+    def __init__(self, path: Path, message: str, fatal: bool = True) -> None:
+        _set = object.__setattr__
+        _set(self, "path", path)
+        _set(self, "message", message)
+        _set(self, "fatal", fatal)
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}"
 
 
-@dataclass(frozen=True, slots=True)
-class FileInfo:
+class FileInfo(Record):
     """One loaded file: its header and how many abstracts came from it."""
 
+    __match_args__ = ("path", "collection", "count", "digest")
+    __slots__ = __match_args__
     path: Path
     collection: Collection
     count: int
     digest: str
 
+    def __init__(self, path: Path, collection: Collection, count: int, digest: str) -> None:
+        _set = object.__setattr__
+        _set(self, "path", path)
+        _set(self, "collection", collection)
+        _set(self, "count", count)
+        _set(self, "digest", digest)
 
-@dataclass(slots=True)
+
 class Corpus:
     """Everything loaded: abstracts in file order (first occurrence), files and problems."""
 
-    abstracts: list[Abstract]
-    files: list[FileInfo]
-    problems: list[LoadProblem]
-    by_id: dict[str, Abstract] = field(default_factory=dict)
-    _ids: list[str] = field(default_factory=list, repr=False)
+    __match_args__ = ("abstracts", "files", "problems", "by_id", "_ids")
+    __slots__ = __match_args__
+    # Mutable, so unhashable (as a dataclass with eq and without frozen is).
+    __hash__ = None  # type: ignore[assignment]
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self,
+        abstracts: list[Abstract],
+        files: list[FileInfo],
+        problems: list[LoadProblem],
+        by_id: dict[str, Abstract] | None = None,
+        _ids: list[str] | None = None,
+    ) -> None:
+        self.abstracts = abstracts
+        self.files = files
+        self.problems = problems
+        self._ids: list[str] = [] if _ids is None else _ids
         for i, abstract in enumerate(self.abstracts):
             abstract.index = i
-        self.by_id = {a.id: a for a in self.abstracts}
+        # (A `by_id` argument is replaced, as the dataclass's __post_init__ did.)
+        self.by_id: dict[str, Abstract] = {a.id: a for a in self.abstracts}
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Corpus)
+        mine = (self.abstracts, self.files, self.problems, self.by_id, self._ids)
+        return mine == (other.abstracts, other.files, other.problems, other.by_id, other._ids)
+
+    def __repr__(self) -> str:
+        return (
+            f"Corpus(abstracts={self.abstracts!r}, files={self.files!r}, "
+            f"problems={self.problems!r}, by_id={self.by_id!r})"
+        )
 
     def __len__(self) -> int:
         return len(self.abstracts)
@@ -164,7 +249,7 @@ class Corpus:
     @property
     def fingerprint(self) -> str:
         """A key for caches: changes whenever the content of any loaded file changes."""
-        h = hashlib.blake2b(digest_size=16)
+        h = _blake2b(digest_size=16)
         for info in sorted(self.files, key=lambda f: f.digest):
             h.update(info.digest.encode("ascii"))
         return h.hexdigest()

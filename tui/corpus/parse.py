@@ -10,9 +10,9 @@ is clearly prose has no header and is labelled by its file name.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from tui.corpus._record import Record
 from tui.corpus.model import Collection
 
 # A blank-line run inside a chunk: a newline, then one or more lines holding
@@ -29,18 +29,33 @@ _HEADER_MAX_WORDS = 15
 _VENUE_MAX_WORDS = 5
 
 
-@dataclass(frozen=True, slots=True)
-class ParsedFile:
+class ParsedFile(Record):
     """One file's content: its collection, its paragraphs (one abstract each), and warnings.
 
     `has_header` is False when the first paragraph was prose and `collection`
-    is labelled by the file's stem instead.
+    is labelled by the file's stem instead. (A `Record`, not a dataclass: it is
+    imported before the app's first frame.)
     """
 
+    __match_args__ = ("collection", "paragraphs", "warnings", "has_header")
+    __slots__ = __match_args__
     collection: Collection
     paragraphs: list[str]
-    warnings: list[str] = field(default_factory=list)
-    has_header: bool = True
+    warnings: list[str]
+    has_header: bool
+
+    def __init__(
+        self,
+        collection: Collection,
+        paragraphs: list[str],
+        warnings: list[str] | None = None,
+        has_header: bool = True,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "collection", collection)
+        _set(self, "paragraphs", paragraphs)
+        _set(self, "warnings", [] if warnings is None else warnings)
+        _set(self, "has_header", has_header)
 
 
 def collapse(text: str) -> str:
