@@ -69,3 +69,25 @@ async def test_a_bad_query_is_reported_not_raised(seeds_dir: Path) -> None:
         app.filter_input.value = "year:2023 "
         await wait_until(pilot, lambda: not app.filter_input.has_class("-error"))
         assert all(app.corpus.abstracts[i].collection.year == 2023 for i in app.abstract_list.rows)
+
+
+async def test_large_corpora_index_in_a_child_process(seeds_dir: Path, monkeypatch) -> None:
+    from tui import caches
+
+    monkeypatch.setattr(caches, "SUBPROCESS_THRESHOLD", 0)
+    started = []
+    real = caches.CacheBuild
+
+    class Spy(real):
+        def __init__(self, *args, **kwargs) -> None:
+            started.append(True)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(caches, "CacheBuild", Spy)
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("slash", *"pruning")
+        await wait_until(pilot, lambda: 0 < len(app.abstract_list.rows) < 76, timeout=60)
+        await wait_until(pilot, lambda: app.similarity is not None, timeout=60)
+        assert started == [True]
+        assert not app.indexing

@@ -30,6 +30,7 @@ from tui.ui.widgets.header import AppHeader
 
 if TYPE_CHECKING:
     # Search pulls in rapidfuzz and numpy: imported when first needed, after the first paint.
+    from tui.caches import CacheBuild
     from tui.search.index import SearchIndex
 
 NARROW_WIDTH = 100
@@ -66,6 +67,8 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
         self.raw = False
         self._spans: Spans | None = None
         self.query_error: str | None = None
+        self.indexing = False
+        self._cache_build: CacheBuild | None = None
         self._saved_selection: str | None = None
         self.resume_selection: str | None = None
         self.resume_scroll = 0
@@ -128,11 +131,44 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
         self.exit(0)
 
     def on_unmount(self) -> None:
+        if self._cache_build is not None:
+            # A half-built cache is simply rebuilt next time; quitting must not wait for it.
+            self._cache_build.stop()
         self.close_personal()
 
     @work(thread=True, exclusive=True, group="index")
     def _warm_index(self) -> None:
+        """Load the search index and similarity model, building large ones in a child process.
+
+        Both locks are held while the child builds, so a search typed or an `m`
+        pressed meanwhile waits for its result instead of starting a second build
+        in this process (whose GIL-bound work would make every key press lag).
+        """
+        from tui import caches
+        from tui.search import cache as search_cache
+        from tui.similar import cache as similar_cache
+
+        cache_dir = locations.cache_dir(self.data_dir)
+        if len(self.corpus) >= caches.SUBPROCESS_THRESHOLD:
+            with self._similarity_lock:
+                with self._index_lock:
+                    self.index = search_cache.load(self.corpus, cache_dir)
+                    self.similarity = similar_cache.load(self.corpus, cache_dir)
+                    build = None
+                    if self.index is None or self.similarity is None:
+                        build = self._cache_build = caches.CacheBuild(self.corpus, cache_dir)
+                        self.indexing = True
+                        self.call_from_thread(self.refresh_header)
+                        if build.wait_for("index"):
+                            self.index = search_cache.load(self.corpus, cache_dir)
+                        self.indexing = False
+                # Searching works from here on; similarity may still be building.
+                self.call_from_thread(self.refresh_header)
+                if build is not None and build.wait_for("similar"):
+                    self.similarity = similar_cache.load(self.corpus, cache_dir)
+        # Either may still be None (small corpus, or the child failed): built in a thread.
         self._ensure_index()
+        self.call_from_thread(self.refresh_header)
         self.call_from_thread(self.warm_similarity)
 
     def _ensure_index(self) -> SearchIndex:
@@ -177,6 +213,8 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
         progress = self.progress_text(self.abstract_list.rows)
         if progress:
             status.append("  ·  " + progress)
+        if self.indexing:
+            status = Text.assemble(("indexing…", "italic"), "  ·  ", status)
         if self.query_error:
             status = Text.assemble(("⚠ " + self.query_error, "bold"), "  ·  ", status)
         if self.saving_problem:

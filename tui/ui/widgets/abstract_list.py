@@ -153,8 +153,14 @@ class AbstractList(ScrollView, can_focus=True):
         return max(0, min(value, len(self._rows) - 1)) if self._rows else 0
 
     def watch_cursor(self, old: int, new: int) -> None:
+        top = int(self.scroll_y)
         self._scroll_cursor_into_view()
-        self.refresh()
+        if int(self.scroll_y) == top:
+            # Only the two rows whose cursor state changed are drawn again.
+            self.refresh_line(old)
+            self.refresh_line(new)
+        else:
+            self.refresh()
         self.post_message(self.Highlighted(self, self.current))
 
     def _scroll_cursor_into_view(self) -> None:

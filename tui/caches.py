@@ -1,0 +1,94 @@
+"""Build the search-index and similarity caches in a separate process.
+
+For a large corpus the builds are seconds of pure-Python work. In a thread of
+the app they would hold the GIL and make every key press wait (measured at
+100,000 abstracts: several seconds per key while building), so the app runs
+`python -m tui.caches CACHE_DIR` with the loaded files on stdin; this process
+loads those same files, builds and saves both caches, printing a line as each
+is saved, and exits. The app loads each cache as soon as it is reported, which
+takes milliseconds. Small corpora build in a thread:
+starting a second interpreter would cost more than the build.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from tui.corpus.model import Corpus
+
+# Below this many abstracts a build in the app's own thread is quicker than a process.
+SUBPROCESS_THRESHOLD = 2_000
+_TIMEOUT_SECONDS = 900
+
+
+class CacheBuild:
+    """A child process building the caches for `corpus`; it reports each one as it is saved.
+
+    The child loads the same files, in the same order, so its corpus has the
+    same fingerprint and the caches it writes are the ones the app looks for.
+    The search index comes first: the app can filter while similarity builds.
+    """
+
+    def __init__(self, corpus: Corpus, cache_dir: Path) -> None:
+        self.done: set[str] = set()
+        self._process: subprocess.Popen[bytes] | None
+        try:
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", "tui.caches", str(cache_dir)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
+            assert self._process.stdin is not None
+            files = "\0".join(str(info.path) for info in corpus.files)
+            self._process.stdin.write(files.encode("utf-8", "surrogateescape"))
+            self._process.stdin.close()
+        except OSError:
+            self._process = None
+
+    def stop(self) -> None:
+        """Stop the child (the app is quitting); a waiting `wait_for` returns False."""
+        if self._process is not None and self._process.poll() is None:
+            self._process.kill()
+            self._process.wait()
+
+    def wait_for(self, stage: str) -> bool:
+        """Block until the child reports `stage` ("index" or "similar"); False if it never will."""
+        process = self._process
+        while stage not in self.done:
+            if process is None or process.stdout is None:
+                return False
+            line = process.stdout.readline()
+            if not line:  # the child exited (or died) without reporting it
+                process.wait(timeout=_TIMEOUT_SECONDS)
+                return False
+            self.done.add(line.decode("ascii", "replace").strip())
+        return True
+
+
+def main(argv: Sequence[str]) -> int:
+    """Child side: read NUL-separated file paths on stdin, build and save both caches."""
+    from tui.corpus.load import load_corpus
+    from tui.search.cache import load_or_build as load_or_build_index
+    from tui.similar.cache import load_or_build as load_or_build_similar
+
+    if len(argv) != 1:
+        print("usage: python -m tui.caches CACHE_DIR < NUL-separated paths", file=sys.stderr)
+        return 2
+    cache_dir = Path(argv[0])
+    raw = sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
+    corpus = load_corpus([p for p in raw.split("\0") if p])
+    if not corpus.abstracts:
+        return 1
+    load_or_build_index(corpus, cache_dir)
+    print("index", flush=True)
+    load_or_build_similar(corpus, cache_dir)
+    print("similar", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
