@@ -29,6 +29,14 @@ from tui.corpus.latex_symbols import (
 @lru_cache(maxsize=8192)
 def render_math(content: str) -> Rendered:
     """Render the inside of one `$...$` (cached: the same fragments recur across abstracts)."""
+    fast = _render_simple(content)
+    if fast is not None:
+        return fast
+    return _render_walked(content)
+
+
+def _render_walked(content: str) -> Rendered:
+    """`render_math` through pylatexenc's LatexWalker: any fragment."""
     try:
         from pylatexenc import latexwalker
 
@@ -175,3 +183,176 @@ def _text_mode(source: str, out: Out) -> None:
     from tui.corpus.latex import text_mode
 
     text_mode(source, 0, len(source), out, 1)
+
+
+# --- The fast path: simple fragments without pylatexenc. ---
+#
+# Most fragments are short (`k`, `\\epsilon`, `\\ell_2`, `\\mathbb{R}^d`) and a
+# LatexWalker costs ~25 us to set up for each. For fragments made only of plain
+# ASCII characters, macros whose arguments are all `{...}` groups, groups and
+# `^`/`_`, this builds the items the walker's nodes flatten to and renders them
+# by the same rules as `_math_items`/`_math_item`. Anything else (control
+# symbols, style switches, unbraced or optional arguments, specials such as
+# `--` or `~`, comments) returns None and goes through the walker.
+# tests/corpus/test_latex_fast.py checks that both paths agree.
+
+# Characters that start a pylatexenc special, comment or math shift; `''` and
+# `--` are specials too (a single `'` or `-` is not).
+_NOT_SIMPLE = frozenset("&~`%$#")
+
+
+class _Group:
+    """A `{...}` group: its items and the source between the braces."""
+
+    __slots__ = ("items", "source")
+
+    def __init__(self, items: list[object], source: str) -> None:
+        self.items = items
+        self.source = source
+
+
+class _Macro:
+    """A macro as the walker sees it: name, verbatim source, arguments, space after it."""
+
+    __slots__ = ("args", "name", "post_space", "verbatim")
+
+    def __init__(self, name: str, verbatim: str, args: list[_Group | None], post_space: bool):
+        self.name = name
+        self.verbatim = verbatim
+        self.args = args
+        self.post_space = post_space
+
+
+def _render_simple(content: str) -> Rendered | None:
+    """`render_math(content)` without pylatexenc, or None when `content` is not simple."""
+    if not (content.isascii() and content.isprintable()) or "''" in content or "--" in content:
+        return None
+    if not _NOT_SIMPLE.isdisjoint(content):
+        return None
+    try:
+        items, end = _simple_items(content, 0, False)
+        if items is None or end != len(content):
+            return None
+        out = Out()
+        _simple_walk(items, out)
+        return Rendered(out.text(), tuple(out.spans))
+    except Exception:
+        return None
+
+
+def _simple_items(src: str, i: int, in_group: bool) -> tuple[list[object] | None, int]:
+    """Items of `src` from `i` to the end (or to the `}` closing a group); None if not simple."""
+    items: list[object] = []
+    n = len(src)
+    while i < n:
+        c = src[i]
+        if c == "\\":
+            j = i + 1
+            while j < n and src[j].isalpha():
+                j += 1
+            name = src[i + 1 : j]
+            shape = _simple_shape(name) if name else None
+            if shape is None:
+                return None, i
+            k = j
+            while k < n and src[k] == " ":
+                k += 1
+            post_space = k > j
+            args: list[_Group | None] = []
+            stop = k
+            for kind in shape:
+                p = stop
+                while p < n and src[p] == " ":
+                    p += 1
+                if kind == "[":
+                    if p < n and src[p] == "[":
+                        return None, i
+                    args.append(None)
+                    continue
+                if p >= n or src[p] != "{":
+                    return None, i
+                group, q = _simple_items(src, p + 1, True)
+                if group is None or q >= n or src[q] != "}":
+                    return None, i
+                args.append(_Group(group, src[p + 1 : q]))
+                stop = q + 1
+            items.append(_Macro(name, src[i:stop], args, post_space))
+            i = stop
+        elif c == "{":
+            group, j = _simple_items(src, i + 1, True)
+            if group is None or j >= n or src[j] != "}":
+                return None, i
+            items.append(_Group(group, src[i + 1 : j]))
+            i = j + 1
+        elif c == "}":
+            return (items, i) if in_group else (None, i)
+        else:
+            items.append(c)
+            i += 1
+    return items, i
+
+
+@lru_cache(maxsize=1024)
+def _simple_shape(name: str) -> str | None:
+    """The walker's argspec for `\\name` when the fast path models it (`{` and `[` only)."""
+    if name in SWITCHES or argspec(name) is None:
+        return None
+    spec = walker_db().get_macro_spec(name)  # type: ignore[attr-defined]
+    if spec is None:
+        return ""
+    from pylatexenc.macrospec import MacroStandardArgsParser
+
+    parser = spec.args_parser
+    if type(parser) is not MacroStandardArgsParser:
+        return None
+    shape = parser.argspec
+    return shape if isinstance(shape, str) and not shape.strip("{[") else None
+
+
+def _simple_walk(items: list[object], out: Out) -> None:
+    """`_math_items` for fast-path items (characters, `_Macro`s, `_Group`s)."""
+    i = 0
+    n = len(items)
+    while i < n:
+        item = items[i]
+        i += 1
+        if isinstance(item, str):
+            if item in "^_" and i < n:
+                while i < n and items[i] == " ":
+                    i += 1
+                if i < n:
+                    sub = Out()
+                    _simple_one(items[i], sub)
+                    out.add(script(sub.text(), sup=item == "^"))
+                    i += 1
+                    continue
+            out.add(item)
+        else:
+            _simple_one(item, out)
+            if isinstance(item, _Macro):
+                if item.name in ("left", "right") and i < n and items[i] == ".":
+                    i += 1
+                    continue
+                if item.post_space and not any(item.args):
+                    out.add(" ")
+
+
+def _simple_one(item: object, out: Out) -> None:
+    """`_math_item` for one fast-path item."""
+    if isinstance(item, str):
+        out.add(item)
+    elif isinstance(item, _Group):
+        _simple_walk(item.items, out)
+    elif isinstance(item, _Macro):
+        name = item.name
+        text_args = name.startswith("text") or name in ("mbox", "hbox", "emph")
+        args = [_simple_arg(a, text_args) if a is not None else None for a in item.args]
+        apply_macro(name, args, item.verbatim, out, math=True)
+
+
+def _simple_arg(group: _Group, text_args: bool) -> Arg:
+    """`_math_arg` for a fast-path group."""
+    source = group.source
+    if text_args:
+        return Arg(source, lambda o: _text_mode(source, o))
+    return Arg(source, lambda o: _simple_walk(group.items, o))
