@@ -70,8 +70,8 @@ def meta_text(view: DetailView) -> Text:
     source = abstract.source
     parts = Text()
     parts.append(abstract.collection.short, style="bold")
-    parts.append(f"  ·  {source.name} #{source.position}")
-    parts.append(f"  ·  {words:,} words · {minutes} min read")
+    parts.append(f" · {source.name} #{source.position}")
+    parts.append(f" · {words:,} words · {minutes} min")
     parts.append("\n")
     parts.append(
         "★ bookmarked  " if view.bookmarked else "☆ not bookmarked  ",
