@@ -49,7 +49,7 @@ def test_json_lines(corpus_dir: Path, capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_limit(corpus_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["", str(corpus_dir), "--limit", "1"]) == 0
+    assert main(["contrastive", str(corpus_dir), "--limit", "1"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 1
 
 
@@ -94,5 +94,34 @@ def test_cache_is_written_in_the_data_dir(corpus_dir: Path, tmp_path: Path) -> N
 
 
 def test_default_is_bundled_seeds(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["", "--limit", "3"]) == 0
+    assert main(["learning", "--limit", "3"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 3
+
+
+@pytest.mark.parametrize("query", ["", "   ", "\t"])
+def test_empty_query_is_a_usage_error(
+    query: str, corpus_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main([query, str(corpus_dir)])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr()
+    assert "QUERY is empty" in err.err
+    assert err.out == ""
+
+
+def test_missing_query_names_only_query(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main([])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "QUERY [PATH ...]" in err
+    assert "required: QUERY" in err
+    assert "PATH" not in err.split("error:")[1]
+
+
+def test_symbol_query_finds_the_symbol(
+    corpus_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["×", str(corpus_dir)]) == 0
+    assert "Vision" in capsys.readouterr().out

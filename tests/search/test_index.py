@@ -196,3 +196,112 @@ def test_highlight_phrase_words_and_symbols(index: SearchIndex) -> None:
 def test_highlight_ignores_negated_and_empty(index: SearchIndex) -> None:
     assert index.highlighter("-graph ").spans("graph graph") == []
     assert index.highlighter("").spans("anything") == []
+
+
+SYMBOL_ROWS: list[Row] = [
+    ("s.txt", "ICLR", 2022, "Test-time adaptation at inference times. We adapt at test time."),
+    ("s.txt", "ICLR", 2022, "Many times faster. Training is five times cheaper."),
+    (
+        "s.txt",
+        "ICLR",
+        2022,
+        "Faster kernels. We get 3× speedups.",
+        r"Faster kernels. We get $3\times$ speedups.",
+    ),
+    ("s.txt", "ICLR", 2022, "A plain abstract. Nothing symbolic here, no x at all."),
+]
+
+
+def test_symbol_query_finds_symbol_occurrences_not_the_word() -> None:
+    index = SearchIndex.build(make_corpus(SYMBOL_ROWS))
+    # The symbol, the typed macro and a macro being typed reach only `$3\times$`.
+    for query in ("×", "× ", "\\times", "\\times ", "\\tim", '"×"'):
+        assert hits(index, query) == [2], query
+    # The word still finds the symbol too (its macro name), after the word itself.
+    assert sorted(hits(index, "times ")) == [0, 1, 2]
+    assert sorted(hits(index, "-× times ")) == [0, 1]
+    # No typo of a word reaches a marked word, nor the other way round.
+    assert hits(index, "\\timse ") == []
+    assert all(not w.startswith("\\") for w in index.expansion("tmes").words(index.data.vocab))
+    text = "We get 3× speedups, five times cheaper."
+    assert [text[s:e] for s, e in index.highlighter("×").spans(text)] == ["×"]
+
+
+PLURAL_ROWS: list[Row] = [
+    ("p.txt", "ICLR", 2022, "A transformer for text. One transformer."),
+    ("p.txt", "ICLR", 2022, "Vision transformers at scale. Many transformers."),
+    ("p.txt", "ICLR", 2022, "Learned transforms of images. Fourier transforms."),
+    ("p.txt", "ICLR", 2022, "Contrast enhancement. Contrast matters."),
+    ("p.txt", "ICLR", 2022, "Contrastive learning. Contrastive views."),
+]
+
+
+def test_typo_budget_covers_longer_words() -> None:
+    index = SearchIndex.build(make_corpus(PLURAL_ROWS))
+    # `transfomer` (10 letters, 2 edits): `transformer` is one letter longer,
+    # `transformers` two; `transforms` is three edits away, so not a typo of it.
+    for query in ("transfomer", "transfomer ", "trasnformer "):
+        assert sorted(hits(index, query)) == [0, 1], query
+    assert index.expansion("transfomer").words(index.data.vocab) == {
+        "transformer",
+        "transformers",
+    }
+    # The exact word still ranks first.
+    assert hits(index, "transformer ")[0] == 0
+    # Shorter words stay within one letter: two dropped letters make a stem.
+    assert hits(index, "contrastve ") == [4]
+    # Short terms keep their small budget: `learned` (7, one edit) is not `learning`.
+    assert hits(index, "learned ") == [2]
+
+
+def test_note_words_are_typo_tolerant() -> None:
+    corpus = make_corpus(ROWS)
+    index = SearchIndex.build(corpus)
+    ids = [a.id for a in corpus.abstracts]
+    personal = FakePersonal(
+        notes={ids[0]: "note on first revisit later", ids[2]: "Second thoughts"}
+    )
+    for query, expected in [
+        ("note:revisit", [0]),
+        ("note:revist", [0]),
+        ("note:fisrt", [0]),
+        ("note:frist", [0]),
+        ("note:secnd", [2]),
+        ("note:secnd ", [2]),
+        ("note:seco", [2]),  # being typed: a prefix
+        ("note:seco ", []),  # finished: a word, and `seco` is too far from `second`
+        ('note:"thoughts second"', [2]),
+        ("note:revist note:secnd", []),
+        ("-note:revist", [1, 2, 3, 4]),
+        ("note:zebra", []),
+    ]:
+        assert hits(index, query, personal=personal) == expected, query
+
+
+def test_note_without_notes_matches_nothing(index: SearchIndex) -> None:
+    assert hits(index, "note:revisit", personal=FakePersonal()) == []
+
+
+def test_highlight_phrase_only_inside_the_phrase(index: SearchIndex) -> None:
+    text = (
+        "Contrastive learning helps. Deep learning, and contrastive losses. Contrastive  Learning!"
+    )
+    spans = index.highlighter('"contrastive learning"').spans(text)
+    assert [(s, text[s:e]) for s, e in spans] == [
+        (0, "Contrastive"),
+        (12, "learning"),
+        (text.rindex("Contrastive"), "Contrastive"),
+        (text.rindex("Learning"), "Learning"),
+    ]
+    # A term of the same query is still painted everywhere.
+    spans = index.highlighter('"contrastive learning" deep ').spans(text)
+    assert [text[s:e] for s, e in spans] == [
+        "Contrastive",
+        "learning",
+        "Deep",
+        "Contrastive",
+        "Learning",
+    ]
+    # And a word that is both a term and a phrase word, everywhere.
+    spans = index.highlighter('"contrastive learning" learning ').spans(text)
+    assert [text[s:e] for s, e in spans].count("learning") == 2

@@ -38,7 +38,7 @@ def test_fields() -> None:
         FieldClause("venue", "ICLR", "iclr"),
         FieldClause("year", "2022..2024", (2022, 2024)),
         FieldClause("file", "Iclr2020", "iclr2020"),
-        FieldClause("year", "2023", (2023, 2023), negated=True),
+        FieldClause("year", "2023", (2023, 2023), negated=True, typing=True),
     )
     assert not q.terms
     assert not q.needs_personal
@@ -54,9 +54,24 @@ def test_quoted_field_value() -> None:
     assert parse_query('file:"my file"').fields[0].arg == "my file"
 
 
-def test_symbol_terms_become_macro_names() -> None:
-    assert parse_query("×").terms == (Term("times", prefix=True),)
-    assert parse_query("√ ").terms == (Term("sqrt"),)
+def test_symbol_terms_become_marked_macro_names() -> None:
+    # Marked (`\\times`), so they reach symbol and macro occurrences, not the word.
+    assert parse_query("×").terms == (Term("\\times"),)
+    assert parse_query("√ ").terms == (Term("\\sqrt"),)
+    assert parse_query("-≤").terms == (Term("\\leq", negated=True),)
+    assert parse_query('"×"').phrases == (Phrase(("\\times",)),)
+    # A typed macro is the same as its symbol; half-typed, it completes.
+    assert parse_query("\\times ").terms == (Term("\\times"),)
+    assert parse_query("\\sq").terms == (Term("\\sq", prefix=True),)
+    # A symbol next to a word is ignored, as before: the word is the term.
+    assert parse_query("3× ").terms == (Term("3"),)
+
+
+def test_field_being_typed() -> None:
+    assert [f.typing for f in parse_query("note:rev").fields] == [True]
+    assert [f.typing for f in parse_query("note:rev ").fields] == [False]
+    assert [f.typing for f in parse_query("note:rev x").fields] == [False]
+    assert [f.typing for f in parse_query('note:"rev"').fields] == [False]
 
 
 def test_colon_in_ordinary_text_is_not_a_field() -> None:

@@ -36,6 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "paths",
         nargs="*",
+        # A default makes argparse treat PATH as optional: without it, a missing
+        # QUERY is reported as "required: QUERY, PATH".
+        default=[],
         metavar="PATH",
         help="abstract files, directories or globs; default: the bundled seeds",
     )
@@ -69,6 +72,9 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.limit is not None and args.limit < 0:
         parser.error("--limit must be 0 or more")
+    if not args.query.strip():
+        # An empty query matches everything, which is never what was meant here.
+        parser.error("QUERY is empty; give something to look for (quote it in the shell)")
     # Parse before loading anything: a typo in the query should fail fast.
     try:
         query = parse_query(args.query)

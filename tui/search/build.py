@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from tui.corpus.model import Abstract, Corpus
 from tui.corpus.tokens import fold, tokenize
-from tui.search.query import SYMBOL_NAMES
+from tui.search.query import SYMBOL_NAMES, symbol_word
 
 # BM25 constants (the usual ones) and how much a headline occurrence adds,
 # on the scale of one saturated body occurrence (at most K1 + 1).
@@ -172,9 +172,11 @@ def _index_block(abstracts: list[Abstract], first: int, word_ids: dict[str, int]
         body = tokenize(plain)
         lengths[j] = len(body)
         words += body
-        for w in _macro_words(abstract.text) | _symbol_words(plain):
-            extra_docs.append(j)
-            extra_words.append(w)
+        for name in _macro_words(abstract.text) | _symbol_words(plain):
+            # The plain name (`times`) and the marked one only a symbol or
+            # macro query asks for (`\\times`).
+            extra_docs += (j, j)
+            extra_words += (name, symbol_word(name))
         for w in set(tokenize(abstract.headline)):
             head_docs.append(j)
             head_words.append(w)

@@ -4,6 +4,11 @@ The vocabulary is sorted, so the words starting with a prefix are one
 contiguous range (two bisections). Typos are found with RapidFuzz over the
 words of similar length only, with an edit budget that grows with the term's
 length. Expansions are cached, so the next keystroke reuses this one's work.
+Marked symbol and macro words (`\\times`) match exactly or as a prefix, never
+fuzzily, and no other word ever fuzzily matches them.
+
+The same rules serve any vocabulary: the abstracts' words and the notes' words
+(`note:WORD`), so both are typo-tolerant the same way.
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
+
+from tui.search.query import SYMBOL_MARK
 
 # Weights of a match, relative to the exact word (1.0). Any typo weighs less
 # than any exact or completed word, so exact hits rank first.
@@ -50,6 +57,10 @@ class Expansion:
     def words(self, vocab: list[str]) -> set[str]:
         """The single words matched (ranges of one word, not whole prefixes)."""
         return {vocab[i] for r in self.ranges if r.prefix is None for i in range(r.lo, r.hi)}
+
+    def all_words(self, vocab: list[str]) -> set[str]:
+        """Every word matched, the whole of each prefix range included."""
+        return {vocab[i] for r in self.ranges for i in range(r.lo, r.hi)}
 
     @property
     def prefixes(self) -> tuple[str, ...]:
@@ -109,6 +120,7 @@ class Expander:
                 lo += 1
             if hi > lo:
                 ranges.append(WordRange(lo, hi, PREFIX_WEIGHT, word))
+        fuzzy = fuzzy and not word.startswith(SYMBOL_MARK)
         typos = max_typos(len(word)) if fuzzy else 0
         # Short words have many one-letter neighbours: only rescue a short word
         # that matches nothing, never widen one that does.
@@ -129,8 +141,8 @@ class Expander:
     def _band(self, length: int) -> tuple[list[str], np.ndarray]:
         band = self._bands.get(length)
         if band is None:
-            ids = [i for i, w in enumerate(self._vocab) if len(w) == length]
-            band = ([self._vocab[i] for i in ids], np.asarray(ids, dtype=np.int64))
+            # Every length that occurs is indexed at once: this one has no words.
+            band = ([], np.zeros(0, dtype=np.int64))
             self._bands[length] = band
         return band
 
@@ -140,9 +152,11 @@ class Expander:
             self._index_lengths()
         found: list[tuple[int, float]] = []
         length = len(word)
-        # Length band of one: two edits that both add or drop a letter turn a
-        # word into another word (`contrastve` is not `contrast`).
-        for band_len in range(max(1, length - 1), length + 2):
+        # Longer words up to the whole budget (`transfomer` is one letter short
+        # of `transformer`, two of `transformers`), shorter ones by one letter
+        # only: two dropped letters turn a word into its stem, another word
+        # (`contrastve` is not `contrast`).
+        for band_len in range(max(1, length - 1), length + typos + 1):
             words, ids = self._band(band_len)
             if not words:
                 continue
@@ -156,7 +170,8 @@ class Expander:
     def _index_lengths(self) -> None:
         by_len: dict[int, list[int]] = {}
         for i, w in enumerate(self._vocab):
-            by_len.setdefault(len(w), []).append(i)
+            if not w.startswith(SYMBOL_MARK):
+                by_len.setdefault(len(w), []).append(i)
         for length, ids in by_len.items():
             self._bands[length] = ([self._vocab[i] for i in ids], np.asarray(ids, dtype=np.int64))
 
@@ -168,6 +183,8 @@ class Expander:
             heads: list[str] = []
             for w in self._vocab:
                 head = w[:length]
+                if w.startswith(SYMBOL_MARK):
+                    continue
                 if len(w) >= length and (not heads or heads[-1] != head):
                     heads.append(head)
             self._prefixes[length] = heads

@@ -15,6 +15,7 @@ import numpy.typing as npt
 
 from tui.corpus.tokens import tokenize
 from tui.search.build import IndexData
+from tui.search.expand import Expander
 from tui.search.personal import PersonalData
 from tui.search.query import FieldClause
 
@@ -96,14 +97,22 @@ def _has(clause: FieldClause, ctx: FilterContext) -> BoolArray:
 
 
 def _note(clause: FieldClause, ctx: FilterContext) -> BoolArray:
-    """Notes containing every given word (each may be the start of a word of the note)."""
+    """Notes containing every given word, matched as terms match abstracts: exactly,
+    typo-tolerantly, and the word being typed also as a prefix."""
     wanted = cast(tuple[str, ...], clause.arg)
-    items = ctx.personal.note_items() if ctx.personal else ()
-    hits = []
-    for abstract_id, text in items:
-        words = tokenize(text)
-        if all(any(w.startswith(p) for w in words) for p in wanted):
-            hits.append(abstract_id)
+    notes = [
+        (i, set(tokenize(text))) for i, text in (ctx.personal.note_items() if ctx.personal else ())
+    ]
+    # The notes' own vocabulary through the abstracts' expansion rules: one
+    # set of rules for typos and prefixes, whatever is searched.
+    vocab = sorted(set().union(*(words for _, words in notes)))
+    expander = Expander(vocab)
+    last = len(wanted) - 1
+    matched = [
+        expander.expand(word, prefix=clause.typing and k == last).all_words(vocab)
+        for k, word in enumerate(wanted)
+    ]
+    hits = [i for i, words in notes if all(not words.isdisjoint(m) for m in matched)]
     return ctx.mask_of_ids(hits)
 
 

@@ -136,11 +136,13 @@ class SearchIndex:
         return SearchResult(indices.tolist(), score[indices].tolist(), total)
 
     def highlighter(self, query: Query | str) -> Highlighter:
-        """What to paint for `query`: every word its terms expanded to, and phrase words."""
+        """What to paint for `query`: every word its terms expanded to, and its phrases
+        (their words only where the whole phrase occurs)."""
         if isinstance(query, str):
             query = parse_query(query)
         words: set[str] = set()
         prefixes: list[str] = []
+        phrases: list[tuple[str, ...]] = []
         for term in query.terms:
             if term.negated:
                 continue
@@ -149,9 +151,13 @@ class SearchIndex:
             words |= expansion.words(self.data.vocab)
             prefixes.extend(expansion.prefixes)
         for phrase in query.phrases:
-            if not phrase.negated:
-                words.update(phrase.words)
-        return Highlighter(frozenset(words), tuple(prefixes))
+            if phrase.negated:
+                continue
+            if len(phrase.words) == 1:
+                words.add(phrase.words[0])
+            else:
+                phrases.append(phrase.words)
+        return Highlighter(frozenset(words), tuple(prefixes), tuple(phrases))
 
     def _term_scores(self, word: str, prefix: bool, fuzzy: bool) -> FloatArray | None:
         """BM25 score of every abstract for one term (None when nothing matches); cached."""

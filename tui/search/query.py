@@ -22,8 +22,22 @@ class QueryError(ValueError):
 
 
 # Mathematical symbols are not word characters to the tokenizer, so `×` alone
-# would be no term at all. The index also holds the LaTeX macro names of the
-# source (`\times` -> `times`), so a symbol searches as its macro name.
+# would be no term at all. The index holds the LaTeX macro names of the source
+# twice: as plain words (`\times` -> `times`, so the word `times` finds
+# `$3\times$`) and as marked words (`\\times`) that only a symbol or macro
+# query reaches, so `×` finds the symbol, not every "test-time" abstract.
+SYMBOL_MARK = "\\"
+
+
+def symbol_word(name: str) -> str:
+    """The index word for a symbol or macro occurrence: `times` -> `\\times`.
+
+    The mark is no word character, so no typed word is ever one of these, and
+    it sorts before every letter, so they form one range of the vocabulary.
+    """
+    return SYMBOL_MARK + name
+
+
 SYMBOL_NAMES: dict[str, str] = {
     "×": "times",
     "÷": "div",
@@ -84,6 +98,9 @@ class FieldClause:
     arg: object
     personal: bool = False
     negated: bool = False
+    # The value is still being typed (last in the text, no space after it):
+    # a field may then match its last word as a prefix, as terms do.
+    typing: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,8 +266,18 @@ def _split(text: str) -> list[_Chunk]:
     return chunks
 
 
-def _symbol_words(raw: str) -> list[str]:
-    return [SYMBOL_NAMES[c] for c in raw if c in SYMBOL_NAMES]
+# A typed macro (`\\sqrt`) searches for the macro, like its symbol would.
+_MACRO = re.compile(r"\\([A-Za-z]+)")
+
+
+def _symbol_terms(raw: str) -> list[str]:
+    """Marked words for a chunk of symbols (`×`) or a typed macro (`\\times`), else []."""
+    macro = _MACRO.fullmatch(raw)
+    if macro:
+        return [symbol_word(fold(macro.group(1)))]
+    if tokenize(raw):
+        return []
+    return [symbol_word(SYMBOL_NAMES[c]) for c in raw if c in SYMBOL_NAMES]
 
 
 def parse_query(text: str) -> Query:
@@ -272,9 +299,21 @@ def parse_query(text: str) -> Query:
                 raise QueryError(f"unknown field {chunk.field_name}: (known fields: {known})")
             value = chunk.text
             arg = spec.parse(value)
-            fields.append(FieldClause(spec.name, value, arg, spec.personal, chunk.negated))
+            typing = k == len(chunks) - 1 and typing_at_end and not chunk.quoted
+            fields.append(FieldClause(spec.name, value, arg, spec.personal, chunk.negated, typing))
             continue
-        words = tokenize(chunk.text) or _symbol_words(chunk.text)
+        symbols = _symbol_terms(chunk.text)
+        if symbols:
+            # A macro being typed (`\\sq`) completes to the macros it starts;
+            # a symbol is complete as soon as it is typed.
+            typed_macro = chunk.text.startswith(SYMBOL_MARK) and not chunk.quoted
+            last = k == len(chunks) - 1 and typing_at_end and typed_macro and not chunk.negated
+            if chunk.quoted:
+                phrases.append(Phrase(tuple(symbols), chunk.negated))
+            else:
+                terms.extend(Term(w, last, chunk.negated) for w in symbols)
+            continue
+        words = tokenize(chunk.text)
         if not words:
             continue
         if chunk.quoted or (chunk.negated and len(words) > 1):
