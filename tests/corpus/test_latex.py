@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tui.corpus.latex import Rendered, StyleSpan, render, to_plain
+from tui.corpus.latex import Rendered, StyleSpan, needs_rendering, render, to_plain
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds"
 
@@ -225,6 +225,32 @@ def test_hostile_text_is_literal_and_harmless(src: str, plain: str) -> None:
     assert r.plain == plain
     assert to_plain(src) == plain
     assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", r.plain)
+
+
+BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+
+@pytest.mark.parametrize("char", list(BIDI))
+def test_bidi_controls_are_shown_as_replacement_characters(char: str) -> None:
+    src = f"price 100{char}$ cheap"
+    assert needs_rendering(src)
+    assert to_plain(src) == "price 100\ufffd$ cheap"
+    assert render(src).plain == "price 100\ufffd$ cheap"
+    # Inside LaTeX too, and never dropped: one replacement for each control.
+    r = render(f"\\emph{{a{char}b}} ``{char}''")
+    assert r.plain == "a\ufffdb \u201c\ufffd\u201d"
+    assert r.spans == (StyleSpan(0, 3, "italic"),)
+
+
+def test_bidi_override_never_reaches_a_link() -> None:
+    r = render("see https://example.org/a\u202egnp.exe now")
+    assert r.plain == "see https://example.org/a\ufffdgnp.exe now"
+    (link,) = r.spans
+    assert link.url == "https://example.org/a"
+    assert r.plain[link.start : link.end] == link.url
+    r = render("\\url{https://e.org/\u2066x}")
+    assert r.plain == "https://e.org/\ufffdx"
+    assert all(not set(BIDI) & set(s.url or "") for s in r.spans)
 
 
 def test_fast_path_returns_text_unchanged() -> None:

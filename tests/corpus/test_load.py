@@ -186,3 +186,23 @@ def test_loading_does_not_render_latex(tmp_path: Path) -> None:
     (abstract,) = load_corpus([f]).abstracts
     assert abstract._plain is None
     assert abstract.plain == "A 3× speedup."
+
+
+def test_label_only_header_is_a_non_fatal_problem(tmp_path: Path) -> None:
+    f = write(tmp_path / "list.txt", f"My reading list\n\n{A1}\n\n{A2}\n")
+    corpus = load_corpus([f])
+    assert [a.text for a in corpus.abstracts] == [A1, A2]
+    assert corpus.abstracts[0].collection.label == "My reading list"
+    (problem,) = corpus.problems
+    assert not problem.fatal and problem.path == f
+    assert str(problem) == (
+        f"{f}: header 'My reading list' has no venue and year; used as the collection label"
+    )
+
+
+def test_short_sentence_first_paragraph_is_loaded_as_an_abstract(tmp_path: Path) -> None:
+    f = write(tmp_path / "notes.txt", f"Deep nets work.\n\n{A1}\n")
+    corpus = load_corpus([f])
+    assert [a.text for a in corpus.abstracts] == ["Deep nets work.", A1]
+    assert {a.collection.label for a in corpus.abstracts} == {"notes"}
+    assert corpus.problems == []

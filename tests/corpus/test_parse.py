@@ -105,3 +105,57 @@ def test_empty_and_header_only() -> None:
 def test_unicode_whitespace_collapses_like_normalise() -> None:
     parsed = parse_text("H 2020\n\nA\u00a0\u2003b\u3000 c", P)
     assert parsed.paragraphs == ["A b c"]
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        "Deep nets work.",
+        "It works!",
+        "Does it scale?",
+        "Models fail (often).",
+        "We show that \\emph{this} holds.",
+        "Deep networks generalize well on natural images",
+    ],
+)
+def test_short_sentence_first_paragraph_is_an_abstract(first: str) -> None:
+    assert looks_like_prose(first)
+    parsed = parse_text(f"{first}\n\nA real abstract follows here.\n", P)
+    assert not parsed.has_header
+    assert parsed.collection == Collection("my_file")
+    assert parsed.paragraphs == [first, "A real abstract follows here."]
+    assert parsed.warnings == []
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "ICLR 2023 Papers",
+        "NeurIPS 2021",
+        "ICML 2019 Accepted Papers",
+        "Workshop on X",
+        "Workshop on Efficient Methods for Deep Learning",
+        "My reading list",
+        "Papers I liked",
+        "Conference on Robot Learning 2022",
+        "International Conference on Learning Representations 2023",
+        "ICLR 2023 Papers.",
+    ],
+)
+def test_title_lines_stay_headers(header: str) -> None:
+    assert not looks_like_prose(header)
+    parsed = parse_text(f"{header}\n\nOne abstract.\n", P)
+    assert parsed.has_header
+    assert parsed.collection.label == header
+    assert parsed.paragraphs == ["One abstract."]
+
+
+def test_header_without_venue_and_year_is_reported() -> None:
+    parsed = parse_text("My reading list\n\nOne abstract.\n", P)
+    assert parsed.collection == Collection("My reading list")
+    assert parsed.warnings == [
+        "header 'My reading list' has no venue and year; used as the collection label"
+    ]
+    assert parse_text("ICLR 2023 Papers\n\nOne.\n", P).warnings == []
+    # A header-only file already fails as such; no second message about its label.
+    assert parse_text("My reading list\n\n", P).warnings == []

@@ -13,8 +13,8 @@ same commit as any change to what `render` or `to_plain` output.
 Speed matters because every abstract is rendered for the search index: text
 without any LaTeX trigger returns at once, prose between LaTeX fragments is
 copied in slices, and each distinct math fragment is parsed once (cached).
-Control characters and ANSI escapes come out as Unicode control pictures, so
-abstract text can never restyle the terminal.
+Control characters and ANSI escapes come out as Unicode control pictures, and
+bidi controls as U+FFFD, so abstract text can never restyle or reorder the terminal.
 
 The work is split in three modules: this one (the public API and text mode:
 prose, braces, text macros, URLs), `latex_math` (what is inside `$...$`), and
@@ -43,7 +43,7 @@ from tui.corpus.latex_symbols import (
 __all__ = ["RENDER_VERSION", "Rendered", "StyleSpan", "needs_rendering", "render", "to_plain"]
 
 # Bump whenever the output of render() or to_plain() changes for some input.
-RENDER_VERSION = 1
+RENDER_VERSION = 2
 
 _TRIGGERS = ("\\", "$", "{", "}", "~", "`", "''", "--")
 # `www.` only where a word starts, so `a@www.x` and `x.www.y` are left alone. Every
@@ -51,20 +51,27 @@ _TRIGGERS = ("\\", "$", "{", "}", "~", "`", "''", "--")
 # `w`), so the regex engine can skip ahead to candidates: 2.5x faster than with the
 # lookbehind first.
 _TEXT_TOKEN = re.compile(r"[\\${}~`]|''|--|https?://|w(?<![\w.@/]w)ww\.")
+# Bidirectional controls: marks, embeddings, overrides and isolates. A terminal
+# obeys them and reorders what follows, so text can display other than it reads.
+_BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 # URL characters: no whitespace, no controls (they must never reach a terminal hyperlink).
-_URL_CHARS = r"[^\s\x00-\x1f\x7f-\x9f<>\"{}|\\^`\[\]]"
+_URL_CHARS = r"[^\s\x00-\x1f\x7f-\x9f" + _BIDI + r"<>\"{}|\\^`\[\]]"
 _URL = re.compile(r"https?://" + _URL_CHARS + "+")
 # A bare `www.example.org/...`: a dotted host name, then an optional path.
 _WWW_URL = re.compile(r"www\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?:[/?#:]" + _URL_CHARS + "*)?")
 _URL_TRAILING = ".,;:!?'\")]"
 _MACRO_NAME = re.compile(r"[A-Za-z]+\*?")
-# C0 controls, DEL and C1 controls: the characters a terminal may obey instead of showing.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# C0 controls, DEL, C1 controls and bidi controls: the characters a terminal may
+# obey instead of showing.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f" + _BIDI + "]")
 _CONTROL_PICTURES = {
     **{c: 0x2400 + c for c in range(0x20) if c not in (0x09, 0x0A)},
     0x7F: 0x2421,
     # C1 controls have no pictures; the replacement character shows one was there.
     **{c: 0xFFFD for c in range(0x80, 0xA0)},
+    # Nor do bidi controls: shown as the replacement character, never dropped, so
+    # the text keeps its length and span offsets stay valid.
+    **{c: 0xFFFD for c in (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))},
 }
 # Groups nested deeper than this are shown as source rather than recursed into.
 _MAX_DEPTH = 40

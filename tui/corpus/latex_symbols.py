@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import Literal
 
 from tui.corpus._record import Record
+from tui.corpus.latex_builtin import BUILTIN_ACCENTS, BUILTIN_SPECIALS, BUILTIN_SYMBOLS
 
 Style = Literal["italic", "bold", "mono", "link"]
 
@@ -189,6 +190,9 @@ def argspec(name: str) -> str | None:
     """The argument shape of `\\name` (`{`, `[`, `*` per argument), or None when unknown."""
     if name in _OWN_ARGSPECS:
         return _OWN_ARGSPECS[name]
+    if name in BUILTIN_ACCENTS:
+        # One argument, as LatexWalker says (checked by the built-in tables' test).
+        return "{"
     spec = walker_db().get_macro_spec(name)  # type: ignore[attr-defined]
     if spec is not None:
         argspec = getattr(spec.args_parser, "argspec", "")
@@ -196,9 +200,15 @@ def argspec(name: str) -> str | None:
     return "" if _l2t_spec(name) is not None else None
 
 
-@lru_cache(maxsize=256)
 def special(chars: str) -> str:
     """latex2text's reading of `~`, `--`, `---`, two backquotes, two quotes; else the chars."""
+    repl = BUILTIN_SPECIALS.get(chars)
+    return repl if repl is not None else special_l2t(chars)
+
+
+@lru_cache(maxsize=256)
+def special_l2t(chars: str) -> str:
+    """`special(chars)` as pylatexenc's tables give it."""
     spec = _l2t_db().get_specials_spec(chars)  # type: ignore[attr-defined]
     repl = getattr(spec, "simplify_repl", None)
     # A blank replacement (`&` becomes spaces) would hide a character: keep the source.
@@ -207,9 +217,16 @@ def special(chars: str) -> str:
     return repl
 
 
-@lru_cache(maxsize=256)
 def symbol(char: str) -> str | None:
     """A control symbol such as `\\%` or `\\,` as text, or None when latex2text has none."""
+    if char in BUILTIN_SYMBOLS:
+        return BUILTIN_SYMBOLS[char]
+    return symbol_l2t(char)
+
+
+@lru_cache(maxsize=256)
+def symbol_l2t(char: str) -> str | None:
+    """`symbol(char)` as pylatexenc's tables give it."""
     spec = _l2t_spec(char)
     if spec is None or getattr(spec, "simplify_repl", None) is None:
         return None
@@ -220,9 +237,19 @@ def symbol(char: str) -> str | None:
     return text.replace("\n", " ")
 
 
-@lru_cache(maxsize=256)
 def accent_mark(name: str) -> str | None:
     """The combining mark latex2text puts on `\\name{x}`, or None when it is not an accent."""
+    mark = BUILTIN_ACCENTS.get(name)
+    if mark is not None:
+        return mark
+    if name in BUILTIN_SYMBOLS:
+        return None
+    return accent_mark_l2t(name)
+
+
+@lru_cache(maxsize=256)
+def accent_mark_l2t(name: str) -> str | None:
+    """`accent_mark(name)` as pylatexenc's tables give it."""
     import unicodedata
 
     spec = _l2t_spec(name)

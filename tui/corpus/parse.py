@@ -27,6 +27,15 @@ _EDGE_PUNCT = "()[]{}:;,.\"'“”‘’-–—"
 _HEADER_MAX_CHARS = 120
 _HEADER_MAX_WORDS = 15
 _VENUE_MAX_WORDS = 5
+# A sentence end after this many words is prose whatever the case of the words.
+_SENTENCE_MIN_WORDS = 8
+# Without a sentence end, this many words, mostly in lower case, read as prose.
+_LOWER_RUN_MIN_WORDS = 6
+# Words that titles leave in lower case (`Workshop on X`, `Learning for the Web`).
+_TITLE_SMALL_WORDS = "a an and as at by for from in into of on or per the to via vs with without"
+_SMALL_WORDS = frozenset(_TITLE_SMALL_WORDS.split())
+# Closing quotes and brackets that may follow a sentence's full stop.
+_CLOSERS = "\"'”’)]"
 
 
 class ParsedFile(Record):
@@ -94,15 +103,30 @@ def _paragraph(block: str) -> str:
 def looks_like_prose(text: str) -> bool:
     """True when `text` reads as a sentence or more rather than a title line.
 
-    Long text, two sentences, or a full stop after several words all count.
+    Long text and two sentences count. So does a sentence end (`.`, `!`, `?`)
+    after a word in lower case (`Deep nets work.`), which title lines such as
+    `ICLR 2023 Papers` or `Workshop on X` do not have, and so does a run of
+    mostly lower-case words (`Deep networks generalize well on natural images`).
+    Short lines such as `My reading list` stay headers.
     """
     text = text.strip()
-    words = len(text.split())
-    if len(text) > _HEADER_MAX_CHARS or words > _HEADER_MAX_WORDS:
+    words = text.split()
+    n = len(words)
+    if len(text) > _HEADER_MAX_CHARS or n > _HEADER_MAX_WORDS:
         return True
     if _SENTENCE_BREAK.search(text):
         return True
-    return text.endswith((".", "!", "?")) and words >= 8
+    lower = sum(1 for w in words[1:] if _lower_word(w))
+    if text.rstrip(_CLOSERS).endswith((".", "!", "?")):
+        return n >= _SENTENCE_MIN_WORDS or (n >= 2 and (lower > 0 or _lower_word(words[0])))
+    # No sentence end: prose only when most words after the first are lower case.
+    return n >= _LOWER_RUN_MIN_WORDS and 3 * lower >= 2 * (n - 1)
+
+
+def _lower_word(word: str) -> bool:
+    """A word written in lower case that a title would capitalise (`nets`, not `on`)."""
+    word = word.strip(_EDGE_PUNCT)
+    return word[:1].islower() and word.lower() not in _SMALL_WORDS
 
 
 def _acronym_like(word: str) -> bool:
@@ -201,4 +225,9 @@ def parse_text(text: str, path: Path) -> ParsedFile:
                 has_header=False,
             )
         header = whole
+    if header.venue is None and body:
+        # Said, not silent: a short first paragraph may have been meant as an abstract.
+        warnings.append(
+            f"header {header.label!r} has no venue and year; used as the collection label"
+        )
     return ParsedFile(header, [_paragraph(b) for b in body], warnings)
