@@ -6,12 +6,16 @@ Load: load_corpus() on the whole folder (median, p95 of the runs). Render:
 to_plain() over every abstract with empty caches (what the search index pays
 once), then render() warm, then the fast-path check alone as the reference floor.
 Tokenize: tokenize() over the rendered texts against its general (reference) path.
+First render: render() of the seeds' first abstract (the first detail pane) in a
+fresh interpreter, against importing pylatexenc's latex2text tables there (what
+the first paint would pay if that render needed them).
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -28,11 +32,58 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1000:7.1f} ms"
 
 
+_FIRST_RENDER = """
+import sys, time
+from tui.corpus.load import load_corpus
+from tui.corpus import latex
+text = load_corpus([sys.argv[1]]).abstracts[0].text
+t0 = time.perf_counter()
+latex.render(text)
+t1 = time.perf_counter()
+print(t1 - t0, int(any(m.startswith("pylatexenc") for m in sys.modules)))
+"""
+_L2T_TABLES = """
+import time
+t0 = time.perf_counter()
+from pylatexenc import latex2text
+latex2text.get_default_latex_context_db()
+print(time.perf_counter() - t0, 1)
+"""
+
+
+def _fresh(code: str, runs: int) -> tuple[float, bool]:
+    """Median seconds printed by `code` in fresh interpreters, and whether pylatexenc loaded."""
+    times, loaded = [], False
+    for _ in range(runs):
+        out = subprocess.run(
+            [sys.executable, "-c", code, str(REPO / "seeds")],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            check=True,
+        ).stdout.split()
+        times.append(float(out[0]))
+        loaded = loaded or out[1] == "1"
+    return statistics.median(times), loaded
+
+
+def first_render(runs: int) -> None:
+    """Print the first-render figure (fresh interpreters, interleaved with the reference)."""
+    first, loaded = _fresh(_FIRST_RENDER, runs)
+    tables, _ = _fresh(_L2T_TABLES, runs)
+    print(
+        f"first render, seeds #1 (fresh)  median {first * 1000:.3f} ms  "
+        f"(pylatexenc {'imported' if loaded else 'not imported'}; "
+        f"importing latex2text's tables alone: {_ms(tables).strip()})"
+    )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--corpus", default=str(REPO.parent / "shared" / "corpora" / "iclr"))
     ap.add_argument("--repeat", type=int, default=7)
     args = ap.parse_args()
+    first_render(args.repeat)
     if not Path(args.corpus).exists():
         print(f"corpus not found: {args.corpus}")
         return 0
