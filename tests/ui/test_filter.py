@@ -91,3 +91,30 @@ async def test_large_corpora_index_in_a_child_process(seeds_dir: Path, monkeypat
         await wait_until(pilot, lambda: app.similarity is not None, timeout=60)
         assert started == [True]
         assert not app.indexing
+
+
+async def test_keys_arriving_in_one_burst_after_slash_go_into_the_filter(seeds_dir: Path) -> None:
+    from textual import events
+
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.pause()
+        # As a paste or a fast typist over SSH delivers them: all queued before any is handled.
+        for char in "/quantum":
+            key = events.Key("slash" if char == "/" else char, char)
+            key.set_sender(app)
+            app._driver.send_message(key)  # the path terminal input takes
+        await wait_until(pilot, lambda: app.filter_input.value == "quantum")
+        assert app.is_running
+        assert app.screen is app.screen_stack[0]  # no note editor or other screen opened
+
+
+async def test_escape_from_the_results_keeps_the_abstract_found(seeds_dir: Path) -> None:
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("j", "j")
+        await pilot.press("slash", *"pruning", "enter", "j")
+        found = app.abstract_list.current
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: len(app.abstract_list.rows) == 76)
+        assert app.abstract_list.current is found

@@ -161,3 +161,71 @@ async def test_when_saving_fails_the_app_keeps_going_and_says_so(
     async with again.run_test(size=(140, 40)) as pilot:
         await wait_for_userdata(pilot)
         assert again.userdata.is_bookmarked(target.id)
+
+
+async def test_a_slash_in_a_note_is_text_not_the_filter_key(seeds_dir: Path) -> None:
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        target = app.abstract_list.current
+        await pilot.press("n", *"and/or", "escape")
+        assert app.userdata.note(target.id) == "and/or"
+        await pilot.press("slash", *"a/b")
+        assert app.filter_input.value == "a/b"
+
+
+async def test_emptying_a_note_deletes_it(seeds_dir: Path) -> None:
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        target = app.abstract_list.current
+        await pilot.press("n", "x", "escape")
+        assert target.id in app.userdata.noted_ids()
+        await pilot.press("n", "backspace", "escape")
+        assert target.id not in app.userdata.noted_ids()
+        assert app.userdata.note(target.id) is None
+        assert "✎" not in app.abstract_list._row_text(target, 100, False).plain
+
+
+async def test_r_is_not_undone_by_the_dwell_timer(seeds_dir: Path, monkeypatch) -> None:
+    from tui.ui import personal
+
+    monkeypatch.setattr(personal, "READ_AFTER_SECONDS", 0.3)
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        await pilot.press("j")
+        target = app.abstract_list.current
+        await pilot.press("r", "r")  # read, then unread again on purpose
+        await pilot.pause(0.8)
+        assert not app.userdata.is_read(target.id)
+
+
+async def test_an_orphaned_note_opens_with_its_stored_abstract(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    from tui.ui.screens.note_editor import NoteEditorScreen
+    from tui.ui.screens.notes import NotesScreen
+
+    paper = tmp_path / "papers.txt"
+    kept = "A paper about graph neural networks for molecules and their properties."
+    gone = "A paper about reinforcement learning that will be removed from the file."
+    paper.write_text(f"ICLR 2023 Papers\n\n{kept}\n\n{gone}\n", encoding="utf-8")
+    app = make_app([paper], data_dir=data_dir)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        await pilot.press("j", "n", *"keep this", "escape")
+    paper.write_text(f"ICLR 2023 Papers\n\n{kept}\n", encoding="utf-8")
+
+    again = make_app([paper], data_dir=data_dir)
+    async with again.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        await pilot.press("N")
+        assert isinstance(again.screen, NotesScreen)
+        [note] = again.screen.notes
+        assert note.orphaned
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(again.screen, NoteEditorScreen))
+        assert "reinforcement learning" in again.screen.abstract.text
+        await pilot.press(*" too", "escape")
+        assert [n.text for n in again.userdata.notes()] == ["keep this too"]

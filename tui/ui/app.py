@@ -45,7 +45,10 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
     CSS_PATH: ClassVar = [locations.styles_dir() / "app.tcss"]
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("slash", "focus_filter", "Filter"),
+        # A priority binding runs as the App receives the key, before the keys behind it
+        # are passed to the focused widget: a burst like `/quantum` (a paste, a fast
+        # typist over SSH) then lands in the filter instead of running `q` and `n`.
+        Binding("slash", "focus_filter", "Filter", priority=True),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit", "Quit"),
         Binding("escape", "back", "Back", show=False),
@@ -322,7 +325,15 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
     def action_focus_filter(self) -> None:
         if not self.query_text.strip() and (current := self.abstract_list.current):
             self._saved_selection = current.id
-        self.filter_input.focus()
+        # Focus now, not on the next loop turn as Widget.focus would.
+        self.screen.set_focus(self.filter_input)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "focus_filter":
+            # The priority `/` stands aside where it is text: in the filter itself, and on
+            # every other screen (the note editor, the help).
+            return len(self.screen_stack) == 1 and self.focused is not self.filter_input
+        return True
 
     @on(Input.Submitted, "#filter")
     def _on_filter_submitted(self) -> None:
@@ -338,6 +349,10 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
         elif focused is self.detail:
             self.abstract_list.focus()
         elif self.query_text:
+            # Leaving results the user moved around in keeps the abstract they are on
+            # (Esc in the filter box instead goes back to where they were before it).
+            if (current := self.abstract_list.current) is not None:
+                self._saved_selection = current.id
             self.filter_input.value = ""
 
     def action_toggle_raw(self) -> None:

@@ -200,6 +200,8 @@ class PersonalMixin:
         abstract, data = self._current(), self._require()
         if abstract is None or data is None:
             return
+        if self._read_timer is not None:
+            self._read_timer.stop()  # an explicit choice, not to be overridden by dwell time
         app: Any = self
         app.set_read([abstract.id], not data.is_read(abstract.id))
 
@@ -236,8 +238,36 @@ class PersonalMixin:
         data = self.userdata
         if data is None:
             return
-        if (data.note(abstract.id) or "") != text:
+        current = data.note(abstract.id)
+        if not text.strip():
+            # Emptying a note is how the user deletes it; an empty note is no note.
+            if current is not None:
+                data.delete_note(abstract.id)
+        elif current != text:
             data.save_note(abstract, text)
+
+    def _edit_orphan(self, abstract_id: str) -> None:
+        """An orphan's note opens in the editor over the stored copy of its abstract."""
+        data = self.userdata
+        snapshot = data.snapshot(abstract_id) if data is not None else None
+        if data is None or snapshot is None:
+            return
+        from tui.corpus.model import Collection, SourceRef
+        from tui.ui.screens.note_editor import NoteEditorScreen
+
+        stored = Abstract(
+            abstract_id,
+            snapshot.text,
+            Collection(snapshot.collection, snapshot.venue, snapshot.year),
+            [SourceRef(Path(snapshot.source or "?"), snapshot.position)],
+        )
+        app: Any = self
+        app.push_screen(
+            NoteEditorScreen(
+                stored, data.note(abstract_id) or "", debounce=NOTE_DEBOUNCE_SECONDS, orphaned=True
+            ),
+            lambda _: self.personal_changed(),
+        )
 
     def action_notes(self) -> None:
         if (data := self._require()) is None:
@@ -256,16 +286,41 @@ class PersonalMixin:
         if abstract_id is None:
             return
         app: Any = self
+        if abstract_id not in app.corpus.by_id:
+            self._edit_orphan(abstract_id)
+            return
         if not app.abstract_list.select_abstract(abstract_id):
             app.filter_input.value = ""
             app.call_after_refresh(lambda: app.abstract_list.select_abstract(abstract_id))
         app.abstract_list.focus()
 
     def action_refresh_data(self) -> None:
-        if self.userdata is not None and self.userdata.refresh():
-            self.personal_changed()
-            app: Any = self
-            app.rerun_filter()
+        """Ctrl+L: read what another instance saved (also done when the terminal regains focus)."""
+        self._refresh_data(quiet=False)
+
+    def _refresh_data(self, *, quiet: bool) -> None:
+        data = self.userdata
+        if data is None:
+            return
+        app: Any = self
+        copies_before = {c.copy_id for c in data.conflict_copies()}
+        if not data.refresh():
+            if not quiet:
+                app.notify("Up to date: nothing changed on disk.", timeout=2)
+            return
+        self.personal_changed()
+        app.rerun_filter()
+        new_copies = [c for c in data.conflict_copies() if c.copy_id not in copies_before]
+        if new_copies:
+            app.notify(
+                f"{len(new_copies)} note(s) were edited in another instance at the same time; "
+                "both versions are kept (N shows them, x drops a copy).",
+                title="Notes edited twice",
+                severity="warning",
+                timeout=10,
+            )
+        elif not quiet:
+            app.notify("Refreshed with changes saved by another instance.", timeout=3)
 
     def close_personal(self) -> None:
         """On quit: everything pending is written before the process ends."""
@@ -278,7 +333,7 @@ class PersonalMixin:
 
     def on_app_focus(self) -> None:
         """Pick up another instance's changes when the terminal regains focus."""
-        self.action_refresh_data()
+        self._refresh_data(quiet=True)
 
     def export(self, fmt: str, *only: str) -> None:
         """Export from the palette into the working directory, under a new file name."""

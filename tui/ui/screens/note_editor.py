@@ -24,9 +24,12 @@ class NoteEditorScreen(ModalScreen[str]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Save and close")]
 
-    def __init__(self, abstract: Abstract, text: str, *, debounce: float = 1.0) -> None:
+    def __init__(
+        self, abstract: Abstract, text: str, *, debounce: float = 1.0, orphaned: bool = False
+    ) -> None:
         super().__init__()
         self.abstract = abstract
+        self.orphaned = orphaned
         self.initial = text
         self.debounce = debounce
         self._timer: Timer | None = None
@@ -34,8 +37,17 @@ class NoteEditorScreen(ModalScreen[str]):
     def compose(self) -> ComposeResult:
         with Vertical(id="editor-box") as box:
             box.border_title = "Note"
-            box.border_subtitle = "saved as you type · Esc closes"
+            box.border_subtitle = "saved as you type · empty deletes · Esc closes"
             yield Static(Text(self.abstract.headline, style="bold"), id="editor-headline")
+            if self.orphaned:
+                yield Static(
+                    Text(
+                        "This abstract is not loaded now; the note is kept with a stored copy:\n"
+                        + self.abstract.text,
+                        style="dim",
+                    ),
+                    id="editor-orphan",
+                )
             # tab_behavior="focus" leaves Esc to this screen (in "indent" mode TextArea takes it).
             yield TextArea(self.initial, language="markdown", tab_behavior="focus", id="note-text")
 

@@ -41,7 +41,7 @@ class NotesScreen(ModalScreen[str | None]):
         orphaned = sum(1 for n in self.notes if n.orphaned)
         with Vertical(id="notes-box") as box:
             box.border_title = f"Notes ({len(self.notes):,})"
-            box.border_subtitle = "Enter jumps to the abstract · Esc returns"
+            box.border_subtitle = "Enter jumps to the abstract (an orphan's note opens) · x drops a conflict copy · Esc returns"
             if orphaned:
                 yield Static(
                     Text(
@@ -70,7 +70,6 @@ class NotesScreen(ModalScreen[str | None]):
         return Option(
             body,
             id=note.id,
-            disabled=note.orphaned and note.id not in self.corpus.by_id,
         )
 
     def on_mount(self) -> None:
