@@ -140,3 +140,25 @@ async def test_a_near_duplicate_is_flagged_in_the_detail_pane(tmp_path: Path) ->
         assert "b.txt" in meta()
         await pilot.press("j")  # the unrelated abstract is not flagged
         assert "Near-duplicate" not in meta()
+
+
+async def test_the_theme_chosen_is_kept_for_the_next_start(seeds_dir: Path, data_dir: Path) -> None:
+    app = make_app([seeds_dir], data_dir=data_dir)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        app.theme = "textual-light"
+        await pilot.press("q")
+
+    again = make_app([seeds_dir], data_dir=data_dir)
+    async with again.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        assert again.theme == "textual-light"
+
+
+async def test_space_at_the_end_says_what_is_left_above(seeds_dir: Path) -> None:
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        await pilot.press("G", "space")
+        messages = " ".join(n.message for n in app._notifications)
+        assert "unread above" in messages

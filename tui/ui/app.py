@@ -18,7 +18,7 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input
+from textual.widgets import Footer, Input, Static
 
 from tui import locations
 from tui.corpus.model import Abstract, Corpus
@@ -93,6 +93,7 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
                     placeholder='/ filter: words, "phrase", -word, year:2023, is:bookmarked',
                     id="filter",
                 )
+                yield Static(id="query-error")
                 yield AbstractList(self.corpus, id="list")
             yield DetailPane(id="detail")
         yield Footer()
@@ -218,8 +219,6 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
             status.append("  ·  " + progress)
         if self.indexing:
             status = Text.assemble(("indexing…", "italic"), "  ·  ", status)
-        if self.query_error:
-            status = Text.assemble(("⚠ " + self.query_error, "bold"), "  ·  ", status)
         if self.saving_problem:
             status.append("  ·  ⚠ " + self.saving_problem, style="bold")
         header.set_status(status)
@@ -292,13 +291,15 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
             self._set_query_error(message)
 
     def _set_query_error(self, message: str | None) -> None:
-        """A query that does not parse (often half-typed, like `year:`) is shown in the
-        header and the filter turns red; the last good results stay. No toast: it would
-        fire on every keystroke while a field is being typed."""
+        """A query that does not parse (often half-typed, like `year:`) is explained on a
+        line under the filter, which turns red; the last good results stay. No toast: it
+        would fire on every keystroke while a field is being typed."""
         self.query_error = message
         self.filter_input.set_class(message is not None, "-error")
         self.filter_input.tooltip = message
-        self.refresh_header()
+        line = self.query_one("#query-error", Static)
+        line.update(Text("⚠ " + message) if message else "")
+        line.display = message is not None
 
     def _apply_rows(self, rows: Sequence[int], spans: Spans | None, keep: str | None) -> None:
         self._spans = spans
@@ -355,6 +356,10 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
                 self._saved_selection = current.id
             self.filter_input.value = ""
 
+    def watch_theme(self, theme: str) -> None:
+        """Remember the theme chosen (palette: Theme) for the next start."""
+        self.remember_theme(theme)
+
     def action_toggle_raw(self) -> None:
         self.raw = not self.raw
         self._show_current()
@@ -362,7 +367,12 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
 
     def action_toggle_order(self) -> None:
         self.order = "file" if self.order == "relevance" else "relevance"
-        self.notify(f"Order: {self.order}", timeout=2)
+        scope = (
+            ""
+            if self.query_text.strip()
+            else " (for filtered results; the full list is in file order)"
+        )
+        self.notify(f"Order: {self.order}{scope}", timeout=3)
         self.rerun_filter()
         self.refresh_header()
 

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 READ_AFTER_SECONDS = 3.0
 NOTE_DEBOUNCE_SECONDS = 1.0
+THEME_KEY = "theme"
 
 
 class PersonalMixin:
@@ -75,6 +76,9 @@ class PersonalMixin:
         self._announce_attach(report)
         self.personal_changed()
         app.restore_resume()
+        theme = userdata.get_state(THEME_KEY)
+        if theme and theme != app.theme and theme in app.available_themes:
+            app.theme = theme
         if (current := self._current()) is not None:
             self.start_read_timer(current)  # the abstract on screen since start-up counts too
 
@@ -277,6 +281,10 @@ class PersonalMixin:
         app: Any = self
         app.push_screen(NotesScreen(data.notes(), app.corpus), self.jump_to)
 
+    def remember_theme(self, theme: str) -> None:
+        if self.userdata is not None and self.userdata.get_state(THEME_KEY) != theme:
+            self.userdata.set_state(THEME_KEY, theme)
+
     def dismiss_conflict(self, copy_id: int) -> None:
         """The user dropped a conflict copy in the notes view (the only way one goes away)."""
         if self.userdata is not None and self.userdata.dismiss_conflict(copy_id):
@@ -349,7 +357,8 @@ class PersonalMixin:
         if self.userdata is not None:
             self.userdata.flush(timeout=5)
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        path = Path.cwd() / f"abstracts-export-{stamp}.{'md' if fmt == 'md' else fmt}"
+        extension = {"bibtex": "bib"}.get(fmt, fmt)
+        path = Path.cwd() / f"abstracts-export-{stamp}.{extension}"
         if path.exists():  # never overwrite a file the user has
             app.call_from_thread(app.notify, f"{path} exists; try again.", severity="warning")
             return

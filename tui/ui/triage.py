@@ -124,9 +124,23 @@ class TriageMixin:
         rows = app.abstract_list.rows
         abstracts = app.corpus.abstracts
         read = data.read_ids()
-        position = next_unread(rows, app.abstract_list.cursor, lambda i: abstracts[i].id in read)
+
+        def is_read(i: int) -> bool:
+            return abstracts[i].id in read
+
+        position = next_unread(rows, app.abstract_list.cursor, is_read)
         if position is None:
-            app.notify("No more unread abstracts in this list.", title="End of list", timeout=4)
+            # Nothing unread below: say so, and say whether anything is left above.
+            earlier = next_unread(rows, None, is_read)
+            if earlier is None:
+                app.notify("Everything in this list is read.", title="End of list", timeout=4)
+            else:
+                left = sum(1 for i in rows if not is_read(i))
+                app.notify(
+                    f"No unread abstracts below; {left:,} unread above (g goes to the top).",
+                    title="End of list",
+                    timeout=5,
+                )
             return
         app.abstract_list.cursor = position
 
@@ -137,6 +151,9 @@ class TriageMixin:
         if app.userdata is None:
             return
         ids = [app.corpus.abstracts[i].id for i in app.abstract_list.rows]
+        if not ids:
+            app.notify("The list is empty: nothing to mark.", timeout=3)
+            return
         action = SetRead.capture(ids, True, app.userdata.is_read)
         if self.perform(action):
             app.notify(f"Marked {len(action.changed):,} as read. u undoes.", timeout=4)
