@@ -7,7 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from tui.corpus.latex import Rendered, StyleSpan, needs_rendering, render, to_plain
+from tui.corpus.latex import (
+    Rendered,
+    StyleSpan,
+    needs_rendering,
+    render,
+    shown_safely,
+    to_plain,
+)
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds"
 
@@ -251,6 +258,13 @@ def test_bidi_override_never_reaches_a_link() -> None:
     r = render("\\url{https://e.org/\u2066x}")
     assert r.plain == "https://e.org/\ufffdx"
     assert all(not set(BIDI) & set(s.url or "") for s in r.spans)
+
+
+def test_source_view_keeps_latex_and_shows_controls() -> None:
+    src = "\\emph{a}\u202eb\x1b[2J\tc\u0085"
+    assert shown_safely(src) == "\\emph{a}\ufffdb\u241b[2J\tc\ufffd"
+    text = "Plain $x$ with \\LaTeX."
+    assert shown_safely(text) is text
 
 
 def test_fast_path_returns_text_unchanged() -> None:

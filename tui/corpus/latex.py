@@ -40,7 +40,15 @@ from tui.corpus.latex_symbols import (
     symbol,
 )
 
-__all__ = ["RENDER_VERSION", "Rendered", "StyleSpan", "needs_rendering", "render", "to_plain"]
+__all__ = [
+    "RENDER_VERSION",
+    "Rendered",
+    "StyleSpan",
+    "needs_rendering",
+    "render",
+    "shown_safely",
+    "to_plain",
+]
 
 # Bump whenever the output of render() or to_plain() changes for some input.
 RENDER_VERSION = 2
@@ -82,6 +90,16 @@ def needs_rendering(src: str) -> bool:
     if not src.isprintable() and _CONTROL.search(src):
         return True
     return any(t in src for t in _TRIGGERS)
+
+
+def shown_safely(src: str) -> str:
+    """`src` unrendered (the LaTeX source view), with controls made visible as render() does.
+
+    One character for one, so offsets into `src` stay valid.
+    """
+    if src.isprintable() or not _CONTROL.search(src):
+        return src
+    return src.translate(_CONTROL_PICTURES)
 
 
 def to_plain(src: str) -> str:
