@@ -174,7 +174,7 @@ def _index_block(abstracts: list[Abstract], first: int, word_ids: dict[str, int]
         words += body
         for name in _macro_words(abstract.text) | _symbol_words(plain):
             # The plain name (`times`) and the marked one only a symbol or
-            # macro query asks for (`\\times`).
+            # macro query asks for (a backslash and the name).
             extra_docs += (j, j)
             extra_words += (name, symbol_word(name))
         for w in set(tokenize(abstract.headline)):

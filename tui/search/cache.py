@@ -22,7 +22,7 @@ from tui.search.build import IndexData
 from tui.search.index import SearchIndex
 
 # Bump whenever IndexData or tokenizing/rendering changes what an index holds.
-FORMAT_VERSION = 2  # 2: marked symbol and macro words (`\\times`)
+FORMAT_VERSION = 2  # 2: marked symbol and macro words (backslash + name)
 _KEEP = 3  # cache files kept for other corpora (e.g. other folders opened)
 
 

@@ -24,7 +24,7 @@ class QueryError(ValueError):
 # Mathematical symbols are not word characters to the tokenizer, so `×` alone
 # would be no term at all. The index holds the LaTeX macro names of the source
 # twice: as plain words (`\times` -> `times`, so the word `times` finds
-# `$3\times$`) and as marked words (`\\times`) that only a symbol or macro
+# `$3\times$`) and as marked words (a backslash and the name) that only a symbol or macro
 # query reaches, so `×` finds the symbol, not every "test-time" abstract.
 SYMBOL_MARK = "\\"
 
