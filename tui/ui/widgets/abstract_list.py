@@ -17,6 +17,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
@@ -99,6 +100,10 @@ class AbstractList(ScrollView, can_focus=True):
         self.highlight_spans: Spans | None = None
         self.empty_text = "No abstracts."
         self._styles: dict[str, Style] = {}
+        # Rendered rows: a cursor move or a relayout redraws from here, not from Rich.
+        # `_version` changes whenever what rows show changes (rows, marks, matches, styles).
+        self._strips: LRUCache[tuple[int, int, bool, int, bool, int], Strip] = LRUCache(512)
+        self._version = 0
 
     # -- what the app sets ------------------------------------------------
 
@@ -123,11 +128,23 @@ class AbstractList(ScrollView, can_focus=True):
 
     def set_marks(self, marks: RowMarks) -> None:
         self.marks = marks
-        self.refresh()
+        self._changed()
 
     def set_highlighter(self, spans: Spans | None) -> None:
         self.highlight_spans = spans
+        self._changed()
+
+    def _changed(self) -> None:
+        """What the rows show changed: forget rendered rows and redraw."""
+        self._version += 1
+        self._strips.clear()
         self.refresh()
+
+    def notify_style_update(self) -> None:
+        # A theme or CSS change: rendered rows carry the old colours.
+        self._version += 1
+        self._strips.clear()
+        super().notify_style_update()
 
     @property
     def current(self) -> Abstract | None:
@@ -224,11 +241,15 @@ class AbstractList(ScrollView, can_focus=True):
             return Strip(list(message.render(self.app.console))).crop_extend(0, width, base)
         if row >= len(self._rows):
             return Strip.blank(width, base)
-        abstract = self._corpus.abstracts[self._rows[row]]
-        text = self._row_text(abstract, width, row == self.cursor)
-        segments = list(text.render(self.app.console))
-        strip = Strip(segments).crop_extend(0, width, base)
-        return strip.apply_meta({"row": row})
+        index = self._rows[row]
+        is_cursor = row == self.cursor
+        key = (row, index, is_cursor, width, self.has_focus, self._version)
+        if (strip := self._strips.get(key)) is None:
+            text = self._row_text(self._corpus.abstracts[index], width, is_cursor)
+            segments = list(text.render(self.app.console))
+            strip = Strip(segments).crop_extend(0, width, base).apply_meta({"row": row})
+            self._strips[key] = strip
+        return strip
 
     def _style(self, name: str) -> Style:
         if (style := self._styles.get(name)) is None:
