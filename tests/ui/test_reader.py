@@ -90,6 +90,10 @@ async def test_hostile_text_renders_literally(tmp_path: Path) -> None:
         assert "\x1b" not in body
         row = app.abstract_list._row_text(app.corpus.abstracts[0], 100, False)
         assert isinstance(row, Text) and "[bold red]" in row.plain
+        await pilot.press("v")  # the LaTeX source view is just as harmless
+        source = body_text(app)
+        assert "[bold red]x[/]" in source
+        assert "\x1b" not in source and "\x07" not in source
 
 
 async def test_load_report_lists_a_bad_file(tmp_path: Path, seeds_dir: Path) -> None:

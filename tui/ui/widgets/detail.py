@@ -13,7 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from tui.corpus.latex import render
+from tui.corpus.latex import render, shown_safely
 from tui.corpus.model import Abstract
 
 WORDS_PER_MINUTE = 200
@@ -47,7 +47,7 @@ def reading_text(
 ) -> Text:
     """The abstract as a rich Text built from data, never parsed as markup."""
     if raw:
-        body = Text(abstract.text)
+        body = Text(shown_safely(abstract.text))  # the source, controls made visible
     else:
         rendered = render(abstract.text)
         body = Text(rendered.plain)
