@@ -48,7 +48,8 @@ async def test_more_like_this_opens_and_jumps(seeds_dir: Path) -> None:
         await wait_until(pilot, lambda: isinstance(app.screen, SimilarScreen))
         rows = app.screen.rows
         assert 0 < len(rows) <= 10
-        assert all(a is not start for a, _ in rows)
+        assert all(a is not start for a, _, _ in rows)
+        assert all(shared for _, _, shared in rows)  # each says which words it shares
         assert rows[0][1] >= rows[-1][1]
         await pilot.press("enter")
         assert not isinstance(app.screen, SimilarScreen)

@@ -218,10 +218,17 @@ class TriageMixin:
             read = app.userdata.read_ids() if app.userdata is not None else set()
             unread = [a.index for a in app.corpus.abstracts if a.id not in read]
             ranked = model.like(seeds, unread, k=20)
-        rows = [(app.corpus.abstracts[j], score) for j, score in ranked]
+        per_seed = {s: model.scores(s) for s in seeds}
+        rows = []
+        for j, score in ranked:
+            # Why it is here: the words it shares with the seed it is closest to.
+            closest = max(seeds, key=lambda s: float(per_seed[s][j]))
+            rows.append((app.corpus.abstracts[j], score, model.shared_terms(closest, j)))
         app.call_from_thread(self._show_similar, title, subtitle, rows)
 
-    def _show_similar(self, title: str, subtitle: str, rows: list[tuple[Any, float]]) -> None:
+    def _show_similar(
+        self, title: str, subtitle: str, rows: list[tuple[Any, float, list[str]]]
+    ) -> None:
         from tui.ui.screens.similar import SimilarScreen
 
         app: Any = self

@@ -22,7 +22,9 @@ class SimilarScreen(ModalScreen[str | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "dismiss(None)", "Back")]
 
-    def __init__(self, title: str, subtitle: str, rows: Sequence[tuple[Abstract, float]]) -> None:
+    def __init__(
+        self, title: str, subtitle: str, rows: Sequence[tuple[Abstract, float, Sequence[str]]]
+    ) -> None:
         super().__init__()
         self.title_text = title
         self.subtitle = subtitle
@@ -35,18 +37,25 @@ class SimilarScreen(ModalScreen[str | None]):
             yield Static(Text(self.subtitle, style="dim"), id="similar-subtitle")
             if not self.rows:
                 yield Static("Nothing similar found: no other abstract shares its content words.")
-            yield OptionList(*(self._option(a, s) for a, s in self.rows), id="similar-list")
+            # The box is 90% of the screen, at most 110 wide, less its border, padding, scrollbar.
+            width = max(20, min(self.app.size.width * 9 // 10, 110) - 6)
+            yield OptionList(
+                *(self._option(*row, width=width) for row in self.rows), id="similar-list"
+            )
 
     @staticmethod
-    def _option(abstract: Abstract, score: float) -> Option:
-        line = Text.assemble(
-            (f"{score:5.0%}  ", "bold"),
-            abstract.headline,
-            (f"  {abstract.collection.short}", "dim"),
+    def _option(abstract: Abstract, score: float, shared: Sequence[str], width: int) -> Option:
+        """Two lines, each cut to the box: score and headline; where it is from and shared words."""
+        source = abstract.source
+        first = Text.assemble((f"{score:4.0%}  ", "bold"), abstract.headline)
+        second = Text.assemble(
+            "      ",
+            (f"{abstract.collection.short} · {source.name} #{source.position}", "dim"),
+            (f" · shares: {', '.join(shared)}" if shared else "", "dim italic"),
         )
-        line.no_wrap = True
-        line.overflow = "ellipsis"
-        return Option(line, id=abstract.id)
+        for line in (first, second):
+            line.truncate(width, overflow="ellipsis")
+        return Option(Text("\n").join([first, second]), id=abstract.id)
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
