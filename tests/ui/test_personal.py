@@ -190,14 +190,15 @@ async def test_emptying_a_note_deletes_it(seeds_dir: Path) -> None:
 async def test_r_is_not_undone_by_the_dwell_timer(seeds_dir: Path, monkeypatch) -> None:
     from tui.ui import personal
 
-    monkeypatch.setattr(personal, "READ_AFTER_SECONDS", 0.3)
+    monkeypatch.setattr(personal, "READ_AFTER_SECONDS", 1.0)
     app = make_app([seeds_dir])
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_for_userdata(pilot)
         await pilot.press("j")
         target = app.abstract_list.current
         await pilot.press("r", "r")  # read, then unread again on purpose
-        await pilot.pause(0.8)
+        assert not app.userdata.is_read(target.id)
+        await pilot.pause(1.5)  # well past the dwell time that j started
         assert not app.userdata.is_read(target.id)
 
 
