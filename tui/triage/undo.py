@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Protocol
+from typing import Protocol, Self
 
 from tui.corpus.model import Abstract, Corpus
 
@@ -59,8 +59,9 @@ def _count(n: int, one: str, many: str) -> str:
 
 
 @dataclass(frozen=True, slots=True, init=False)
-class SetBookmarks:
-    """Bookmark (`after=True`) or un-bookmark `ids`; `before[id]` is each one's previous state."""
+class _SetFlag:
+    """Set one yes/no flag (bookmarked, read) on `ids` to `after`; `before[id]` is each one's
+    previous state, so reverting restores exactly what was there."""
 
     ids: tuple[str, ...]
     before: Mapping[str, bool]
@@ -73,17 +74,20 @@ class SetBookmarks:
         object.__setattr__(self, "after", bool(after))
 
     @classmethod
-    def capture(
-        cls, ids: Iterable[str], after: bool, is_bookmarked: Callable[[str], bool]
-    ) -> SetBookmarks:
-        """The action setting `ids` to `after`, reading their current state from `is_bookmarked`."""
+    def capture(cls, ids: Iterable[str], after: bool, current: Callable[[str], bool]) -> Self:
+        """The action setting `ids` to `after`, reading their current state from `current`."""
         ids = tuple(ids)
-        return cls(ids, {i: is_bookmarked(i) for i in ids}, after)
+        return cls(ids, {i: current(i) for i in ids}, after)
 
     @property
     def changed(self) -> tuple[str, ...]:
         """The ids whose state this action actually changes."""
         return tuple(i for i in self.ids if self.before[i] != self.after)
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class SetBookmarks(_SetFlag):
+    """Bookmark (`after=True`) or un-bookmark `ids`."""
 
     @property
     def description(self) -> str:
@@ -102,29 +106,8 @@ class SetBookmarks:
 
 
 @dataclass(frozen=True, slots=True, init=False)
-class SetRead:
-    """Mark `ids` read (`after=True`) or unread; `before[id]` is each one's previous state."""
-
-    ids: tuple[str, ...]
-    before: Mapping[str, bool]
-    after: bool
-
-    def __init__(self, ids: Iterable[str], before: Mapping[str, bool], after: bool) -> None:
-        unique, frozen = _freeze(ids, before)
-        object.__setattr__(self, "ids", unique)
-        object.__setattr__(self, "before", frozen)
-        object.__setattr__(self, "after", bool(after))
-
-    @classmethod
-    def capture(cls, ids: Iterable[str], after: bool, is_read: Callable[[str], bool]) -> SetRead:
-        """The action setting `ids` to `after`, reading their current state from `is_read`."""
-        ids = tuple(ids)
-        return cls(ids, {i: is_read(i) for i in ids}, after)
-
-    @property
-    def changed(self) -> tuple[str, ...]:
-        """The ids whose state this action actually changes."""
-        return tuple(i for i in self.ids if self.before[i] != self.after)
+class SetRead(_SetFlag):
+    """Mark `ids` read (`after=True`) or unread."""
 
     @property
     def description(self) -> str:
