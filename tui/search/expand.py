@@ -18,6 +18,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
@@ -28,6 +29,10 @@ from tui.search.query import SYMBOL_MARK
 PREFIX_WEIGHT = 0.8
 FUZZY_WEIGHT = 0.6
 _LAST = chr(0x10FFFF)
+# A short half-typed word (3-4 letters) that does match something is still
+# read as a typo of a neighbouring prefix that occurs this many times more
+# often (`ler` is rare, `lea` is everywhere; `gan` is common enough to stand).
+RESCUE_RATIO = 100
 
 
 def max_typos(length: int) -> int:
@@ -75,8 +80,17 @@ class Expansion:
 class Expander:
     """Expands terms against one sorted vocabulary; keeps an LRU cache of answers."""
 
-    def __init__(self, vocab: list[str], cache_size: int = 1024) -> None:
+    def __init__(
+        self,
+        vocab: list[str],
+        cache_size: int = 1024,
+        post_ptr: npt.NDArray[np.int64] | None = None,
+    ) -> None:
+        # `post_ptr` (the index's postings offsets, one past each word's last)
+        # tells how often a range of words occurs; without it a short typed word
+        # is only read as a typo when it matches nothing.
         self._vocab = vocab
+        self._post_ptr = post_ptr
         self._cache: OrderedDict[tuple[str, bool, bool], Expansion] = OrderedDict()
         self._cache_size = cache_size
         self._bands: dict[int, tuple[list[str], np.ndarray]] = {}
@@ -124,15 +138,27 @@ class Expander:
         typos = max_typos(len(word)) if fuzzy else 0
         # Short words have many one-letter neighbours: only rescue a short word
         # that matches nothing, never widen one that does.
-        if typos and (len(word) >= 5 or not ranges):
+        short = len(word) < 5
+        if prefix and typos and (short and ranges):
+            # The word being typed may have a typo anywhere in what is typed
+            # so far; a short one is only widened towards far commoner prefixes.
+            own = self._occurrences([(r.lo, r.hi) for r in ranges])
             covered = [(r.lo, r.hi) for r in ranges]
-            # A half-typed word with a typo (`viso`): only when nothing completes it.
-            if prefix and len(word) >= 4 and not ranges:
-                for p_lo, p_hi, sim in self._fuzzy_prefixes(word):
-                    if not any(lo <= p_lo < hi for lo, hi in covered):
-                        head = self._vocab[p_lo][: len(word)]
-                        ranges.append(WordRange(p_lo, p_hi, FUZZY_WEIGHT * sim, head))
-                        covered.append((p_lo, p_hi))
+            for p_lo, p_hi, sim, head in self._fuzzy_prefixes(word, typos, short):
+                if self._occurrences([(p_lo, p_hi)]) >= RESCUE_RATIO * max(own, 1):
+                    for lo, hi in _subtract(p_lo, p_hi, covered):
+                        ranges.append(WordRange(lo, hi, FUZZY_WEIGHT * sim, head))
+                        covered.append((lo, hi))
+        elif typos and (not short or not ranges):
+            covered = [(r.lo, r.hi) for r in ranges]
+            if prefix:
+                # The word being typed may have a typo anywhere in what is typed
+                # so far (`lerni` is on its way to `learning`): without this the
+                # results drop to nothing until the word is complete.
+                for p_lo, p_hi, sim, head in self._fuzzy_prefixes(word, typos, short):
+                    for lo, hi in _subtract(p_lo, p_hi, covered):
+                        ranges.append(WordRange(lo, hi, FUZZY_WEIGHT * sim, head))
+                        covered.append((lo, hi))
             for w, sim in self._fuzzy_words(word, typos):
                 if not any(lo <= w < hi for lo, hi in covered):
                     ranges.append(WordRange(w, w + 1, FUZZY_WEIGHT * sim))
@@ -175,25 +201,75 @@ class Expander:
         for length, ids in by_len.items():
             self._bands[length] = ([self._vocab[i] for i in ids], np.asarray(ids, dtype=np.int64))
 
-    def _fuzzy_prefixes(self, word: str) -> list[tuple[int, int, float]]:
-        """Ranges of words whose first len(word) letters are one edit from `word` (`viso`)."""
-        length = len(word)
-        if length not in self._prefixes:
-            # Distinct prefixes of this length (sorted vocab: equal heads are adjacent).
-            heads: list[str] = []
+    def _heads(self, length: int) -> list[str]:
+        """Distinct first-`length`-letter heads of the words at least that long."""
+        heads = self._prefixes.get(length)
+        if heads is None:
+            # Sorted vocabulary: equal heads are adjacent.
+            heads = []
             for w in self._vocab:
-                head = w[:length]
-                if w.startswith(SYMBOL_MARK):
-                    continue
-                if len(w) >= length and (not heads or heads[-1] != head):
-                    heads.append(head)
+                if len(w) >= length and not w.startswith(SYMBOL_MARK):
+                    head = w[:length]
+                    if not heads or heads[-1] != head:
+                        heads.append(head)
             self._prefixes[length] = heads
-        heads = self._prefixes[length]
-        if not heads:
-            return []
-        dist = process.cdist([word], heads, scorer=OSA.distance, score_cutoff=1, workers=1)[0]
-        found: list[tuple[int, int, float]] = []
-        for j in np.flatnonzero(dist == 1):
-            lo, hi = self.prefix_range(heads[int(j)])
-            found.append((lo, hi, 1.0 - 1 / length))
-        return found
+        return heads
+
+    def _occurrences(self, spans: list[tuple[int, int]]) -> int:
+        """Postings of the words in `spans` (0 when the expander has no postings)."""
+        ptr = self._post_ptr
+        if ptr is None:
+            return 0
+        return sum(int(ptr[hi] - ptr[lo]) for lo, hi in spans)
+
+    def _fuzzy_prefixes(
+        self, word: str, typos: int, short: bool = False
+    ) -> list[tuple[int, int, float, str]]:
+        """Ranges of words with a head (first len(word)-1 .. len(word)+1 letters) within
+        `typos` edits of `word`, nested ones merged: (lo, hi, similarity, head).
+
+        A `short` word's heads are never shorter than it: one letter less of
+        `ler` is every `le` word."""
+        length = len(word)
+        found: list[tuple[int, int, float, str]] = []
+        for head_len in range(max(1, length if short else length - 1), length + 2):
+            heads = self._heads(head_len)
+            if not heads:
+                continue
+            dist = process.cdist([word], heads, scorer=OSA.distance, score_cutoff=typos, workers=1)[
+                0
+            ]
+            for j in np.flatnonzero(dist <= typos):
+                d = int(dist[j])
+                if d:
+                    head = heads[int(j)]
+                    lo, hi = self.prefix_range(head)
+                    found.append((lo, hi, 1.0 - d / max(length, head_len), head))
+        # Prefix ranges are nested or disjoint: keep the widest of each nest,
+        # with the best similarity found inside it, so no word counts twice.
+        found.sort(key=lambda f: (f[0], -f[1]))
+        merged: list[tuple[int, int, float, str]] = []
+        for lo, hi, sim, head in found:
+            if merged and lo < merged[-1][1]:
+                m_lo, m_hi, m_sim, m_head = merged[-1]
+                merged[-1] = (m_lo, m_hi, max(m_sim, sim), m_head)
+            else:
+                merged.append((lo, hi, sim, head))
+        return merged
+
+
+def _subtract(lo: int, hi: int, covered: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The parts of [lo, hi) outside every range in `covered`."""
+    parts = [(lo, hi)]
+    for c_lo, c_hi in covered:
+        nxt: list[tuple[int, int]] = []
+        for p_lo, p_hi in parts:
+            if c_hi <= p_lo or p_hi <= c_lo:
+                nxt.append((p_lo, p_hi))
+                continue
+            if p_lo < c_lo:
+                nxt.append((p_lo, c_lo))
+            if c_hi < p_hi:
+                nxt.append((c_hi, p_hi))
+        parts = nxt
+    return parts

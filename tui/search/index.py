@@ -50,7 +50,7 @@ class SearchIndex:
 
     def __init__(self, data: IndexData, term_cache_size: int = 64) -> None:
         self.data = data
-        self._expander = Expander(data.vocab)
+        self._expander = Expander(data.vocab, post_ptr=data.post_ptr)
         self._terms: OrderedDict[tuple[str, bool, bool], FloatArray | None] = OrderedDict()
         self._term_cache_size = term_cache_size
 
