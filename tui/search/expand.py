@@ -94,7 +94,7 @@ class Expander:
         self._cache: OrderedDict[tuple[str, bool, bool], Expansion] = OrderedDict()
         self._cache_size = cache_size
         self._bands: dict[int, tuple[list[str], np.ndarray]] = {}
-        self._prefixes: dict[int, list[str]] = {}
+        self._prefixes: dict[int, dict[str, list[str]]] = {}
 
     def clear(self) -> None:
         """Forget cached expansions (the length and prefix tables are kept: they never change)."""
@@ -201,17 +201,19 @@ class Expander:
         for length, ids in by_len.items():
             self._bands[length] = ([self._vocab[i] for i in ids], np.asarray(ids, dtype=np.int64))
 
-    def _heads(self, length: int) -> list[str]:
-        """Distinct first-`length`-letter heads of the words at least that long."""
+    def _heads(self, length: int) -> dict[str, list[str]]:
+        """Distinct first-`length`-letter heads of the words at least that long, by first letter."""
         heads = self._prefixes.get(length)
         if heads is None:
             # Sorted vocabulary: equal heads are adjacent.
-            heads = []
+            heads = {}
+            last = ""
             for w in self._vocab:
                 if len(w) >= length and not w.startswith(SYMBOL_MARK):
                     head = w[:length]
-                    if not heads or heads[-1] != head:
-                        heads.append(head)
+                    if head != last:
+                        heads.setdefault(head[0], []).append(head)
+                        last = head
             self._prefixes[length] = heads
         return heads
 
@@ -233,18 +235,21 @@ class Expander:
         length = len(word)
         found: list[tuple[int, int, float, str]] = []
         for head_len in range(max(1, length if short else length - 1), length + 2):
-            heads = self._heads(head_len)
-            if not heads:
-                continue
-            dist = process.cdist([word], heads, scorer=OSA.distance, score_cutoff=typos, workers=1)[
-                0
-            ]
-            for j in np.flatnonzero(dist <= typos):
-                d = int(dist[j])
-                if d:
-                    head = heads[int(j)]
-                    lo, hi = self.prefix_range(head)
-                    found.append((lo, hi, 1.0 - d / max(length, head_len), head))
+            by_letter = self._heads(head_len)
+            # Heads starting with the typed first or second letter: this covers
+            # every typo but a wrong first letter (rare while typing), and is a
+            # tenth of the work of comparing every head, once per keystroke.
+            for letter in dict.fromkeys(word[:2]):
+                heads = by_letter.get(letter)
+                if not heads:
+                    continue
+                dist = process.cdist([word], heads, scorer=OSA.distance, score_cutoff=typos)[0]
+                for j in np.flatnonzero(dist <= typos):
+                    d = int(dist[j])
+                    if d:
+                        head = heads[int(j)]
+                        lo, hi = self.prefix_range(head)
+                        found.append((lo, hi, 1.0 - d / max(length, head_len), head))
         # Prefix ranges are nested or disjoint: keep the widest of each nest,
         # with the best similarity found inside it, so no word counts twice.
         found.sort(key=lambda f: (f[0], -f[1]))
