@@ -69,6 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from tui.ui.app import make_app
 
     app = make_app(corpus=corpus, data_dir=args.data_dir)
+    app.install_signal_handlers = True
     result = app.run()
     for problem in corpus.problems:
         print(f"abstracts: {problem}", file=sys.stderr)

@@ -230,3 +230,18 @@ async def test_an_orphaned_note_opens_with_its_stored_abstract(
         assert "reinforcement learning" in again.screen.abstract.text
         await pilot.press(*" too", "escape")
         assert [n.text for n in again.userdata.notes()] == ["keep this too"]
+
+
+async def test_a_note_typed_just_before_quitting_is_saved(seeds_dir: Path, data_dir: Path) -> None:
+    from tui.store.userdata import UserData
+
+    app = make_app([seeds_dir], data_dir=data_dir)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        target = app.abstract_list.current
+        await pilot.press("n", *"last words", "ctrl+q")  # well inside the save delay
+    stored = UserData.open(data_dir)
+    try:
+        assert stored.note(target.id) == "last words"
+    finally:
+        stored.close()

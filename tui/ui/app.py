@@ -71,6 +71,7 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
         self._spans: Spans | None = None
         self.query_error: str | None = None
         self.indexing = False
+        self.install_signal_handlers = False
         self._cache_build: CacheBuild | None = None
         self._saved_selection: str | None = None
         self.resume_selection: str | None = None
@@ -116,6 +117,8 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
         self._show_current()
         self.refresh_header()
         self._report_problems()
+        if self.install_signal_handlers:
+            self.handle_signals()
         self.call_after_refresh(self.start_background_work)
 
     def start_background_work(self) -> None:
@@ -130,9 +133,29 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
 
     async def action_quit(self) -> None:
         """Remember where the user is, write everything pending, then exit with status 0."""
+        self._finish()
+        self.exit(0)
+
+    def _finish(self) -> None:
+        """Everything that must reach the disk before the process ends, in order: a note
+        still waiting for its debounced save, where the user is, then the store's queue."""
+        from tui.ui.screens.note_editor import NoteEditorScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, NoteEditorScreen):
+                screen.save_now()
         self.save_resume()
         self.close_personal()
-        self.exit(0)
+
+    def handle_signals(self) -> None:
+        """Quit properly on SIGTERM, SIGHUP (the terminal closed) and SIGINT, as `q` does,
+        instead of dying with unsaved changes. Installed by the command line only."""
+        import asyncio
+        import signal
+
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+            loop.add_signal_handler(signum, lambda: self.call_later(self.action_quit))
 
     def on_unmount(self) -> None:
         if self._cache_build is not None:

@@ -69,8 +69,12 @@ class NoteEditorScreen(ModalScreen[str]):
         app: Any = self.app
         app.save_note(self.abstract, self.text)
 
-    def action_close(self) -> None:
+    def save_now(self) -> None:
+        """Save at once what is typed (the app is quitting with the editor open)."""
         if self._timer is not None:
             self._timer.stop()
         self._save()
+
+    def action_close(self) -> None:
+        self.save_now()
         self.dismiss(self.text)
