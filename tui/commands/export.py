@@ -1,7 +1,9 @@
 """`abstracts export` and `abstracts import`: move notes and bookmarks in and out.
 
 Export reads the store alone (records carry snapshots), so no corpus is loaded.
-Exit codes: 0 done, 1 a problem (unreadable file, store unavailable), 2 bad usage.
+Exit codes: 0 done, 1 a problem (unreadable or malformed file, no store to export,
+store unavailable), 2 bad usage. An import is checked field by field before anything
+is written, so a malformed file changes nothing.
 """
 
 from __future__ import annotations
@@ -41,14 +43,39 @@ def _export_parser() -> argparse.ArgumentParser:
     return p
 
 
+class NoStore(Exception):
+    """There is no database in the data directory: nothing to export."""
+
+
 def _load(directory: Path) -> StoreData:
-    if not locations.database_path(directory).exists():
-        return StoreData()
+    database = locations.database_path(directory)
+    if not database.is_file():
+        # Not an empty export: that would read as "you have no notes" when the
+        # directory is simply the wrong one (or was never used).
+        raise NoStore(f"no {database.name} in {directory}: nothing to export")
     store = Store.open(directory, read_only=True)
     try:
-        return store.load()
+        data = store.load()
+        for notice in store.notices:
+            print(f"abstracts export: warning: {notice}", file=sys.stderr)
+        return data
     finally:
         store.close()
+
+
+def _write_problem(target: Path, error: OSError) -> str:
+    """Why `target` cannot be written, in words about `target` itself."""
+    reason = error.strerror or str(error)
+    parent = target.parent
+    if target.is_dir():
+        return "it is a directory"
+    if not parent.is_dir():
+        return f"the directory {parent} does not exist"
+    if error.filename is not None and Path(error.filename) != target:
+        # The file is written beside the target first, then renamed over it; a
+        # directory that refuses new files (/proc, /sys, read-only mounts) fails there.
+        return f"cannot create a file in {parent} ({reason})"
+    return reason
 
 
 def render(data: StoreData, fmt: str, *, bookmarked: bool, with_notes: bool) -> str:
@@ -80,6 +107,9 @@ def main_export(argv: Sequence[str]) -> int:
     directory = locations.data_dir(args.data_dir)
     try:
         data = _load(directory)
+    except NoStore as e:
+        print(f"abstracts export: warning: {e}", file=sys.stderr)
+        return EXIT_PROBLEM
     except (StoreError, sqlite3.Error) as e:
         print(f"abstracts export: {e}", file=sys.stderr)
         return EXIT_PROBLEM
@@ -87,10 +117,13 @@ def main_export(argv: Sequence[str]) -> int:
     if args.output is None or args.output == "-":
         sys.stdout.write(text)
         return EXIT_OK
+    target = Path(args.output)
     try:
-        write_text_atomically(Path(args.output), text)
+        write_text_atomically(target, text)
     except OSError as e:
-        print(f"abstracts export: cannot write {args.output}: {e.strerror or e}", file=sys.stderr)
+        print(
+            f"abstracts export: cannot write {target}: {_write_problem(target, e)}", file=sys.stderr
+        )
         return EXIT_PROBLEM
     return EXIT_OK
 
@@ -128,6 +161,12 @@ def main_import(argv: Sequence[str]) -> int:
         report = export.merge(store, doc, origin=f"imported from {Path(args.file).name}")
     except (StoreError, export.ImportProblem) as e:
         print(f"abstracts import: {e}", file=sys.stderr)
+        return EXIT_PROBLEM
+    except sqlite3.Error as e:  # locked for too long, disk full...: nothing was written
+        print(
+            f"abstracts import: the store could not be written ({e}); nothing imported",
+            file=sys.stderr,
+        )
         return EXIT_PROBLEM
     finally:
         store.close()

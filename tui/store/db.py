@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from tui.store.loading import RowReader, as_text, as_version, read_all
 from tui.store.opening import (
     BUSY_TIMEOUT_MS,
     StoreError,
@@ -31,7 +32,6 @@ from tui.store.records import (
     ConflictCopy,
     DeleteNote,
     DismissConflict,
-    NoteRow,
     Operation,
     OpResult,
     Reattach,
@@ -88,7 +88,11 @@ class Store:
     # Reading
 
     def load(self) -> StoreData:
-        """Everything in the store, read in one transaction (a consistent view)."""
+        """Everything in the store, read in one transaction (a consistent view).
+
+        A value of the wrong type in a row is replaced by a default (text is kept
+        as text) and reported once in `notices`, rather than failing the load.
+        """
         data = StoreData()
         with self._lock:
             self.conn.execute("BEGIN")
@@ -107,30 +111,12 @@ class Store:
             return []  # a newer or foreign schema: show what we understand
 
     def _load_into(self, data: StoreData) -> None:
-        for r in self._rows(
-            "SELECT id, text, headline, source, position, collection, venue, year FROM records"
-        ):
-            data.records[str(r[0])] = Snapshot(
-                text=str(r[1]),
-                headline=str(r[2]),
-                source=str(r[3]),
-                position=int(r[4]),
-                collection=str(r[5]),
-                venue=None if r[6] is None else str(r[6]),
-                year=None if r[7] is None else int(r[7]),
-            )
-        data.bookmarks = {i: t for i, t in self._rows("SELECT id, created FROM bookmarks")}
-        data.reads = {i: t for i, t in self._rows("SELECT id, read_at FROM reads")}
-        for i, text, version, updated in self._rows("SELECT id, text, version, updated FROM notes"):
-            data.notes[str(i)] = NoteRow(str(text), int(version), float(updated))
-        for c in self._rows(
-            "SELECT copy_id, id, text, created, origin FROM conflict_copies ORDER BY copy_id"
-        ):
-            data.conflicts.append(
-                ConflictCopy(int(c[0]), str(c[1]), str(c[2]), float(c[3]), str(c[4]))
-            )
-        data.state = {str(k): str(v) for k, v in self._rows("SELECT key, value FROM state")}
-        data.aliases = {str(o): str(n) for o, n in self._rows("SELECT old_id, new_id FROM aliases")}
+        reader = RowReader()
+        read_all(self._rows, data, reader)
+        notice = reader.notice()
+        # load runs again on every reload: say it once.
+        if notice is not None and notice not in self.notices:
+            self.notices.append(notice)
 
     # Writing
 
@@ -211,7 +197,8 @@ def add_conflict_copy(
 
 def _note(conn: sqlite3.Connection, abstract_id: str) -> tuple[str, int] | None:
     row = conn.execute("SELECT text, version FROM notes WHERE id = ?", (abstract_id,)).fetchone()
-    return None if row is None else (str(row[0]), int(row[1]))
+    # Tolerant as in loading, so a bad stored version does not block saving the note.
+    return None if row is None else (as_text(row[0]), as_version(row[1]))
 
 
 def _apply_one(conn: sqlite3.Connection, op: Operation) -> OpResult:

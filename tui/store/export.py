@@ -11,12 +11,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+import sqlite3
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from tui.store.db import Store, add_conflict_copy, put_record
+from tui.store.importcheck import ImportProblem as ImportProblem  # re-exported
+from tui.store.importcheck import check_document
 from tui.store.records import ConflictCopy, Snapshot, StoreData
 from tui.store.schema import SCHEMA_VERSION
 
@@ -193,10 +196,6 @@ def to_json(data: StoreData) -> str:
     return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
 
 
-class ImportProblem(ValueError):
-    """The file is not an abstracts JSON export this version can read."""
-
-
 @dataclass(slots=True)
 class ImportReport:
     """What an import added; `conflicts` lists ids whose imported note was kept as a copy."""
@@ -223,12 +222,14 @@ def parse_export(text: str) -> dict[str, Any]:
         raise ImportProblem('not an abstracts export (no "format": "abstracts-export")')
     if not isinstance(doc.get("version"), int) or doc["version"] > FORMAT_VERSION:
         raise ImportProblem(f"export format {doc.get('version')!r} is newer than this version")
+    check_document(doc)
     return doc
 
 
 def merge(store: Store, doc: dict[str, Any], origin: str) -> ImportReport:
     """Merge an export into the store in one transaction. Importing twice changes nothing;
     an imported note that differs from the local one is kept as a conflict copy."""
+    check_document(doc)  # nothing is written unless every field is right
     report = ImportReport()
     now = time.time()
     try:
@@ -239,9 +240,9 @@ def merge(store: Store, doc: dict[str, Any], origin: str) -> ImportReport:
                 snap = Snapshot(
                     r["text"],
                     r["headline"],
-                    r.get("source", ""),
+                    r.get("source") or "",
                     int(r.get("position") or 0),
-                    r.get("collection", ""),
+                    r.get("collection") or "",
                     r.get("venue"),
                     r.get("year"),
                 )
@@ -260,11 +261,11 @@ def merge(store: Store, doc: dict[str, Any], origin: str) -> ImportReport:
                 )
                 report.reads += cur.rowcount
             incoming = [
-                (n["id"], n["text"], n.get("updated", now), None, n.get("base_version"))
+                (n["id"], n["text"], _or(n.get("updated"), now), None, n.get("base_version"))
                 for n in doc.get("notes", [])
             ]
             incoming += [
-                (c["id"], c["text"], c.get("created", now), c.get("origin"), None)
+                (c["id"], c["text"], _or(c.get("created"), now), c.get("origin"), None)
                 for c in doc.get("conflict_copies", [])
             ]
             for note_id, text, updated, copy_origin, base in incoming:
@@ -280,9 +281,21 @@ def merge(store: Store, doc: dict[str, Any], origin: str) -> ImportReport:
                     "INSERT OR IGNORE INTO state(key, value, updated) VALUES (?, ?, ?)",
                     (key, value, now),
                 )
-    except (KeyError, TypeError, ValueError) as e:
+    except (
+        KeyError,
+        TypeError,
+        ValueError,
+        sqlite3.IntegrityError,
+        sqlite3.InterfaceError,
+        sqlite3.ProgrammingError,
+    ) as e:
+        # check_document should have caught it; the transaction was rolled back anyway.
         raise ImportProblem(f"malformed export ({e!r})") from e
     return report
+
+
+def _or(value: float | None, default: float) -> float:
+    return default if value is None else value
 
 
 @dataclass(frozen=True, slots=True)

@@ -71,8 +71,10 @@ class UserData(Writer):
         data = StoreData()
         try:
             store = Store.open(data_dir)
-            notices += store.notices
-            data = store.load()
+            try:
+                data = store.load()
+            finally:  # load may add a notice (values it had to replace)
+                notices += store.notices
         except Exception as e:  # sqlite3.Error, OSError, StoreError: all kept and retried
             if store is not None:
                 store.close()

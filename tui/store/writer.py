@@ -181,8 +181,8 @@ class Writer(Memory):
     def _ensure_store(self, events: list[StoreEvent]) -> Store:
         if self._store is None:
             store = Store.open(self.directory)
-            events += [Notice(n) for n in store.notices]
             data = store.load()
+            events += [Notice(n) for n in store.notices]  # after load: it may add one
             with self._lock:
                 self._store = store
                 self._merge(data, self._pending_ids())

@@ -1,0 +1,135 @@
+"""Checking a JSON export (or rescue file) field by field before anything is written.
+
+An import writes values straight into SQLite, whose columns accept any type: a
+`"updated": "yesterday"` would be stored and then break every later load. So the
+whole document is checked first, and the first bad field rejects the whole file
+with a message naming the section, the record and the field.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+# Timestamps are Unix times; beyond this range `time.localtime` fails when exporting.
+_TIME_MIN, _TIME_MAX = -(10**11), 10**11
+_INT_MIN, _INT_MAX = -(2**63), 2**63 - 1  # what an SQLite INTEGER holds
+
+
+class ImportProblem(ValueError):
+    """The file is not an abstracts JSON export this version can read."""
+
+
+def _show(value: Any) -> str:
+    shown = repr(value)
+    return shown if len(shown) <= 60 else shown[:57] + "..."
+
+
+def _is_text(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode("utf-8")  # lone surrogates (legal in JSON escapes) cannot be stored
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _id(value: Any) -> bool:
+    return _is_text(value) and bool(value.strip())
+
+
+def _time(value: Any) -> bool:
+    return (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+        and _TIME_MIN <= value <= _TIME_MAX
+    )
+
+
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and _INT_MIN <= value <= _INT_MAX
+
+
+def _optional(check: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda value: value is None or check(value)
+
+
+_WANTED: dict[Callable[[Any], bool], str] = {}
+
+
+def _rule(check: Callable[[Any], bool], wanted: str) -> Callable[[Any], bool]:
+    _WANTED[check] = wanted
+    return check
+
+
+ID = _rule(_id, "a non-empty string")
+TEXT = _rule(_is_text, "a string")
+TIME = _rule(_time, "a number (a Unix time)")
+OPT_TIME = _rule(_optional(_time), "a number (a Unix time) or null")
+OPT_TEXT = _rule(_optional(_is_text), "a string or null")
+OPT_INT = _rule(_optional(_int), "a whole number or null")
+
+#: Per section: field -> (check, required). Fields not listed are ignored.
+SECTIONS: dict[str, dict[str, tuple[Callable[[Any], bool], bool]]] = {
+    "records": {
+        "id": (ID, True),
+        "text": (TEXT, True),
+        "headline": (TEXT, True),
+        "source": (TEXT, False),
+        "position": (OPT_INT, False),
+        "collection": (TEXT, False),
+        "venue": (OPT_TEXT, False),
+        "year": (OPT_INT, False),
+    },
+    "bookmarks": {"id": (ID, True), "created": (TIME, True)},
+    "reads": {"id": (ID, True), "read_at": (TIME, True)},
+    "notes": {
+        "id": (ID, True),
+        "text": (TEXT, True),
+        "updated": (OPT_TIME, False),
+        "version": (OPT_INT, False),
+        "base_version": (OPT_INT, False),
+    },
+    "conflict_copies": {
+        "id": (ID, True),
+        "text": (TEXT, True),
+        "created": (OPT_TIME, False),
+        "origin": (OPT_TEXT, False),
+    },
+    "aliases": {"old_id": (ID, True), "new_id": (ID, True)},
+}
+
+
+def _where(section: str, index: int, entry: Mapping[str, Any]) -> str:
+    key = entry.get("id", entry.get("old_id"))
+    return f"{section}[{index}]" + (f" (id {key!r})" if _id(key) else "")
+
+
+def check_document(doc: Mapping[str, Any]) -> None:
+    """Raise `ImportProblem` naming the first field of `doc` with a wrong type or value."""
+    for section, fields in SECTIONS.items():
+        entries = doc.get(section, [])
+        if not isinstance(entries, list):
+            raise ImportProblem(f'"{section}" must be a list, not {_show(entries)}')
+        for index, entry in enumerate(entries):
+            if not isinstance(entry, dict):
+                raise ImportProblem(f"{section}[{index}] must be an object, not {_show(entry)}")
+            for name, (check, required) in fields.items():
+                if name not in entry:
+                    if required:
+                        raise ImportProblem(f'{_where(section, index, entry)}: no "{name}"')
+                    continue
+                if not check(entry[name]):
+                    raise ImportProblem(
+                        f'{_where(section, index, entry)}: "{name}" must be '
+                        f"{_WANTED[check]}, not {_show(entry[name])}"
+                    )
+    state = doc.get("state", {})
+    if not isinstance(state, dict):
+        raise ImportProblem(f'"state" must be an object of strings, not {_show(state)}')
+    for key, value in state.items():
+        if not _is_text(key) or not _is_text(value):
+            raise ImportProblem(f"state[{key!r}] must be a string, not {_show(value)}")
