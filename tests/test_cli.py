@@ -43,3 +43,23 @@ def test_python_dash_m_runs_the_same_entry_point() -> None:
     )
     assert result.returncode == 0
     assert __version__ in result.stdout
+
+
+def test_data_dir_may_come_before_the_subcommand(
+    seeds_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--data-dir", str(tmp_path), "search", "contrastive", str(seeds_dir)]) == 0
+    assert "Contrastive" in capsys.readouterr().out
+
+
+def test_a_closed_pipe_is_not_an_error(seeds_dir: Path) -> None:
+    result = subprocess.run(
+        # --json prints whole abstracts: more than a pipe buffer, so the writer sees the close.
+        f"{sys.executable} -m tui search learning {seeds_dir} --json | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.stdout.count("\n") == 1
+    assert "Traceback" not in result.stderr

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -43,13 +44,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _subcommand_first(args: list[str]) -> list[str]:
+    """`abstracts --data-dir DIR export ...` means `abstracts export ... --data-dir DIR`."""
+    if len(args) >= 3 and args[0] == "--data-dir" and args[2] in SUBCOMMANDS:
+        return [args[2], *args[3:], "--data-dir", args[1]]
+    if len(args) >= 2 and args[0].startswith("--data-dir=") and args[1] in SUBCOMMANDS:
+        return [args[1], *args[2:], args[0]]
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `abstracts` console script and `python -m tui`."""
-    args_list = list(sys.argv[1:] if argv is None else argv)
+    args_list = _subcommand_first(list(sys.argv[1:] if argv is None else argv))
     if args_list and args_list[0] in SUBCOMMANDS:
         module_name, function = SUBCOMMANDS[args_list[0]]
         command = getattr(importlib.import_module(module_name), function)
-        return int(command(args_list[1:]))
+        try:
+            return int(command(args_list[1:]))
+        except BrokenPipeError:
+            # `abstracts search x | head`: the reader has gone; that is not an error.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            return 0
 
     args = build_parser().parse_args(args_list)
     # Start-up allocates many long-lived objects (Textual, the corpus); cyclic garbage

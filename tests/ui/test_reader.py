@@ -164,3 +164,19 @@ async def test_the_palette_offers_the_apps_commands(seeds_dir: Path) -> None:
             assert title in titles
         await pilot.press("ctrl+p")
         assert app.screen.__class__.__name__ == "CommandPalette"
+
+
+async def test_a_paragraph_of_many_abstracts_is_reported_and_shown_in_part(tmp_path: Path) -> None:
+    sentence = "We study $x^2$ models of language and vision with care and rigour. "
+    huge = sentence * 20_000  # about 1.3 MB: abstracts with the blank lines between them missing
+    (tmp_path / "run-together.txt").write_text(f"ICLR 2023 Papers\n\n{huge}\n", encoding="utf-8")
+    corpus = load_corpus([tmp_path])
+    assert any("blank lines between abstracts may be missing" in p.message for p in corpus.problems)
+    app = make_app(corpus=corpus)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.pause()
+        body = body_text(app)
+        assert len(body) < 25_000
+        assert "more words" in body
+        assert "x²" in body
+        assert "words" in str(app.detail.query_one("#detail-meta").render())

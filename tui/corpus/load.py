@@ -208,6 +208,11 @@ def _fast_id(text: str) -> str:
     return abstract_id(text)
 
 
+# Real abstracts run to a few thousand characters; a paragraph this long is almost
+# always several abstracts without the blank lines between them.
+LONG_PARAGRAPH_CHARS = 30_000
+
+
 def load_corpus(paths: Sequence[str | os.PathLike[str]]) -> Corpus:
     """Load every abstract from `paths` (files, directories, globs). Never raises for bad input.
 
@@ -230,6 +235,15 @@ def load_corpus(paths: Sequence[str | os.PathLike[str]]) -> Corpus:
             continue
         collection = parsed.collection
         for position, text in enumerate(parsed.paragraphs, start=1):
+            if len(text) > LONG_PARAGRAPH_CHARS:
+                problems.append(
+                    LoadProblem(
+                        path,
+                        f"abstract {position} is {text.count(' ') + 1:,} words long: "
+                        "blank lines between abstracts may be missing",
+                        fatal=False,
+                    )
+                )
             aid = _fast_id(text)
             ref = SourceRef(path, position)
             existing = by_id.get(aid)

@@ -22,6 +22,7 @@ _WS = re.compile(r"\s+")
 # Several times the longest headline (tui.corpus.headline's limit), so the first
 # sentence and the text after its end are always inside it.
 _HEADLINE_SOURCE_CHARS = 400
+_HUGE_CHARS = 20_000
 
 
 def normalise(text: str) -> str:
@@ -147,6 +148,12 @@ class Abstract:
             start = self.text[:_HEADLINE_SOURCE_CHARS]
             if self._plain is None and not needs_rendering(start):
                 self._headline = make_headline(start)
+            elif self._plain is None and len(self.text) > _HUGE_CHARS:
+                # Several abstracts run together: render a generous start, not megabytes.
+                from tui.corpus.latex import to_plain
+
+                cut = self.text.rfind(" ", 0, _HUGE_CHARS)
+                self._headline = make_headline(to_plain(self.text[: max(cut, 1)]))
             else:
                 self._headline = make_headline(self.plain)
         return self._headline

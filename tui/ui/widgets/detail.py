@@ -17,6 +17,8 @@ from tui.corpus.latex import render, shown_safely
 from tui.corpus.model import Abstract
 
 WORDS_PER_MINUTE = 200
+# Characters of source shown for one abstract (real ones are a few thousand).
+DISPLAY_LIMIT = 20_000
 
 _STYLES = {
     "italic": Style(italic=True),
@@ -45,11 +47,17 @@ def reading_text(
     spans: Callable[[str], Sequence[tuple[int, int]]] | None,
     match_style: Style | str = "reverse",
 ) -> Text:
-    """The abstract as a rich Text built from data, never parsed as markup."""
+    """The abstract as a rich Text built from data, never parsed as markup.
+
+    A paragraph far longer than any abstract (usually several run together) is shown up
+    to DISPLAY_LIMIT characters of source: rendering, wrapping and highlighting hundreds
+    of thousands of words on every key press would freeze the app.
+    """
+    source, rest = _displayed(abstract.text)
     if raw:
-        body = Text(shown_safely(abstract.text))  # the source, controls made visible
+        body = Text(shown_safely(source))  # the source, controls made visible
     else:
-        rendered = render(abstract.text)
+        rendered = render(source)
         body = Text(rendered.plain)
         for span in rendered.spans:
             if span.style == "link" and span.url:
@@ -59,13 +67,35 @@ def reading_text(
     if spans is not None:
         for start, end in spans(body.plain):
             body.stylize(match_style, start, end)
+    if rest:
+        body.append(
+            f"\n\n[Shown up to here: this paragraph goes on for {rest:,} more words. "
+            "Blank lines between abstracts may be missing in its file; see the load report (L).]",
+            style="italic dim",
+        )
     return body
+
+
+def _displayed(text: str) -> tuple[str, int]:
+    """The part of `text` shown, cut at a space, and how many words are left out."""
+    if len(text) <= DISPLAY_LIMIT:
+        return text, 0
+    cut = text.rfind(" ", 0, DISPLAY_LIMIT)
+    cut = cut if cut > 0 else DISPLAY_LIMIT
+    return text[:cut], text.count(" ", cut) + 1
+
+
+def word_count(abstract: Abstract) -> int:
+    """Words in the abstract; counted on the source when it is too long to render cheaply."""
+    if len(abstract.text) > DISPLAY_LIMIT:
+        return abstract.text.count(" ") + 1
+    return abstract.word_count
 
 
 def meta_text(view: DetailView) -> Text:
     """The line above the abstract: collection, source and position, length, state."""
     abstract = view.abstract
-    words = abstract.word_count
+    words = word_count(abstract)
     minutes = max(1, round(words / WORDS_PER_MINUTE))
     source = abstract.source
     parts = Text()
