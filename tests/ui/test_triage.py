@@ -163,3 +163,27 @@ async def test_space_at_the_end_says_what_is_left_above(seeds_dir: Path) -> None
         await pilot.press("G", "space")
         messages = " ".join(n.message for n in app._notifications)
         assert "unread above" in messages
+
+
+async def test_a_late_similar_list_never_pops_up_over_where_the_user_went(
+    seeds_dir: Path, monkeypatch
+) -> None:
+    import time
+
+    from tui.ui.app import AbstractsApp
+
+    real = AbstractsApp.ensure_similarity
+
+    def slow(self):
+        time.sleep(0.6)  # as when the model is still building for a large corpus
+        return real(self)
+
+    monkeypatch.setattr(AbstractsApp, "ensure_similarity", slow)
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        await pilot.press("m", "j", "j")  # the user moves on before the list is ready
+        await pilot.pause(1.5)
+        assert not isinstance(app.screen, SimilarScreen)
+        assert app.abstract_list.cursor == 2
+        assert any("ready" in n.message for n in app._notifications)

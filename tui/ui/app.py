@@ -223,20 +223,20 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
 
     def refresh_header(self) -> None:
         header = self.query_one(AppHeader)
-        labels = sorted({a.collection.short for a in self.corpus.abstracts[:5000]})
+        labels = sorted({info.collection.short for info in self.corpus.files})
         title = Text.assemble(("abstracts", "bold"), "  ", ", ".join(labels[:3]))
         if len(labels) > 3:
             title.append(f" +{len(labels) - 3}")
         header.set_title(title)
-        shown = len(self.abstract_list.rows)
-        total = len(self.corpus)
         status = Text()
         if self.query_text.strip():
-            status.append(f"{shown:,} of {total:,}", style="bold")
+            # Filtered: the counts that matter now, short enough for 80 columns.
+            shown = len(self.abstract_list.rows)
+            status.append(f"{shown:,} of {len(self.corpus):,}", style="bold")
             if self.order == "file":
                 status.append(" (file order)")
-            status.append("  ·  ")
-        status.append(self.corpus.summary)
+        else:
+            status.append(self.corpus.summary)
         progress = self.progress_text(self.abstract_list.rows)
         if progress:
             status.append("  ·  " + progress)
@@ -280,6 +280,16 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
             self._apply_rows(list(range(len(self.corpus))), None, keep=self._saved_selection)
             return
         self._search(event.value, self.order)
+        if self.index is None and self.indexing:
+            line = self.query_one("#query-error", Static)
+            line.update(
+                Text(
+                    f"Building the search index for {len(self.corpus):,} abstracts; "
+                    "the filter runs as soon as it is ready.",
+                    style="italic",
+                )
+            )
+            line.display = True
 
     @work(thread=True, exclusive=True, group="search")
     def _search(self, text: str, order: Literal["relevance", "file"]) -> None:
@@ -321,6 +331,7 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
         self.filter_input.set_class(message is not None, "-error")
         self.filter_input.tooltip = message
         line = self.query_one("#query-error", Static)
+        line.set_class(message is not None, "-error")
         line.update(Text("⚠ " + message) if message else "")
         line.display = message is not None
 

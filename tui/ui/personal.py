@@ -314,7 +314,11 @@ class PersonalMixin:
         copies_before = {c.copy_id for c in data.conflict_copies()}
         if not data.refresh():
             if not quiet:
-                app.notify("Up to date: nothing changed on disk.", timeout=2)
+                app.notify(
+                    "Bookmarks, notes and read marks are up to date. "
+                    "(Abstract files are read when the app starts.)",
+                    timeout=3,
+                )
             return
         self.personal_changed()
         app.rerun_filter()

@@ -190,7 +190,19 @@ class TriageMixin:
     def action_more_like_this(self) -> None:
         app: Any = self
         if (current := app.abstract_list.current) is not None:
+            self._say_if_building()
             self._rank_similar("More like this", current.headline, seeds=[current.index])
+
+    def _still_on(self, seeds: list[int]) -> bool:
+        """A "more like this" result belongs to the abstract it was asked for."""
+        app: Any = self
+        current = app.abstract_list.current
+        return len(seeds) != 1 or (current is not None and current.index == seeds[0])
+
+    def _say_if_building(self) -> None:
+        if self.similarity is None:
+            app: Any = self
+            app.notify("Building the similarity model; the list opens when it is ready.", timeout=4)
 
     def action_more_like_bookmarks(self) -> None:
         app: Any = self
@@ -204,6 +216,7 @@ class TriageMixin:
                 "Bookmark a few abstracts (b) first; then M finds more like them.", timeout=5
             )
             return
+        self._say_if_building()
         self._rank_similar(
             "More like my bookmarks", f"{len(seeds)} bookmarked, unread only", seeds=seeds
         )
@@ -224,14 +237,23 @@ class TriageMixin:
             # Why it is here: the words it shares with the seed it is closest to.
             closest = max(seeds, key=lambda s: float(per_seed[s][j]))
             rows.append((app.corpus.abstracts[j], score, model.shared_terms(closest, j)))
-        app.call_from_thread(self._show_similar, title, subtitle, rows)
+        app.call_from_thread(self._show_similar, title, subtitle, rows, seeds)
 
     def _show_similar(
-        self, title: str, subtitle: str, rows: list[tuple[Any, float, list[str]]]
+        self,
+        title: str,
+        subtitle: str,
+        rows: list[tuple[Any, float, list[str]]],
+        seeds: list[int],
     ) -> None:
         from tui.ui.screens.similar import SimilarScreen
 
         app: Any = self
+        if len(app.screen_stack) > 1 or not self._still_on(seeds):
+            # Ready late (the model was building) while the user is elsewhere: never pop
+            # up over another screen and take the keys typed there.
+            app.notify(f"{title}: ready; press the key again to see it.", timeout=4)
+            return
         app.push_screen(SimilarScreen(title, subtitle, rows), app.jump_to)
 
     # -- overview ------------------------------------------------------------

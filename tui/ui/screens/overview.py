@@ -20,15 +20,24 @@ from tui.triage.overview import CountRow, bar
 BAR_WIDTH = 20
 
 
-def count_line(row: CountRow, label_width: int) -> Text:
-    """`ICLR 2023   ███████▌     12 / 57 read  ★ 3`."""
-    return Text.assemble(
+def _bar(fraction: float, width: int, style: str) -> Text:
+    """A bar on a visible track, so an empty one still shows its length."""
+    filled = bar(fraction, width).rstrip()
+    return Text.assemble((filled, style), ("░" * (width - len(filled)), "dim"))
+
+
+def count_line(row: CountRow, label_width: int, bar_width: int = BAR_WIDTH) -> Text:
+    """`ICLR 2023  ███▌░░░░  12 / 57 read  █░░░ ★ 3`: read and bookmarked, as bars."""
+    line = Text.assemble(
         (row.label[:label_width].ljust(label_width), "bold"),
         "  ",
-        (bar(row.read_fraction, BAR_WIDTH), "green"),
-        f"  {row.read:,} / {row.total:,} read",
-        (f"  ★ {row.bookmarked:,}" if row.bookmarked else "", "yellow"),
+        _bar(row.read_fraction, bar_width, "green"),
+        f" {row.read:,}/{row.total:,} read  ",
+        _bar(row.bookmarked_fraction, max(4, bar_width // 2), "yellow"),
+        (f" ★ {row.bookmarked:,}", "yellow"),
     )
+    line.no_wrap = True
+    return line
 
 
 def collection_query(label: str) -> str | None:
@@ -65,8 +74,10 @@ class OverviewScreen(ModalScreen[str | None]):
             yield OptionList(*self._options(), id="overview-list")
 
     def _options(self) -> list[Option | None]:
+        narrow = self.app.size.width < 100
         width = max((len(r.label) for r in [*self.collections, *self.files[:50]]), default=10)
-        width = min(width, 28)
+        width = min(width, 16 if narrow else 28)
+        bar_width = 8 if narrow else BAR_WIDTH
         options: list[Option | None] = []
 
         def add(prompt: Text, query: str | None) -> None:
@@ -76,13 +87,13 @@ class OverviewScreen(ModalScreen[str | None]):
 
         add(Text("Collections", style="bold underline"), None)
         for row in self.collections:
-            add(count_line(row, width), collection_query(row.label))
+            add(count_line(row, width, bar_width), collection_query(row.label))
             for term in self.terms.get(row.label, ()):
                 add(Text.assemble("    ", ("filter: ", "dim"), term), f"{term} ")
         options.append(None)
         add(Text(f"Files ({len(self.files):,})", style="bold underline"), None)
         for row in self.files:
-            add(count_line(row, width), f"file:{row.label} ")
+            add(count_line(row, width, bar_width), f"file:{row.label} ")
         return options
 
     def on_mount(self) -> None:
