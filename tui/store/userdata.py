@@ -100,8 +100,7 @@ class UserData(Writer):
         with self._lock:
             ids = [a.id for a in abstracts]
             self._set_read_memory(ids, on, now)
-            for i in ids:
-                self._queue(("read", i), SetRead(i, on, now))
+            self._queue_many((("read", i), SetRead(i, on, now)) for i in ids)
 
     def save_note(self, abstract: Abstract, text: str) -> None:
         """Save the note of an abstract (call it while typing, debounced, and on close)."""
