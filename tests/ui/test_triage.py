@@ -58,16 +58,19 @@ async def test_more_like_this_opens_and_jumps(seeds_dir: Path) -> None:
 
 async def test_resume_reopens_where_the_user_left(seeds_dir: Path, data_dir: Path) -> None:
     app = make_app([seeds_dir], data_dir=data_dir)
-    async with app.run_test(size=(140, 40)) as pilot:
+    async with app.run_test(size=(100, 18)) as pilot:
         await wait_for_userdata(pilot)
         await pilot.press("slash", *"vision")
         await wait_until(pilot, lambda: len(app.abstract_list.rows) < 76)
         await pilot.press("enter", "j")
         chosen = app.abstract_list.current
+        await pilot.press("tab", "j", "j", "j")  # read a little way into it
+        detail_y = app.detail.scroll_y
+        assert detail_y > 0
         await pilot.press("q")
 
     again = make_app([seeds_dir], data_dir=data_dir)
-    async with again.run_test(size=(140, 40)) as pilot:
+    async with again.run_test(size=(100, 18)) as pilot:
         await wait_for_userdata(pilot)
         await wait_until(
             pilot,
@@ -77,6 +80,7 @@ async def test_resume_reopens_where_the_user_left(seeds_dir: Path, data_dir: Pat
             ),
         )
         assert again.filter_input.value == "vision"
+        await wait_until(pilot, lambda: again.detail.scroll_y == detail_y)
 
 
 async def test_overview_filters_by_a_term_shared_by_two_collections(tmp_path: Path) -> None:

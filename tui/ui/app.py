@@ -76,6 +76,7 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
         self._saved_selection: str | None = None
         self.resume_selection: str | None = None
         self.resume_scroll = 0
+        self.resume_detail: tuple[str, int] | None = None
         self.init_personal()
         self.init_triage()
 
@@ -249,6 +250,12 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
     def _show_current(self) -> None:
         current = self.abstract_list.current
         self.detail.show(self.detail_view(current) if current is not None else None)
+        if self.resume_detail is not None and current is not None:
+            abstract_id, y = self.resume_detail
+            if current.id == abstract_id:
+                # Restored at start-up: scroll once the abstract has been laid out.
+                self.resume_detail = None
+                self.call_after_refresh(lambda: self.detail.scroll_to(y=y, animate=False))
 
     def detail_view(self, abstract: Abstract) -> DetailView:
         return DetailView(

@@ -311,6 +311,7 @@ class TriageMixin:
             "filter": app.query_text,
             "order": app.order,
             "scroll": int(app.abstract_list.scroll_y),
+            "detail_scroll": int(app.detail.scroll_y),
         }
         import json
 
@@ -332,6 +333,8 @@ class TriageMixin:
         )
         app.resume_selection = state.get("selected")
         app.resume_scroll = int(state.get("scroll") or 0)
+        if app.resume_selection and state.get("detail_scroll"):
+            app.resume_detail = (app.resume_selection, int(state["detail_scroll"]))
         if state.get("filter"):
             app.filter_input.value = state["filter"]
         else:
