@@ -16,9 +16,10 @@ copied in slices, and each distinct math fragment is parsed once (cached).
 Control characters and ANSI escapes come out as Unicode control pictures, and
 bidi controls as U+FFFD, so abstract text can never restyle or reorder the terminal.
 
-The work is split in three modules: this one (the public API and text mode:
-prose, braces, text macros, URLs), `latex_math` (what is inside `$...$`), and
-`latex_symbols` (the output types and what each macro becomes, shared by both).
+The work is split in four modules: this one (the public API and text mode:
+prose, braces, text macros, URLs), `latex_math` (what is inside `$...$`),
+`latex_symbols` (what each macro becomes, shared by both), and `latex_types`
+(the output types all three write and pass around).
 """
 
 from __future__ import annotations
@@ -28,17 +29,13 @@ import re
 from tui.corpus.latex_math import render_math
 from tui.corpus.latex_symbols import (
     SWITCHES,
-    Arg,
-    Out,
-    Rendered,
-    Style,
-    StyleSpan,
     accent_mark,
     apply_macro,
     argspec,
     special,
     symbol,
 )
+from tui.corpus.latex_types import Arg, Out, Rendered, Style, StyleSpan
 
 __all__ = [
     "RENDER_VERSION",

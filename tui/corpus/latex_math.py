@@ -15,15 +15,13 @@ from functools import lru_cache
 
 from tui.corpus.latex_symbols import (
     SWITCHES,
-    Arg,
-    Out,
-    Rendered,
     apply_macro,
     argspec,
     script,
     special,
     walker_db,
 )
+from tui.corpus.latex_types import Arg, Out, Rendered
 
 
 @lru_cache(maxsize=8192)

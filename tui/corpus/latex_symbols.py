@@ -1,88 +1,20 @@
 """What LaTeX macros and symbols become: shared by text mode (latex.py) and math mode (latex_math.py).
 
-Internal to `tui.corpus.latex`, which re-exports the public types. This module
-holds the output types, the output buffer, the knowledge pylatexenc's tables
-give (symbols, accents, argument shapes, latex2text replacements) plus what
-they do not say (which macros map onto this reader's styles), and
+Internal to `tui.corpus.latex`. This module holds the knowledge pylatexenc's
+tables give (symbols, accents, argument shapes, latex2text replacements) plus
+what they do not say (which macros map onto this reader's styles), and
 `apply_macro`, which turns one parsed macro into text whichever mode found it.
-Nothing here parses LaTeX source; the two modes do, and call in here.
+Nothing here parses LaTeX source; the two modes do, and call in here. The
+output types it writes into are in `latex_types`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from functools import lru_cache
-from typing import Literal
 
-from tui.corpus._record import Record
 from tui.corpus.latex_builtin import BUILTIN_ACCENTS, BUILTIN_SPECIALS, BUILTIN_SYMBOLS
-
-Style = Literal["italic", "bold", "mono", "link"]
-
-
-# `Record`s rather than frozen dataclasses: the same behaviour, without the
-# dataclass cost at import time (this module is imported before the first frame).
-
-
-class StyleSpan(Record):
-    """A styled range `[start, end)` of `Rendered.plain`; `url` is set for links."""
-
-    __match_args__ = ("start", "end", "style", "url")
-    __slots__ = __match_args__
-    start: int
-    end: int
-    style: Style
-    url: str | None
-
-    def __init__(self, start: int, end: int, style: Style, url: str | None = None) -> None:
-        _set = object.__setattr__
-        _set(self, "start", start)
-        _set(self, "end", end)
-        _set(self, "style", style)
-        _set(self, "url", url)
-
-
-class Rendered(Record):
-    """An abstract's text for reading, and its styled ranges (sorted by start)."""
-
-    __match_args__ = ("plain", "spans")
-    __slots__ = __match_args__
-    plain: str
-    spans: tuple[StyleSpan, ...]
-
-    def __init__(self, plain: str, spans: tuple[StyleSpan, ...] = ()) -> None:
-        object.__setattr__(self, "plain", plain)
-        object.__setattr__(self, "spans", spans)
-
-
-class Out:
-    """An output buffer that tracks its length so spans can be recorded as it grows."""
-
-    __slots__ = ("n", "parts", "spans")
-
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-        self.spans: list[StyleSpan] = []
-        self.n = 0
-
-    def add(self, text: str) -> None:
-        if text:
-            self.parts.append(text)
-            self.n += len(text)
-
-    def span(self, start: int, style: Style, url: str | None = None) -> None:
-        if self.n > start:
-            self.spans.append(StyleSpan(start, self.n, style, url))
-
-    def add_rendered(self, rendered: Rendered) -> None:
-        base = self.n
-        self.add(rendered.plain)
-        for s in rendered.spans:
-            self.spans.append(StyleSpan(s.start + base, s.end + base, s.style, s.url))
-
-    def text(self) -> str:
-        return "".join(self.parts)
+from tui.corpus.latex_types import Arg, Out, Style
 
 
 def _words(text: str) -> list[str]:
@@ -133,22 +65,9 @@ _OWN_ARGSPECS = {
     "href": "{{",
     "sqrt": "[{",
 }
-_PLACEHOLDER = re.compile(r"%\((\d+)\)s|%s")
-
-
-class Arg:
-    """One macro argument: its source, and how to render it into an output."""
-
-    __slots__ = ("render", "source")
-
-    def __init__(self, source: str, render: Callable[[Out], None]) -> None:
-        self.source = source
-        self.render = render
-
-    def rendered(self) -> Rendered:
-        out = Out()
-        self.render(out)
-        return Rendered(out.text(), tuple(out.spans))
+# latex2text's `%s` / `%(2)s` placeholders. Left for `re` to compile (and cache) on
+# first use: only `_from_table` needs it, and compiling at import costs ~0.1 ms.
+_PLACEHOLDER = r"%\((\d+)\)s|%s"
 
 
 @lru_cache(maxsize=1)
@@ -389,7 +308,7 @@ def _from_table(name: str, args: list[Arg | None], source: str) -> str:
         return "".join(a.rendered().plain for a in args if a is not None)
     if not isinstance(repl, str):
         return _from_pylatexenc(source)
-    used = _PLACEHOLDER.findall(repl)
+    used = re.findall(_PLACEHOLDER, repl)
     if not used:
         return source if present else repl
     texts = [a.rendered().plain if a is not None else "" for a in args]
