@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -22,6 +22,7 @@ from textual.widgets import Footer, Input, Static
 
 from tui import locations
 from tui.corpus.model import Abstract, Corpus
+from tui.ui.filtering import FilterMixin
 from tui.ui.personal import PersonalMixin
 from tui.ui.triage import TriageMixin
 from tui.ui.widgets.abstract_list import AbstractList, Spans
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
 NARROW_WIDTH = 100
 
 
-class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
+class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
     """A two-pane reader over a corpus of abstracts."""
 
     TITLE = "abstracts"
@@ -164,49 +165,6 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
             self._cache_build.stop()
         self.close_personal()
 
-    @work(thread=True, exclusive=True, group="index")
-    def _warm_index(self) -> None:
-        """Load the search index and similarity model, building large ones in a child process.
-
-        Both locks are held while the child builds, so a search typed or an `m`
-        pressed meanwhile waits for its result instead of starting a second build
-        in this process (whose GIL-bound work would make every key press lag).
-        """
-        from tui import caches
-        from tui.search import cache as search_cache
-        from tui.similar import cache as similar_cache
-
-        cache_dir = locations.cache_dir(self.data_dir)
-        if len(self.corpus) >= caches.SUBPROCESS_THRESHOLD:
-            with self._similarity_lock:
-                with self._index_lock:
-                    self.index = search_cache.load(self.corpus, cache_dir)
-                    self.similarity = similar_cache.load(self.corpus, cache_dir)
-                    build = None
-                    if self.index is None or self.similarity is None:
-                        build = self._cache_build = caches.CacheBuild(self.corpus, cache_dir)
-                        self.indexing = True
-                        self.call_from_thread(self.refresh_header)
-                        if build.wait_for("index"):
-                            self.index = search_cache.load(self.corpus, cache_dir)
-                        self.indexing = False
-                # Searching works from here on; similarity may still be building.
-                self.call_from_thread(self.refresh_header)
-                if build is not None and build.wait_for("similar"):
-                    self.similarity = similar_cache.load(self.corpus, cache_dir)
-        # Either may still be None (small corpus, or the child failed): built in a thread.
-        self._ensure_index()
-        self.call_from_thread(self.refresh_header)
-        self.call_from_thread(self.warm_similarity)
-
-    def _ensure_index(self) -> SearchIndex:
-        with self._index_lock:
-            if self.index is None:
-                from tui.search.cache import load_or_build
-
-                self.index = load_or_build(self.corpus, locations.cache_dir(self.data_dir))
-            return self.index
-
     def _report_problems(self) -> None:
         problems = self.corpus.problems
         if not problems:
@@ -277,105 +235,11 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
     def _on_chosen(self) -> None:
         self.detail.focus()
 
-    # -- filtering -----------------------------------------------------------
+    # -- filtering (the logic is in FilterMixin) -------------------------------
 
     @on(Input.Changed, "#filter")
     def _on_filter_changed(self, event: Input.Changed) -> None:
-        self.query_text = event.value
-        if not event.value.strip():
-            self._set_query_error(None)
-            self._apply_rows(list(range(len(self.corpus))), None, keep=self._saved_selection)
-            return
-        self._search(event.value, self.order)
-        if self.index is None and self.indexing:
-            line = self.query_one("#query-error", Static)
-            line.update(
-                Text(
-                    f"Building the search index for {len(self.corpus):,} abstracts; "
-                    "the filter runs as soon as it is ready.",
-                    style="italic",
-                )
-            )
-            line.display = True
-
-    @work(thread=True, exclusive=True, group="search")
-    def _search(self, text: str, order: Literal["relevance", "file"]) -> None:
-        from tui.search.query import QueryError, parse_query
-
-        try:
-            query = parse_query(text)
-        except QueryError as error:
-            self.call_from_thread(self._show_query_error, text, str(error))
-            return
-        index = self._ensure_index()
-        result = index.search(query, self.corpus, personal=self.personal_data, order=order)
-        highlighter = index.highlighter(query)
-        self.call_from_thread(
-            self._apply_search, text, order, list(result.indices), highlighter.spans
-        )
-
-    def _apply_search(self, text: str, order: str, rows: list[int], spans: Spans) -> None:
-        # A slower, older search must never paint over a newer one.
-        if text != self.query_text or order != self.order:
-            return
-        self._set_query_error(None)
-        current = self.abstract_list.current
-        self.abstract_list.empty_text = (
-            f"No abstracts match “{text.strip()}”. Esc clears the filter."
-        )
-        self._apply_rows(rows, spans, keep=current.id if current else None)
-        self.apply_resume_selection()
-
-    def _show_query_error(self, text: str, message: str) -> None:
-        if text == self.query_text:
-            self._set_query_error(message)
-
-    def _set_query_error(self, message: str | None) -> None:
-        """A query that does not parse (often half-typed, like `year:`) is explained on a
-        line under the filter, which turns red; the last good results stay. No toast: it
-        would fire on every keystroke while a field is being typed."""
-        self.query_error = message
-        self.filter_input.set_class(message is not None, "-error")
-        self.filter_input.tooltip = message
-        line = self.query_one("#query-error", Static)
-        line.set_class(message is not None, "-error")
-        line.update(Text("⚠ " + message) if message else "")
-        line.display = message is not None
-
-    def _apply_rows(self, rows: Sequence[int], spans: Spans | None, keep: str | None) -> None:
-        self._spans = spans
-        self.abstract_list.set_highlighter(spans)
-        self.abstract_list.set_rows(rows, keep=keep)
-        self.refresh_header()
-
-    def apply_resume_selection(self) -> None:
-        """Once the restored filter has produced its rows, put the cursor back where it was."""
-        if self.resume_selection is None:
-            return
-        selected, self.resume_selection = self.resume_selection, None
-        if self.abstract_list.select_abstract(selected):
-            self.abstract_list.scroll_to(y=self.resume_scroll, animate=False, immediate=True)
-            self.abstract_list.refresh()
-
-    def rerun_filter(self) -> None:
-        """Run the current filter again (personal data changed, or the order did)."""
-        if self.query_text.strip():
-            self._search(self.query_text, self.order)
-
-    # -- actions -------------------------------------------------------------
-
-    def action_focus_filter(self) -> None:
-        if not self.query_text.strip() and (current := self.abstract_list.current):
-            self._saved_selection = current.id
-        # Focus now, not on the next loop turn as Widget.focus would.
-        self.screen.set_focus(self.filter_input)
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "focus_filter":
-            # The priority `/` stands aside where it is text: in the filter itself, and on
-            # every other screen (the note editor, the help).
-            return len(self.screen_stack) == 1 and self.focused is not self.filter_input
-        return True
+        self.filter_changed(event.value)
 
     @on(Input.Submitted, "#filter")
     def _on_filter_submitted(self) -> None:
@@ -405,17 +269,6 @@ class AbstractsApp(PersonalMixin, TriageMixin, App[int]):
         self.raw = not self.raw
         self._show_current()
         self.notify("Showing LaTeX source" if self.raw else "Showing rendered text", timeout=2)
-
-    def action_toggle_order(self) -> None:
-        self.order = "file" if self.order == "relevance" else "relevance"
-        scope = (
-            ""
-            if self.query_text.strip()
-            else " (for filtered results; the full list is in file order)"
-        )
-        self.notify(f"Order: {self.order}{scope}", timeout=3)
-        self.rerun_filter()
-        self.refresh_header()
 
     # Screens are imported when first opened: they are not needed for the first paint.
 
