@@ -120,3 +120,44 @@ async def test_escape_from_the_results_keeps_the_abstract_found(seeds_dir: Path)
         await pilot.press("escape")
         await wait_until(pilot, lambda: len(app.abstract_list.rows) == 76)
         assert app.abstract_list.current is found
+
+
+async def test_quitting_never_waits_for_an_index_build(seeds_dir: Path, monkeypatch) -> None:
+    import time
+
+    from tui.search import cache as search_cache
+
+    builds = []
+    real = search_cache.load_or_build
+
+    def slow_build(corpus, cache_dir):
+        builds.append(True)
+        time.sleep(0.5)
+        return real(corpus, cache_dir)
+
+    monkeypatch.setattr(search_cache, "load_or_build", slow_build)
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_until(pilot, lambda: app.index is not None)  # the start-up build is done
+        before = len(builds)
+        app.quitting = True  # as quitting sets it: a search after this must not build
+        app.index = None
+        assert app._ensure_index() is None
+        assert len(builds) == before
+
+
+async def test_keys_right_after_enter_in_the_filter_act_on_the_results(seeds_dir: Path) -> None:
+    from textual import events
+
+    from tui.ui.screens.similar import SimilarScreen
+
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("slash", *"pruning")
+        await wait_until(pilot, lambda: len(app.abstract_list.rows) < 76)
+        for key, char in (("enter", "\r"), ("m", "m")):  # one burst, as a fast typist sends it
+            event = events.Key(key, char)
+            event.set_sender(app)
+            app._driver.send_message(event)
+        await wait_until(pilot, lambda: isinstance(app.screen, SimilarScreen))
+        assert app.filter_input.value == "pruning"

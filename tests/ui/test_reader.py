@@ -176,7 +176,7 @@ async def test_a_paragraph_of_many_abstracts_is_reported_and_shown_in_part(tmp_p
     async with app.run_test(size=(140, 40)) as pilot:
         await pilot.pause()
         body = body_text(app)
-        assert len(body) < 25_000
+        assert len(body) < 15_000
         assert "more words" in body
         assert "x²" in body
         assert "words" in str(app.detail.query_one("#detail-meta").render())

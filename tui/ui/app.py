@@ -50,6 +50,8 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
         # are passed to the focused widget: a burst like `/quantum` (a paste, a fast
         # typist over SSH) then lands in the filter instead of running `q` and `n`.
         Binding("slash", "focus_filter", "Filter", priority=True),
+        # Enter in the filter, for the same reason: `/graph⏎m` must run `m` on the results.
+        Binding("enter", "to_results", "Results", show=False, priority=True),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit", "Quit"),
         Binding("escape", "back", "Back", show=False),
@@ -73,6 +75,7 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
         self.query_error: str | None = None
         self.indexing = False
         self.install_signal_handlers = False
+        self.quitting = False
         self._cache_build: CacheBuild | None = None
         self._saved_selection: str | None = None
         self.resume_selection: str | None = None
@@ -143,6 +146,7 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
         still waiting for its debounced save, where the user is, then the store's queue."""
         from tui.ui.screens.note_editor import NoteEditorScreen
 
+        self._stop_background()
         for screen in self.screen_stack:
             if isinstance(screen, NoteEditorScreen):
                 screen.save_now()
@@ -160,10 +164,15 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
             loop.add_signal_handler(signum, lambda: self.call_later(self.action_quit))
 
     def on_unmount(self) -> None:
-        if self._cache_build is not None:
-            # A half-built cache is simply rebuilt next time; quitting must not wait for it.
-            self._cache_build.stop()
+        self._stop_background()
         self.close_personal()
+
+    def _stop_background(self) -> None:
+        """Quitting must not wait for a cache build: stop the child, build nothing more.
+        A half-built cache is simply rebuilt next time."""
+        self.quitting = True
+        if self._cache_build is not None:
+            self._cache_build.stop()
 
     def _report_problems(self) -> None:
         problems = self.corpus.problems
@@ -243,8 +252,7 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
 
     @on(Input.Submitted, "#filter")
     def _on_filter_submitted(self) -> None:
-        self.abstract_list.focus()
-        self.abstract_list.cursor = 0
+        self.action_to_results()
 
     async def action_back(self) -> None:
         focused = self.focused

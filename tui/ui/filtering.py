@@ -56,18 +56,21 @@ class FilterMixin:
                 if build is not None and build.wait_for("similar"):
                     app.similarity = similar_cache.load(app.corpus, cache_dir)
         # Either may still be None (small corpus, or the child failed): built in a thread.
-        app._ensure_index()
+        if app._ensure_index() is None:
+            return  # quitting
         app.call_from_thread(app.refresh_header)
         app.call_from_thread(app.warm_similarity)
 
-    def _ensure_index(self) -> SearchIndex:
+    def _ensure_index(self) -> SearchIndex | None:
+        """The index, loaded or built here; None once the app is quitting (never build then:
+        the interpreter would wait for the build before it could exit)."""
         app: Any = self
         with app._index_lock:
-            if app.index is None:
+            if app.index is None and not app.quitting:
                 from tui.search.cache import load_or_build
 
                 app.index = load_or_build(app.corpus, locations.cache_dir(app.data_dir))
-            index: SearchIndex = app.index
+            index: SearchIndex | None = app.index
             return index
 
     def filter_changed(self, value: str) -> None:
@@ -101,6 +104,8 @@ class FilterMixin:
             app.call_from_thread(app._show_query_error, text, str(error))
             return
         index = app._ensure_index()
+        if index is None:
+            return
         result = index.search(query, app.corpus, personal=app.personal_data, order=order)
         highlighter = index.highlighter(query)
         app.call_from_thread(
@@ -176,7 +181,16 @@ class FilterMixin:
             # The priority `/` stands aside where it is text: in the filter itself, and on
             # every other screen (the note editor, the help).
             return len(app.screen_stack) == 1 and app.focused is not app.filter_input
+        if action == "to_results":
+            # The priority Enter only means "to the results" in the filter box.
+            return len(app.screen_stack) == 1 and app.focused is app.filter_input
         return True
+
+    def action_to_results(self) -> None:
+        """Enter in the filter: to the first result, focused at once."""
+        app: Any = self
+        app.screen.set_focus(app.abstract_list)
+        app.abstract_list.cursor = 0
 
     def action_toggle_order(self) -> None:
         app: Any = self

@@ -93,7 +93,8 @@ class PersonalMixin:
             )
         if orphaned:
             app.notify(
-                f"{orphaned} record(s) belong to abstracts not loaded now; they are kept (notes view: N).",
+                f"{orphaned} bookmark(s) or note(s) belong to abstracts not loaded now; they are "
+                "kept and come back when those files are opened (orphaned notes: N).",
                 timeout=6,
             )
         self._ask_next_ambiguity()

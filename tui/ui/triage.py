@@ -162,13 +162,14 @@ class TriageMixin:
 
     # -- similarity ----------------------------------------------------------
 
-    def ensure_similarity(self) -> SimilarityModel:
-        """The similarity model, loaded from the cache or built (call off the UI thread)."""
+    def ensure_similarity(self) -> SimilarityModel | None:
+        """The similarity model, loaded from the cache or built (call off the UI thread);
+        None once the app is quitting."""
+        app: Any = self
         with self._similarity_lock:
-            if self.similarity is None:
+            if self.similarity is None and not app.quitting:
                 from tui.similar.cache import load_or_build
 
-                app: Any = self
                 self.similarity = load_or_build(app.corpus, locations.cache_dir(app.data_dir))
             return self.similarity
 
@@ -183,9 +184,9 @@ class TriageMixin:
 
     @work(thread=True, exclusive=True, group="similar")
     def warm_similarity(self) -> None:
-        self.ensure_similarity()
         app: Any = self
-        app.call_from_thread(app._show_current)
+        if self.ensure_similarity() is not None:
+            app.call_from_thread(app._show_current)
 
     def action_more_like_this(self) -> None:
         app: Any = self
@@ -225,6 +226,8 @@ class TriageMixin:
     def _rank_similar(self, title: str, subtitle: str, seeds: list[int]) -> None:
         app: Any = self
         model = self.ensure_similarity()
+        if model is None:
+            return
         if len(seeds) == 1:
             ranked = model.similar(seeds[0], k=10)
         else:
@@ -267,6 +270,8 @@ class TriageMixin:
 
         app: Any = self
         model = self.ensure_similarity()
+        if model is None:
+            return
         data = app.userdata
         read = data.read_ids() if data is not None else set()
         marked = data.bookmarked_ids() if data is not None else set()

@@ -16,6 +16,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.corpus.model import Corpus
+from tui.ui.widgets.option_list import KeyedOptionList
 
 PREVIEW_CHARS = 160
 
@@ -52,7 +53,7 @@ class NotesScreen(ModalScreen[str | None]):
                 )
             if not self.notes:
                 yield Static("No notes yet: press n on an abstract to write one.")
-            yield OptionList(*(self._option(n) for n in self.notes), id="notes-list")
+            yield KeyedOptionList(*(self._option(n) for n in self.notes), id="notes-list")
 
     def _option(self, note: Any) -> Option:
         preview = " ".join(note.text.split())
@@ -122,7 +123,7 @@ class ResolveScreen(ModalScreen[tuple[str, str] | None]):
                 options.append(
                     Option(Text.assemble((f"{score:5.1f}  ", "bold"), label), id=abstract_id)
                 )
-            yield OptionList(*options)
+            yield KeyedOptionList(*options)
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

@@ -16,6 +16,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from tui.triage.overview import CountRow, bar
+from tui.ui.widgets.option_list import KeyedOptionList
 
 BAR_WIDTH = 20
 
@@ -71,7 +72,7 @@ class OverviewScreen(ModalScreen[str | None]):
         with Vertical(id="overview-box") as box:
             box.border_title = "Overview"
             box.border_subtitle = "Enter filters by a collection, term or file · Esc returns"
-            yield OptionList(*self._options(), id="overview-list")
+            yield KeyedOptionList(*self._options(), id="overview-list")
 
     def _options(self) -> list[Option | None]:
         narrow = self.app.size.width < 100

@@ -15,6 +15,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.corpus.model import Abstract
+from tui.ui.widgets.option_list import KeyedOptionList
 
 
 class SimilarScreen(ModalScreen[str | None]):
@@ -37,9 +38,10 @@ class SimilarScreen(ModalScreen[str | None]):
             yield Static(Text(self.subtitle, style="dim"), id="similar-subtitle")
             if not self.rows:
                 yield Static("Nothing similar found: no other abstract shares its content words.")
-            # The box is 90% of the screen, at most 110 wide, less its border, padding, scrollbar.
-            width = max(20, min(self.app.size.width * 9 // 10, 110) - 6)
-            yield OptionList(
+            # The box is 90% of the screen, at most 110 wide, less border, padding, the
+            # list's own padding and its scrollbar.
+            width = max(20, min(self.app.size.width * 9 // 10, 110) - 10)
+            yield KeyedOptionList(
                 *(self._option(*row, width=width) for row in self.rows), id="similar-list"
             )
 

@@ -18,7 +18,7 @@ from tui.corpus.model import Abstract
 
 WORDS_PER_MINUTE = 200
 # Characters of source shown for one abstract (real ones are a few thousand).
-DISPLAY_LIMIT = 20_000
+DISPLAY_LIMIT = 10_000
 
 _STYLES = {
     "italic": Style(italic=True),
