@@ -181,3 +181,24 @@ def test_import_summary_wording(
     capsys.readouterr()
     assert main_import([str(out_file), "--data-dir", str(tmp_path / "other")]) == 0
     assert capsys.readouterr().out.startswith("Imported 2 notes, 1 bookmark, 2 read marks.")
+
+
+def test_an_empty_note_in_an_import_is_not_a_note(tmp_path: Path) -> None:
+    from tui.commands.export import main_import
+    from tui.store.userdata import UserData
+
+    doc = {
+        "format": "abstracts-export",
+        "version": 1,
+        "notes": [{"id": "abc", "text": "  ", "updated": 1.0}],
+    }
+    path = tmp_path / "empty-note.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    data_dir = tmp_path / "data"
+    code = main_import([str(path), "--data-dir", str(data_dir)])
+    assert code == 0
+    stored = UserData.open(data_dir)
+    try:
+        assert stored.noted_ids() == frozenset()
+    finally:
+        stored.close()

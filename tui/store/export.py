@@ -309,6 +309,8 @@ class _Incoming:
 
 
 def _merge_note(conn: Any, report: ImportReport, note: _Incoming) -> None:
+    if not note.text.strip():
+        return  # an empty note is no note (the app deletes a note emptied in its editor)
     local = conn.execute("SELECT text, version FROM notes WHERE id = ?", (note.id,)).fetchone()
     if local is None:
         conn.execute(
