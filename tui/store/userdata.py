@@ -47,25 +47,17 @@ from tui.store.writer import Writer
 class UserData(Writer):
     """Bookmarks, read state, notes and UI state; implements the search `PersonalData` protocol."""
 
-    def __init__(
-        self,
-        directory: Path,
-        store: Store | None,
-        data: StoreData,
-        notices: list[str],
-        retry_initial: float,
-        retry_max: float,
-    ) -> None:
-        self._corpus: Corpus | None = None
-        #: The rescue file written for changes that could not be saved, or None.
-        self.rescue_path: Path | None = None
-        super().__init__(directory, store, data, notices, retry_initial, retry_max)
+    # Defaults read before Writer.__init__ starts the writer thread; no __init__ of its
+    # own, so the constructor's signature is written once (in Writer).
+    _corpus: Corpus | None = None
+    #: The rescue file written for changes that could not be saved, or None.
+    rescue_path: Path | None = None
 
     @classmethod
     def open(
         cls, data_dir: Path, *, retry_initial: float = 0.25, retry_max: float = 10.0
     ) -> UserData:
-        """Open the user data in `data_dir`. Never raver raises for a bad database: see `notices`."""
+        """Open the user data in `data_dir`. Never raises for a bad database: see `notices`."""
         notices: list[str] = []
         store: Store | None = None
         data = StoreData()
