@@ -11,7 +11,7 @@ import pytest
 
 from tests.search.helpers import Row, make_corpus
 from tui.corpus.tokens import tokenize
-from tui.search.build import HEADLINE_BONUS, K1, B, IndexData, build_index_data
+from tui.search.build import K1, B, IndexData, build_index_data
 
 ROWS: list[Row] = [
     ("a.txt", "ICLR", 2022, "Contrastive learning of visual features. Learning learning again."),

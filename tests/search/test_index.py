@@ -325,3 +325,94 @@ def test_highlight_phrase_only_inside_the_phrase(index: SearchIndex) -> None:
     # And a word that is both a term and a phrase word, everywhere.
     spans = index.highlighter('"contrastive learning" learning ').spans(text)
     assert [text[s:e] for s, e in spans].count("learning") == 2
+
+
+FORM_ROWS: list[Row] = [
+    ("f.txt", "ICLR", 2022, "Pre-training of graph networks. We learned a self-supervised model."),
+    ("f.txt", "ICLR", 2022, "Pretraining language models. Learning is fast."),
+    ("f.txt", "ICLR", 2022, "A network for images. Self supervised features."),
+    ("f.txt", "ICLR", 2022, "Café au lait. Nothing else here."),
+]
+
+
+@pytest.fixture(scope="module")
+def forms() -> SearchIndex:
+    return SearchIndex.build(make_corpus(FORM_ROWS))
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("networks ", {0, 2}),  # plural finds singular and the reverse
+        ("network ", {0, 2}),
+        ("learn ", {0, 1}),  # learn / learned / learning
+        ("pretraining ", {0, 1}),  # pre-training is also one word
+        ("pre-training ", {0, 1}),
+        ("pre training ", {0, 1}),
+        ("selfsupervised ", {0}),
+        ("self-supervised ", {0, 2}),  # `self supervised` has both words
+        ("CAFÉ ", {3}),  # case and accents folded
+    ],
+)
+def test_word_forms_match(forms: SearchIndex, query: str, expected: set[int]) -> None:
+    assert set(full(forms, query)) == expected, query
+
+
+def test_stop_words_are_never_required(forms: SearchIndex) -> None:
+    # `towards`, `via`, `of` and `the` are in no abstract but 1: still a full match.
+    result = forms.search("towards the language models via pretraining ")
+    assert result.indices[: result.matched] == [1]
+
+
+def test_only_stop_words_are_searched_as_words(forms: SearchIndex) -> None:
+    assert set(full(forms, "for ")) == {2}
+    assert set(full(forms, "of ")) == {0}
+
+
+def test_nothing_shared_is_the_only_empty_result(forms: SearchIndex) -> None:
+    assert forms.search("zebra quokka ").indices == []
+    result = forms.search("zebra quokka images ")
+    assert result.indices == [2] and result.matched == 0 and result.close == 1
+
+
+def test_close_matches_need_most_terms(forms: SearchIndex) -> None:
+    # Four terms: abstracts with two or more are close; with one only, not.
+    result = forms.search("graph language images lait ")
+    assert result.matched == 0
+    # Each abstract has exactly one of the words: the fallback shows them all.
+    assert sorted(result.indices) == [0, 1, 2, 3]
+    result = forms.search("graph networks learned images ")
+    full_set = result.indices[: result.matched]
+    assert full_set == []
+    assert set(result.indices) == {0, 2}  # 0 has three, 2 has two; 1 has one only
+
+
+def test_typo_weighs_less_than_exact(forms: SearchIndex) -> None:
+    result = forms.search("netwrk ")
+    assert set(result.indices[: result.matched]) == {0, 2}
+    exact = forms.search("network ")
+    assert max(result.scores) < max(exact.scores)
+
+
+def test_words_next_to_each_other_rank_first() -> None:
+    index = SearchIndex.build(
+        make_corpus(
+            [
+                ("n.txt", "X", 2020, "Neural methods. Graph data with a neural twist and more."),
+                ("n.txt", "X", 2020, "Methods. We study graph neural models here and more."),
+            ]
+        )
+    )
+    assert hits(index, "graph neural ") == [1, 0]
+
+
+def test_a_phrase_never_spans_two_abstracts() -> None:
+    index = SearchIndex.build(
+        make_corpus(
+            [
+                ("p.txt", "X", 2020, "Ends with the word graph"),
+                ("p.txt", "X", 2020, "Neural starts this one."),
+            ]
+        )
+    )
+    assert hits(index, '"graph neural"') == []

@@ -1,7 +1,9 @@
 """`abstracts search QUERY [PATH ...]`: the app's search engine on the command line.
 
-Exit status: 0 when something matched, 1 when nothing did, 2 on a bad query or
-when no input could be loaded.
+Rows come in the app's order: abstracts matching every term first, then the
+closest matches (most of the terms); `--json` rows say which (`"match": "all"`
+or `"close"`). Exit status: 0 when anything is printed, 1 when no abstract
+shares a word with the query, 2 on a bad query or when no input could be loaded.
 """
 
 from __future__ import annotations
@@ -27,7 +29,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="abstracts search",
         description=(
-            "Print the abstracts matching QUERY, best first. Terms are ANDed and typo-tolerant; "
+            "Print the abstracts matching QUERY, best first: those with every term, then the "
+            "closest matches. Terms match every form of a word (network, networks) and "
+            "tolerate typos; "
             '"exact phrase", -exclude, venue:NAME, year:2023, year:2022..2024, file:NAME, '
             "is:bookmarked, is:read, is:unread, has:note, note:WORD."
         ),
@@ -100,8 +104,13 @@ def main(argv: list[str]) -> int:
         result = index.search(query, corpus, personal=personal, limit=args.limit)
 
     out = sys.stdout
-    for i, score in zip(result.indices, result.scores, strict=True):
+    divider = out.isatty() and not args.json
+    for position, (i, score) in enumerate(zip(result.indices, result.scores, strict=True)):
         abstract = corpus.abstracts[i]
+        close = result.is_close(position)
+        if divider and position == result.matched:
+            # On a terminal only: a pipe gets rows and nothing else.
+            out.write(f"-- closest matches ({result.close:,}; not every word) --\n")
         if args.json:
             record = {
                 "id": abstract.id,
@@ -111,8 +120,9 @@ def main(argv: list[str]) -> int:
                 "headline": abstract.headline,
                 "text": abstract.plain,
                 "score": round(score, 4),
+                "match": "close" if close else "all",
             }
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
         else:
             out.write(f"{abstract.id}  {abstract.collection.short}  {abstract.headline}\n")
-    return EXIT_MATCHED if result.total else EXIT_NO_MATCH
+    return EXIT_MATCHED if result.indices else EXIT_NO_MATCH

@@ -72,6 +72,8 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
         self.order: Literal["relevance", "file"] = "relevance"
         self.raw = False
         self._spans: Spans | None = None
+        # (full matches, closest matches) of the search shown; None when unfiltered.
+        self.match_counts: tuple[int, int] | None = None
         self.query_error: str | None = None
         self.indexing = False
         self.install_signal_handlers = False
@@ -197,10 +199,16 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
             title.append(f" +{len(labels) - 3}")
         header.set_title(title)
         status = Text()
-        if self.query_text.strip():
+        if self.query_text.strip() and self.index is None:
+            # Never the unfiltered list as if it were the result.
+            status.append("filter waits for the search index…", style="italic")
+        elif self.query_text.strip():
             # Filtered: the counts that matter now, short enough for 80 columns.
-            shown = len(self.abstract_list.rows)
-            status.append(f"{shown:,} of {len(self.corpus):,}", style="bold")
+            matched, close = self.match_counts or (len(self.abstract_list.rows), 0)
+            status.append(f"{matched:,} match{'es' if matched != 1 else ''}", style="bold")
+            if close:
+                status.append(f" · {close:,} close")
+            status.append(f" · of {len(self.corpus):,}")
             if self.order == "file":
                 status.append(" (file order)")
         else:
