@@ -85,6 +85,9 @@ class _TermMatch:
     ranges: list[tuple[int, int]]  # prefix ranges of the vocabulary, [lo, hi)
     words: IntArray  # single vocabulary words (exact, typo and other forms)
     idf: float
+    # Abstracts that count as having the term: near spellings of a word that exists
+    # as typed add to the score but do not make an abstract a full match.
+    present: BoolArray
     _mask: BoolArray | None = field(default=None, repr=False)
 
     def word_mask(self, vocab_size: int) -> BoolArray:
@@ -183,7 +186,7 @@ class SearchIndex:
         hits = np.zeros(n, dtype=np.int32)
         for match in matches:
             if match is not None:
-                hits += match.vector > 0
+                hits += match.present
                 score += match.vector
                 ranked = True
         if required:
@@ -225,11 +228,13 @@ class SearchIndex:
                     matches[j] = joined
                 else:
                     vector = np.maximum(old.vector, joined.vector)
+                    present = old.present | joined.present
                     matches[j] = _TermMatch(
                         vector,
                         old.ranges + joined.ranges,
                         np.concatenate([old.words, joined.words]),
                         old.idf,
+                        present,
                     )
         return matches
 
@@ -369,16 +374,19 @@ class SearchIndex:
             for w in data.stem_words[data.stem_ptr[s] : data.stem_ptr[s + 1]].tolist():
                 if weights.get(w, 0.0) < form_weight:
                     weights[w] = form_weight
+        weak: set[int] = set()
         if own is not None or any(w >= FORM_WEIGHT for w in weights.values()):
             # The word is known as typed: near spellings are more likely other words
             # (`modal` for `model`) than typos, so they count for little.
             for w, weight in weights.items():
                 if weight < FORM_WEIGHT:
                     weights[w] = weight * KNOWN_FUZZY_SCALE
+                    weak.add(w)
         singles = [w for w in weights if not any(lo <= w < hi for lo, hi in ranges)]
         docs: list[npt.NDArray[np.int32]] = []
         counts: list[npt.NDArray[np.float32]] = []
         heads: list[npt.NDArray[np.float32]] = []
+        strong: list[npt.NDArray[np.int32]] = []
         spans = list(zip(ranges, range_weights, strict=True)) + [
             ((w, w + 1), weights[w]) for w in singles
         ]
@@ -386,6 +394,8 @@ class SearchIndex:
             start, end = int(data.post_ptr[lo]), int(data.post_ptr[hi])
             if end > start:
                 docs.append(data.post_doc[start:end])
+                if not (hi - lo == 1 and lo in weak):
+                    strong.append(data.post_doc[start:end])
                 counts.append(data.post_tf[start:end] * np.float32(weight))
                 heads.append(data.post_head[start:end] * np.float32(weight))
         if not docs:
@@ -395,12 +405,16 @@ class SearchIndex:
         # twice and `networks` once is three occurrences of one term.
         tf = np.bincount(all_docs, weights=np.concatenate(counts), minlength=n)
         head = np.bincount(all_docs, weights=np.concatenate(heads), minlength=n)
-        df = int(np.count_nonzero(tf))
+        present = np.zeros(n, dtype=np.bool_)
+        if strong:
+            present[np.concatenate(strong)] = True
+        df = int(np.count_nonzero(present))
         idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
         saturated = tf * (K1 + 1) / (tf + data.doc_norm)
         saturated += HEADLINE_BONUS * np.minimum(head, 1.0)
         vector: FloatArray = (saturated * idf).astype(np.float32)
-        return _TermMatch(vector, ranges, np.asarray(sorted(singles), dtype=np.int64), idf)
+        words = np.asarray(sorted(singles), dtype=np.int64)
+        return _TermMatch(vector, ranges, words, idf, present)
 
     def _phrase_mask(self, words: tuple[str, ...]) -> BoolArray:
         """Abstracts where `words` occur adjacent and in order."""
