@@ -146,7 +146,11 @@ def test_exact_ranks_above_fuzzy() -> None:
             ]
         )
     )
-    assert hits(index, "model ") == [1, 0]
+    # `model` exists as typed: `modal` is another word, not a typo of it.
+    assert hits(index, "model ") == [1]
+    # `modl` is no word: both near spellings are found, neither as a full word.
+    assert sorted(hits(index, "modl ")) == [0, 1]
+    assert max(index.search("modl ").scores) < max(index.search("model ").scores)
 
 
 def test_headline_ranks_above_body() -> None:

@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from tui.corpus.model import Abstract, Corpus
 from tui.corpus.stem import stem_words
-from tui.corpus.tokens import fold, tokenize
+from tui.corpus.tokens import fold, tokenize, tokenize_with_compounds
 from tui.search.query import SYMBOL_MARK, SYMBOL_NAMES, symbol_word
 
 # BM25 constants (the usual ones) and how much a headline occurrence adds,
@@ -122,23 +122,6 @@ def _macro_words(source: str) -> set[str]:
     return {fold(m) for m in _MACRO.findall(source)} - _FORMATTING_MACROS
 
 
-# A hyphenated chain of words: `pre-training`, `self-supervised`, `state-of-the-art`.
-_COMPOUND = re.compile(r"[^\W_]+(?:-[^\W_]+)+")
-
-
-def _compound_words(plain: str) -> set[str]:
-    """Hyphenated words written as one (`pre-training` -> `pretraining`), so a search for
-    `pretraining` finds `pre-training`; chains of numbers only (`2020-2024`) are not words."""
-    if "-" not in plain:
-        return set()
-    found = set()
-    for chain in _COMPOUND.findall(plain):
-        joined = chain.replace("-", "")
-        if not joined.isdigit():
-            found.add(fold(joined))
-    return found
-
-
 def _symbol_words(plain: str) -> set[str]:
     """Names of symbols in the rendered text (`×` -> `times`): the tokenizer skips symbols."""
     if plain.isascii():
@@ -198,7 +181,7 @@ def _index_block(abstracts: list[Abstract], first: int, word_ids: dict[str, int]
     head_words: list[str] = []
     for j, abstract in enumerate(abstracts):
         plain = abstract.plain
-        body = tokenize(plain)
+        body, compounds = tokenize_with_compounds(plain)
         lengths[j] = len(body)
         words += body
         for name in _macro_words(abstract.text) | _symbol_words(plain):
@@ -206,7 +189,7 @@ def _index_block(abstracts: list[Abstract], first: int, word_ids: dict[str, int]
             # macro query asks for (a backslash and the name).
             extra_docs += (j, j)
             extra_words += (name, symbol_word(name))
-        for word in _compound_words(plain):
+        for word in set(compounds):
             extra_docs.append(j)
             extra_words.append(word)
         for w in set(tokenize(abstract.headline)):
