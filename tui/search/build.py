@@ -147,8 +147,14 @@ def _numbered(words: list[str], word_ids: dict[str, int], add: bool = True) -> I
     """
     ids = np.fromiter(map(word_ids.get, words, itertools.repeat(-1)), np.int32, len(words))
     if add:
-        for i in np.flatnonzero(ids < 0).tolist():
-            ids[i] = word_ids.setdefault(words[i], len(word_ids))
+        missing = np.flatnonzero(ids < 0)
+        if missing.size:
+            unseen = list(map(words.__getitem__, missing.tolist()))
+            # Number each new word once (in order of first sighting), not per occurrence:
+            # in a corpus's first block nearly every token is a new word's.
+            for word in dict.fromkeys(unseen):
+                word_ids[word] = len(word_ids)
+            ids[missing] = np.fromiter(map(word_ids.__getitem__, unseen), np.int32, len(unseen))
     return ids
 
 
