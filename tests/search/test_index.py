@@ -420,3 +420,16 @@ def test_a_phrase_never_spans_two_abstracts() -> None:
         )
     )
     assert hits(index, '"graph neural"') == []
+
+
+def test_a_word_in_most_abstracts_is_not_required() -> None:
+    rows: list[Row] = [
+        ("c.txt", "X", 2020, "Robust initialization helps. Models are fragile."),
+        ("c.txt", "X", 2020, "Learning with noise. Noisy labels are common."),
+    ] + [("c.txt", "X", 2020, f"Learning topic number {k}. Nothing else.") for k in range(20)]
+    index = SearchIndex.build(make_corpus(rows))
+    # `learning` is in 21 of 22 abstracts: `robust initialization learning` needs the rarer two.
+    result = index.search("robust initialization learning ")
+    assert result.indices[: result.matched] == [0]
+    # A query of common words only still requires them all.
+    assert len(full(index, "learning ")) == 21

@@ -49,6 +49,10 @@ WINDOW = 15
 FORM_WEIGHT = 0.9
 # Near spellings of a word that exists as typed weigh this share of their usual weight.
 KNOWN_FUZZY_SCALE = 0.1
+# A term in more than this share of the abstracts is not required for a full match.
+COMMON_SHARE = 0.5
+# ... in a corpus of at least this many (in a handful, "most" means little).
+COMMON_MIN_ABSTRACTS = 20
 # How many of the best abstracts of each group are re-ranked by proximity.
 RERANK = 200
 
@@ -88,6 +92,7 @@ class _TermMatch:
     # Abstracts that count as having the term: near spellings of a word that exists
     # as typed add to the score but do not make an abstract a full match.
     present: BoolArray
+    df: int = 0
     _mask: BoolArray | None = field(default=None, repr=False)
 
     def word_mask(self, vocab_size: int) -> BoolArray:
@@ -183,19 +188,31 @@ class SearchIndex:
             match = self._term(term.word, term.prefix, fuzzy=False)
             if match is not None:
                 score += match.vector
-        hits = np.zeros(n, dtype=np.int32)
+        # Words in most abstracts say little about which one is meant: they add to
+        # the score but are not required, unless the query has nothing rarer.
+        common = n >= COMMON_MIN_ABSTRACTS
+        counted = [m for m in matches if m is None or not common or m.df <= COMMON_SHARE * n]
+        if not counted:
+            counted = matches
+        hits = np.zeros(n, dtype=np.int32)  # required terms matched
+        rare_hits = np.zeros(n, dtype=np.int32)  # of those, the ones not common
         for match in matches:
             if match is not None:
-                hits += match.present
                 score += match.vector
+                hits += match.present
                 ranked = True
+        for match in counted:
+            if match is not None:
+                rare_hits += match.present
         if required:
-            full = mask & (hits == len(required))
-            close = mask & ~full & (hits >= max(1, math.ceil(len(required) / 2)))
+            full = mask & (rare_hits == len(counted))
+            close = mask & ~full & (rare_hits >= max(1, math.ceil(len(counted) / 2)))
             if not full.any() and not close.any():
-                # Nothing matches most of the query: whatever shares the most words.
-                best = int(hits[mask].max()) if mask.any() else 0
-                close = mask & (hits >= max(best, 1))
+                # Nothing matches most of the query: whatever shares the most of its
+                # informative words, or else of any of its words.
+                shared = rare_hits if mask.any() and rare_hits[mask].max() > 0 else hits
+                best = int(shared[mask].max()) if mask.any() else 0
+                close = mask & (shared >= max(best, 1))
         else:
             full, close = mask, np.zeros(n, dtype=np.bool_)
 
@@ -235,6 +252,7 @@ class SearchIndex:
                         np.concatenate([old.words, joined.words]),
                         old.idf,
                         present,
+                        int(np.count_nonzero(present)),
                     )
         return matches
 
@@ -414,7 +432,7 @@ class SearchIndex:
         saturated += HEADLINE_BONUS * np.minimum(head, 1.0)
         vector: FloatArray = (saturated * idf).astype(np.float32)
         words = np.asarray(sorted(singles), dtype=np.int64)
-        return _TermMatch(vector, ranges, words, idf, present)
+        return _TermMatch(vector, ranges, words, idf, present, df)
 
     def _phrase_mask(self, words: tuple[str, ...]) -> BoolArray:
         """Abstracts where `words` occur adjacent and in order."""
