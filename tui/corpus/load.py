@@ -238,14 +238,19 @@ def _read_file(path: Path) -> tuple[bytes | None, str, LoadProblem | None]:
     return data, hashlib.blake2b(data, digest_size=16).hexdigest(), None
 
 
-def _parse_file(path: Path, data: bytes) -> tuple[ParsedFile | None, list[LoadProblem]]:
-    """Parse one file's bytes: (parsed, or None when nothing can be loaded; problems)."""
+def _decode_file(path: Path, data: bytes) -> tuple[str | None, list[LoadProblem]]:
+    """One file's text (None when it is empty or not text) and its problems so far."""
     body = data[3:] if data.startswith(_UTF8_BOM) else data
-    if not body.strip():
+    # isspace(), not strip(): no copy of a big file (the same ASCII whitespace).
+    if not body or body.isspace():
         return None, [LoadProblem(path, "empty file")]
-    text, problems = decode(data, path)
-    if text is None:
-        return None, problems
+    return decode(data, path)
+
+
+def _parse_file(
+    path: Path, text: str, problems: list[LoadProblem]
+) -> tuple[ParsedFile | None, list[LoadProblem]]:
+    """Parse one file's text: (parsed, or None when nothing can be loaded; problems)."""
     parsed = parse_text(text, path)
     problems.extend(LoadProblem(path, w, fatal=False) for w in parsed.warnings)
     if not parsed.paragraphs:
@@ -285,17 +290,22 @@ def load_corpus(paths: Sequence[str | os.PathLike[str]]) -> Corpus:
             if read_problem is not None:
                 problems.append(read_problem)
             continue
-        parsed, file_problems = _parse_file(path, data)
+        text, file_problems = _decode_file(path, data)
+        del data  # not needed once decoded: a big file is not held twice while parsing
+        parsed = None
+        if text is not None:
+            parsed, file_problems = _parse_file(path, text, file_problems)
+            del text
         problems.extend(file_problems)
         if parsed is None:
             continue
         collection = parsed.collection
-        for position, text in enumerate(parsed.paragraphs, start=1):
-            aid = _fast_id(text)
+        for position, paragraph in enumerate(parsed.paragraphs, start=1):
+            aid = _fast_id(paragraph)
             ref = SourceRef(path, position)
             existing = by_id.get(aid)
             if existing is None:
-                abstract = Abstract(aid, text, collection, [ref])
+                abstract = Abstract(aid, paragraph, collection, [ref])
                 by_id[aid] = abstract
                 abstracts.append(abstract)
             else:
