@@ -114,7 +114,7 @@ def test_personal_field_without_any_user_data(
 def test_cache_is_written_in_the_data_dir(corpus_dir: Path, tmp_path: Path) -> None:
     data = tmp_path / "data"
     assert main(["graph", str(corpus_dir), "--data-dir", str(data)]) == 0
-    assert list((data / "cache").glob("search-*.pickle"))
+    assert list((data / "cache").glob("search-*.npz"))
     # Second run answers from the cache, with the same result.
     assert main(["graph", str(corpus_dir), "--data-dir", str(data)]) == 0
 
