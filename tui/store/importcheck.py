@@ -43,12 +43,14 @@ class ImportLimit(ImportProblem):
     """The file is beyond what an import reads: too large, nested too deeply, not a file."""
 
 
-def read_export(path: Path, limit: int = MAX_IMPORT_BYTES) -> str:
-    """The text of the export at `path`, read only if it is a regular file within `limit`.
+def read_export(path: Path, limit: int | None = None) -> str:
+    """The text of the export at `path`, read only if it is a regular file within `limit`
+    bytes (default `MAX_IMPORT_BYTES`).
 
     Raises `ImportLimit` for anything else (a FIFO would block, a device never end),
     OSError when it cannot be read, UnicodeDecodeError when it is not UTF-8.
     """
+    limit = MAX_IMPORT_BYTES if limit is None else limit
     info = os.stat(path)
     if not stat.S_ISREG(info.st_mode):
         raise ImportLimit("not a regular file; only a file can be imported")
