@@ -57,10 +57,6 @@ class Pty:
         if until is not None and until not in self.seen:
             raise AssertionError(f"never saw {until!r}")
 
-    def type(self, keys: bytes, settle: float = 0.4) -> None:
-        os.write(self.master, keys)
-        self.read(settle)
-
     def finish(self, timeout: float = 30) -> int:
         """Keep reading (a full pty would block the child) until it exits."""
         deadline = time.monotonic() + timeout
@@ -150,26 +146,39 @@ def test_export_writes_no_escape_to_the_terminal(
 def test_the_app_never_sends_a_hostile_payload_to_the_terminal(
     hostile_dir: Path, data_dir: Path, tmp_path: Path
 ) -> None:
-    """Start on the hostile corpus, open the load report, the notes view and the note
-    editor, toggle the LaTeX source, quit: the payloads never reach the terminal, not
+    """Start on the hostile corpus, open the load report, the LaTeX source view, the
+    overview, the notes view and the note editor, quit: the payloads never reach the terminal, not
     even in the problem list printed after the app exits."""
     _note_on_first_abstract(hostile_dir, data_dir, tmp_path)
     pty = Pty([sys.executable, "-m", "tui", str(hostile_dir)], _env(data_dir))
+    # Each key, and what shows that it was handled. L and N close what they open; Esc
+    # is followed by a pause, or the next key would be read as Alt+key.
+    steps = [
+        (b"L", b"Load report"),
+        (b"L", None),
+        (b"v", b"Showing LaTeX source"),
+        (b"v", b"Showing rendered text"),
+        (b"O", b"Overview"),
+        (b"O", None),
+        (b"N", b"Notes (1)"),
+        (b"N", None),
+        (b"n", b"saved as you type"),
+        (b"\x1b", None),
+    ]
     try:
         pty.read(30, until=b"load report")  # the problems' toast, after the first paint
-        pty.read(1.0)  # the user's data (and the note) opens after the first paint
-        for keys in (b"L", b"\x1b", b"r", b"r", b"N", b"\x1b", b"n", b"\x1b"):
-            pty.type(keys)
+        pty.read(30, until=b"my note")  # the user's data opens after the first paint
+        for keys, shows in steps:
+            os.write(pty.master, keys)
+            pty.read(0.5 if shows is None else 30, until=shows)
         os.write(pty.master, b"q")
     finally:
         code = pty.finish()
     assert code == 0
     for payload in PAYLOADS:
         assert payload not in pty.seen, payload
-    # Every screen was drawn, holding the names and the note, shown as symbols.
+    # The names, the abstract and the note were drawn, shown as symbols.
     shown = pty.seen.decode("utf-8", "replace")
-    for title in ("Load report", "Notes (1)", "saved as you type"):
-        assert title in shown, title
     assert "b␛]52;c;aGVsbG8=␇.txt" in shown  # the load report and the printout after exit
     assert "my note␛]0;TITLE␇" in shown
     assert "About attention␛]52;c;aGVsbG8=␇" in shown
