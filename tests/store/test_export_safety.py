@@ -203,17 +203,18 @@ def test_deeply_nested_import_is_refused_and_changes_nothing(
     )
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
-    assert f"{bad}: nested more than" in result.stderr and "nothing imported" in result.stderr
+    assert f"{bad}: nested " in result.stderr and "nothing imported" in result.stderr
     assert _digest(hostile_store) == before
 
 
 def test_a_shallow_export_is_within_the_nesting_limit() -> None:
-    importcheck.check_nesting(_deep(importcheck.MAX_DEPTH - 1))  # the document is one more
-    importcheck.check_nesting(
-        '{"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[ \\" {{{{{{{{{{{{{{{{{{{{"}'
-    )
+    def nested(levels: int) -> object:
+        return json.loads(_deep(levels))
+
+    importcheck.check_nesting(nested(importcheck.MAX_DEPTH - 1))  # the document is one more
+    importcheck.check_nesting({"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[ {{{{{{{{{{{{{{{{{{{{"})
     with pytest.raises(importcheck.ImportLimit):
-        importcheck.check_nesting(_deep(importcheck.MAX_DEPTH))
+        importcheck.check_nesting(nested(importcheck.MAX_DEPTH))
 
 
 def test_an_import_over_the_size_limit_is_refused(

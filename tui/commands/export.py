@@ -3,8 +3,8 @@
 Export reads the store alone (records carry snapshots), so no corpus is loaded.
 Exit codes: 0 done, 1 a problem (unreadable or malformed file, no store to export,
 store unavailable), 2 bad usage or a file beyond the import limits (too large,
-nested too deeply, not a regular file). An import is checked field by field before anything
-is written, so a malformed file changes nothing.
+nested too deeply, not a regular file). An import is checked field by field
+before anything is written, so a malformed file changes nothing.
 """
 
 from __future__ import annotations

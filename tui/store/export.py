@@ -90,11 +90,13 @@ class ImportReport:
 
 def parse_export(text: str) -> dict[str, Any]:
     """Check and return a JSON export document."""
-    check_nesting(text)
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as e:
         raise ImportProblem(f"not JSON ({e})") from e
+    except RecursionError as e:  # the parser recurses once per level of nesting
+        raise ImportLimit("nested too deeply to read; an export has 3 levels") from e
+    check_nesting(doc)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ImportProblem('not an abstracts export (no "format": "abstracts-export")')
     if not isinstance(doc.get("version"), int) or doc["version"] > FORMAT_VERSION:
