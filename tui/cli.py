@@ -15,6 +15,7 @@ import sys
 from collections.abc import Sequence
 
 from tui import __version__
+from tui.sanitize import json_safe, visible_line
 
 # name -> (module, function); imported only when used, to keep start-up fast.
 SUBCOMMANDS = {
@@ -73,12 +74,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     # here). The app freezes what exists and turns collection back on once it has painted.
     gc.disable()
     from tui import locations
+    from tui.commands import report_problems
     from tui.corpus.load import load_corpus
 
     corpus = load_corpus(args.paths or [locations.seeds_dir()])
     if not corpus.abstracts:
-        for problem in corpus.problems:
-            print(f"abstracts: {problem}", file=sys.stderr)
+        report_problems("abstracts", corpus.problems)
         print("abstracts: nothing could be loaded; no abstracts to show.", file=sys.stderr)
         return EXIT_NOTHING_LOADED
 
@@ -87,12 +88,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     app = make_app(corpus=corpus, data_dir=args.data_dir)
     app.install_signal_handlers = True
     result = app.run()
-    for problem in corpus.problems:
-        print(f"abstracts: {problem}", file=sys.stderr)
+    report_problems("abstracts", corpus.problems)
     if app.rescue_path is not None:
+        rescue = visible_line(str(app.rescue_path))
         print(
-            f"abstracts: saving failed; unsaved changes were written to {app.rescue_path}.\n"
-            f"abstracts: bring them back with: abstracts import {app.rescue_path}",
+            f"abstracts: saving failed; unsaved changes were written to {rescue}.\n"
+            f"abstracts: bring them back with: abstracts import {rescue}",
             file=sys.stderr,
         )
     elif app.rescue_text:
@@ -101,5 +102,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             "abstracts: your unsaved changes follow (save them as a .json file to import):",
             file=sys.stderr,
         )
-        print(app.rescue_text, file=sys.stderr)
+        # JSON: escaped, not replaced, so what is saved from the screen imports exactly.
+        print(json_safe(app.rescue_text), file=sys.stderr)
     return int(result or 0)

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 from tui import locations
+from tui.commands import complain, report_problems
+from tui.sanitize import json_line, visible_line
 from tui.search.personal import PersonalData
 from tui.search.query import QueryError, parse_query
 
@@ -60,7 +61,7 @@ def _personal_data(data_dir: Path) -> Iterator[PersonalData | None]:
 
         user_data = UserData.open(data_dir)
     except Exception as error:  # the store is optional here: search still works without it
-        print(f"abstracts search: user data unavailable ({error})", file=sys.stderr)
+        complain(f"abstracts search: user data unavailable ({error})")
         yield None
         return
     try:
@@ -83,15 +84,14 @@ def main(argv: list[str]) -> int:
     try:
         query = parse_query(args.query)
     except QueryError as error:
-        print(f"abstracts search: bad query: {error}", file=sys.stderr)
+        complain(f"abstracts search: bad query: {error}")
         return EXIT_ERROR
 
     from tui.corpus.load import load_corpus
     from tui.search.cache import load_or_build
 
     corpus = load_corpus(args.paths or [locations.seeds_dir()])
-    for problem in corpus.problems:
-        print(f"abstracts search: {problem}", file=sys.stderr)
+    report_problems("abstracts search", corpus.problems)
     if not corpus.abstracts:
         if not corpus.problems:
             print("abstracts search: no abstracts found in the given paths", file=sys.stderr)
@@ -122,7 +122,8 @@ def main(argv: list[str]) -> int:
                 "score": round(score, 4),
                 "match": "close" if close else "all",
             }
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            out.write(json_line(record) + "\n")
         else:
-            out.write(f"{abstract.id}  {abstract.collection.short}  {abstract.headline}\n")
+            line = f"{abstract.id}  {abstract.collection.short}  {abstract.headline}"
+            out.write(visible_line(line) + "\n")
     return EXIT_MATCHED if result.indices else EXIT_NO_MATCH

@@ -1,7 +1,7 @@
 """Turning a corpus into the arrays the index searches.
 
-Everything here is plain data (lists, numpy arrays), so the whole index pickles
-as is and a warm start is one read.
+Everything here is plain data (string lists, numpy arrays), so the whole index
+is saved as arrays (tui/cachefile.py, no pickle) and a warm start is one read.
 """
 
 from __future__ import annotations

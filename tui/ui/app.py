@@ -22,6 +22,7 @@ from textual.widgets import Footer, Input, Static
 
 from tui import locations
 from tui.corpus.model import Abstract, Corpus
+from tui.sanitize import visible_line
 from tui.ui.filtering import FilterMixin
 from tui.ui.personal import PersonalMixin
 from tui.ui.triage import TriageMixin
@@ -183,17 +184,18 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
         first = problems[0]
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         self.notify(
-            f"{first}{more}. Press L for the load report.",
+            visible_line(f"{first}{more}. Press L for the load report."),
             title="Some input could not be loaded",
             severity="warning" if not any(p.fatal for p in problems) else "error",
             timeout=8,
+            markup=False,  # a file name is data: `[@click=app.quit]x.txt` must not be a link
         )
 
     # -- header and detail ---------------------------------------------------
 
     def refresh_header(self) -> None:
         header = self.query_one(AppHeader)
-        labels = sorted({info.collection.short for info in self.corpus.files})
+        labels = sorted({visible_line(info.collection.short) for info in self.corpus.files})
         title = Text.assemble(("abstracts", "bold"), "  ", ", ".join(labels[:3]))
         if len(labels) > 3:
             title.append(f" +{len(labels) - 3}")

@@ -25,6 +25,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from tui.corpus.model import Abstract, Corpus
+from tui.sanitize import visible_line
 
 Spans = Callable[[str], Sequence[tuple[int, int]]]
 
@@ -329,7 +330,7 @@ class AbstractList(ScrollView, can_focus=True):
             (" " if is_read else "•", mark_style),
             " ",
         )
-        meta = abstract.collection.short
+        meta = visible_line(abstract.collection.short)
         meta_width = min(len(meta), max(0, width // 4))
         headline_width = max(1, width - marker.cell_len - meta_width - 1)
         headline = Text(abstract.headline, style=self._style("read" if is_read else "unread"))
