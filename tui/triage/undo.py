@@ -188,11 +188,6 @@ class UndoStack:
         self._undo.append(action)
         return action
 
-    def clear(self) -> None:
-        """Forget the history (e.g. when another corpus is opened)."""
-        self._undo.clear()
-        self._redo.clear()
-
 
 class AbstractWriter(Protocol):
     """What `tui.store.userdata.UserData` offers: writes keyed by `Abstract`, not by id."""
