@@ -8,13 +8,18 @@ subcommand of that name instead (write `./search` for a file called search).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from tui import __version__
+
+if TYPE_CHECKING:
+    from tui.ui.app import AbstractsApp
 
 # name -> (module, function); imported only when used, to keep start-up fast.
 SUBCOMMANDS = {
@@ -85,21 +90,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     from tui.ui.app import make_app
 
     app = make_app(corpus=corpus, data_dir=args.data_dir)
-    app.install_signal_handlers = True
+    guard = app.shutdown
+    guard.last_words = lambda: _after_the_app(app)
+    guard.install()
     result = app.run()
-    for problem in corpus.problems:
-        print(f"abstracts: {problem}", file=sys.stderr)
-    if app.rescue_path is not None:
-        print(
-            f"abstracts: saving failed; unsaved changes were written to {app.rescue_path}.\n"
-            f"abstracts: bring them back with: abstracts import {app.rescue_path}",
-            file=sys.stderr,
-        )
-    elif app.rescue_text:
-        print("abstracts: saving failed and no rescue file could be written;", file=sys.stderr)
-        print(
-            "abstracts: your unsaved changes follow (save them as a .json file to import):",
-            file=sys.stderr,
-        )
-        print(app.rescue_text, file=sys.stderr)
-    return int(result or 0)
+    guard.say_last_words()
+    status = int(result or 0)
+    if guard.hung_up:
+        # The terminal is gone: the interpreter's own exit would only fail flushing it.
+        os._exit(status)
+    return status
+
+
+def _after_the_app(app: AbstractsApp) -> None:
+    """What the user must see once the screen is back: load problems, unsaved changes.
+    A closed terminal cannot be written to (the rescue file is on disk either way)."""
+    with contextlib.suppress(OSError, ValueError):
+        for problem in app.corpus.problems:
+            print(f"abstracts: {problem}", file=sys.stderr)
+        if app.rescue_path is not None:
+            print(
+                f"abstracts: saving failed; unsaved changes were written to {app.rescue_path}.\n"
+                f"abstracts: bring them back with: abstracts import {app.rescue_path}",
+                file=sys.stderr,
+            )
+        elif app.rescue_text:
+            print("abstracts: saving failed and no rescue file could be written;", file=sys.stderr)
+            print(
+                "abstracts: your unsaved changes follow (save them as a .json file to import):",
+                file=sys.stderr,
+            )
+            print(app.rescue_text, file=sys.stderr)
+        sys.stderr.flush()

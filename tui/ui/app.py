@@ -6,6 +6,8 @@ only the app talks to the core (search, store, similarity).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import threading
 from collections.abc import Iterable, Sequence
@@ -24,12 +26,15 @@ from tui import locations
 from tui.corpus.model import Abstract, Corpus
 from tui.ui.filtering import FilterMixin
 from tui.ui.personal import PersonalMixin
+from tui.ui.shutdown import EXIT_OK, EXIT_UNSAVED, ShutdownGuard
 from tui.ui.triage import TriageMixin
 from tui.ui.widgets.abstract_list import AbstractList, Spans
 from tui.ui.widgets.detail import DetailPane, DetailView
 from tui.ui.widgets.header import AppHeader
 
 if TYPE_CHECKING:
+    from textual.driver import Driver
+
     # Search pulls in rapidfuzz and numpy: imported when first needed, after the first paint.
     from tui.caches import CacheBuild
     from tui.search.index import SearchIndex
@@ -74,8 +79,10 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
         self._spans: Spans | None = None
         self.query_error: str | None = None
         self.indexing = False
-        self.install_signal_handlers = False
+        #: Signals and the bound on quitting; the command line installs it (tests do not).
+        self.shutdown = ShutdownGuard()
         self.quitting = False
+        self._finished = False
         self._cache_build: CacheBuild | None = None
         self._saved_selection: str | None = None
         self.resume_selection: str | None = None
@@ -122,8 +129,7 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
         self._show_current()
         self.refresh_header()
         self._report_problems()
-        if self.install_signal_handlers:
-            self.handle_signals()
+        self._attach_shutdown()
         self.call_after_refresh(self.start_background_work)
 
     def start_background_work(self) -> None:
@@ -137,35 +143,78 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
         self.open_personal()
 
     async def action_quit(self) -> None:
-        """Remember where the user is, write everything pending, then exit with status 0."""
-        self._finish()
-        self.exit(0)
+        """Remember where the user is, write everything pending, then exit (status 0, or 1
+        when something could only be written to a rescue file)."""
+        if not self._finished:
+            self.exit(self._finish())
 
-    def _finish(self) -> None:
+    def _finish(self) -> int:
         """Everything that must reach the disk before the process ends, in order: a note
-        still waiting for its debounced save, where the user is, then the store's queue."""
+        still waiting for its debounced save, where the user is, then the store's queue.
+        From here on the process ends within a bound, whatever hangs (see shutdown.py)."""
         from tui.ui.screens.note_editor import NoteEditorScreen
 
+        self._finished = True
+        self.shutdown.begin()
         self._stop_background()
         for screen in self.screen_stack:
             if isinstance(screen, NoteEditorScreen):
                 screen.save_now()
         self.save_resume()
+        return self._close_store()
+
+    def _close_store(self) -> int:
         self.close_personal()
+        status = EXIT_UNSAVED if self.rescue_path or self.rescue_text else EXIT_OK
+        self.shutdown.flushed(status)
+        return status
 
-    def handle_signals(self) -> None:
-        """Quit properly on SIGTERM, SIGHUP (the terminal closed) and SIGINT, as `q` does,
-        instead of dying with unsaved changes. Installed by the command line only."""
-        import asyncio
-        import signal
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's Linux driver can hang for ever on a closed terminal; ours cannot."""
+        from textual.drivers.linux_driver import LinuxDriver
 
+        driver = super().get_driver_class()
+        if driver is LinuxDriver:
+            from tui.ui.terminal import SafeLinuxDriver
+
+            return SafeLinuxDriver
+        return driver
+
+    def _attach_shutdown(self) -> None:
+        """SIGTERM, SIGHUP (the terminal closed) and SIGINT quit as `q` does, saving first."""
+        if not self.shutdown.installed:
+            return
         loop = asyncio.get_running_loop()
-        for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
-            loop.add_signal_handler(signum, lambda: self.call_later(self.action_quit))
+        self.shutdown.emergency = self._emergency_flush
+        self.shutdown.request_quit = lambda: loop.call_soon_threadsafe(self._quit_on_signal)
+        if self.shutdown.pending_request():  # a signal came during start
+            self._quit_on_signal()
+
+    def _quit_on_signal(self) -> None:
+        self.call_later(self.action_quit)
+
+    def _emergency_flush(self) -> int:
+        """From the shutdown guard's thread when the app's loop is stuck: save what can be
+        saved without it (the note in an open editor, then the store's queue)."""
+        from tui.ui.screens.note_editor import NoteEditorScreen
+
+        for screen in list(self.screen_stack):
+            if isinstance(screen, NoteEditorScreen):
+                with contextlib.suppress(Exception):
+                    self.save_note(screen.abstract, screen.text)
+        data = self.userdata
+        if data is None or data.flush(timeout=3.0, rescue=True):
+            return EXIT_OK
+        self.rescue_path = data.rescue_path
+        return EXIT_UNSAVED
 
     def on_unmount(self) -> None:
-        self._stop_background()
-        self.close_personal()
+        # Ended without action_quit (the widgets are gone by now): at least flush the store.
+        if not self._finished:
+            self._finished = True
+            self.shutdown.begin()
+            self._stop_background()
+            self._close_store()
 
     def _stop_background(self) -> None:
         """Quitting must not wait for a cache build: stop the child, build nothing more.
