@@ -34,10 +34,9 @@ WORDS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def large_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def write_large_corpus(folder: Path) -> Path:
     """Enough abstracts that the app builds its caches in a child process."""
-    folder = tmp_path_factory.mktemp("large")
+    folder.mkdir(parents=True, exist_ok=True)
     rng = random.Random(9)
     per_file = 100
     for f in range(SUBPROCESS_THRESHOLD // per_file + 1):
@@ -48,6 +47,11 @@ def large_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
         text = "ICLR 2023 Papers\n\n" + "\n\n".join(paragraphs) + "\n"
         (folder / f"f{f:03}.txt").write_text(text, encoding="utf-8")
     return folder
+
+
+@pytest.fixture(scope="module")
+def large_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_large_corpus(tmp_path_factory.mktemp("large"))
 
 
 def _close_and_check(app: PtyApp) -> tuple[int | None, float, list[int]]:
