@@ -65,6 +65,7 @@ def _close_and_check(app: PtyApp) -> tuple[int | None, float, list[int]]:
     return status, took, app.leftovers()
 
 
+@pytest.mark.slow
 def test_closing_the_terminal_at_random_moments_leaves_no_process(
     seeds_dir: Path, large_corpus: Path, tmp_path: Path
 ) -> None:

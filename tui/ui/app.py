@@ -186,12 +186,10 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
             return
         loop = asyncio.get_running_loop()
         self.shutdown.emergency = self._emergency_flush
-        self.shutdown.request_quit = lambda: loop.call_soon_threadsafe(self._quit_on_signal)
+        quit_later = self.call_later
+        self.shutdown.request_quit = lambda: loop.call_soon_threadsafe(quit_later, self.action_quit)
         if self.shutdown.pending_request():  # a signal came during start
-            self._quit_on_signal()
-
-    def _quit_on_signal(self) -> None:
-        self.call_later(self.action_quit)
+            quit_later(self.action_quit)
 
     def _emergency_flush(self) -> int:
         """From the shutdown guard's thread when the app's loop is stuck: save what can be
@@ -209,10 +207,8 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
         return EXIT_UNSAVED
 
     def on_unmount(self) -> None:
-        # Ended without action_quit (the widgets are gone by now): at least flush the store.
-        if not self._finished:
+        if not self._finished:  # ended without action_quit (widgets gone): flush the store
             self._finished = True
-            self.shutdown.begin()
             self._stop_background()
             self._close_store()
 
@@ -239,6 +235,8 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
     # -- header and detail ---------------------------------------------------
 
     def refresh_header(self) -> None:
+        if self.quitting:  # a worker's late report: the widgets may be gone already
+            return
         header = self.query_one(AppHeader)
         labels = sorted({info.collection.short for info in self.corpus.files})
         title = Text.assemble(("abstracts", "bold"), "  ", ", ".join(labels[:3]))
