@@ -96,10 +96,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     result = app.run()
     guard.say_last_words()
     status = int(result or 0)
-    if guard.hung_up:
-        # The terminal is gone: the interpreter's own exit would only fail flushing it.
+    if guard.hung_up or not _stderr_works():
+        # The terminal is gone: the interpreter's own exit would only fail flushing it
+        # (and turn the status into 120).
         os._exit(status)
     return status
+
+
+def _stderr_works() -> bool:
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return False
+    return True
 
 
 def _after_the_app(app: AbstractsApp) -> None:

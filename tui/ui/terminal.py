@@ -98,6 +98,7 @@ class SafeLinuxDriver(LinuxDriver):
         self._suspended = False
         self._hung_up = threading.Event()
         self._closed = threading.Event()
+        self._watching = False
 
     # Output: everything the driver writes goes through SafeWriter.
 
@@ -149,8 +150,9 @@ class SafeLinuxDriver(LinuxDriver):
     def _watch_hangup(self) -> None:
         # poll() reports POLLHUP on a pty whose other side closed, whatever events are
         # asked for. Only on Linux: macOS cannot poll terminal devices.
-        if not sys.platform.startswith("linux") or not os.isatty(self.fileno):
+        if self._watching or not sys.platform.startswith("linux") or not os.isatty(self.fileno):
             return
+        self._watching = True  # once: a resume after a suspend keeps the same watcher
         thread = threading.Thread(target=self._wait_for_hangup, name="abstracts-hangup")
         thread.daemon = True
         thread.start()
