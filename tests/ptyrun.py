@@ -14,11 +14,13 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-
-def _take_terminal() -> None:
-    # In the child, after setsid: make the pty the controlling terminal, so closing it
-    # sends SIGHUP (and SIGCONT) as closing a terminal window does.
-    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+# Run in the child (a new session): make the pty the controlling terminal, so closing
+# it sends SIGHUP (and SIGCONT) as closing a terminal window does, then become the app.
+# A script rather than preexec_fn, which is unsafe when the test runs threads.
+TAKE_TERMINAL = (
+    "import fcntl, os, sys, termios; fcntl.ioctl(0, termios.TIOCSCTTY, 0); "
+    "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])"
+)
 
 
 class PtyApp:
@@ -31,14 +33,16 @@ class PtyApp:
         self.master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[0], size[1], 0, 0))
         env = dict(os.environ, ABSTRACTS_DATA_DIR=str(data_dir), TERM="xterm-256color")
+        command = ["-m", "tui", "--data-dir", str(data_dir), *args]
+        if controlling:
+            command = ["-c", TAKE_TERMINAL, *command]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tui", "--data-dir", str(data_dir), *args],
+            [sys.executable, *command],
             stdin=slave,
             stdout=slave,
             stderr=slave,
             env=env,
             start_new_session=True,
-            preexec_fn=_take_terminal if controlling else None,
         )
         os.close(slave)
         self.seen = b""

@@ -14,6 +14,7 @@ import os
 import random
 import signal
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -65,6 +66,24 @@ def _close_and_check(app: PtyApp) -> tuple[int | None, float, list[int]]:
     return status, took, app.leftovers()
 
 
+def _one_close(phase: str, corpus: Path, data: Path, controlling: bool, waits: list[float]):
+    """Start the app, close its terminal at the planned moment; what became of it."""
+    app = PtyApp([str(corpus)], data, controlling=controlling)
+    try:
+        if phase == "start":
+            app.drain(waits[0])
+        else:
+            app.read_until(b"abstracts")
+            app.drain(waits[0])
+            if phase == "quit":
+                app.write(b"q")
+                app.drain(waits[1])
+        status, took, left = _close_and_check(app)
+    finally:
+        app.kill_all()
+    return phase, status, round(took, 2), left
+
+
 @pytest.mark.slow
 def test_closing_the_terminal_at_random_moments_leaves_no_process(
     seeds_dir: Path, large_corpus: Path, tmp_path: Path
@@ -72,28 +91,22 @@ def test_closing_the_terminal_at_random_moments_leaves_no_process(
     seed = random.randrange(1 << 30)
     print(f"pty close test: seed {seed}")
     rng = random.Random(seed)
-    plan = [phase for phase, n in CLOSES.items() for _ in range(n)]
-    rng.shuffle(plan)
-    results = []
-    for n, phase in enumerate(plan):
-        data = tmp_path / f"data-{n}"
-        corpus = large_corpus if phase == "indexing" else seeds_dir
-        app = PtyApp([str(corpus)], data, controlling=rng.random() < 0.5)
-        try:
-            if phase == "start":
-                app.drain(rng.uniform(0.0, 0.8))
-            else:
-                app.read_until(b"abstracts")
-                if phase == "indexing":
-                    app.drain(rng.uniform(0.0, 1.5))
-                else:
-                    app.drain(rng.uniform(0.3, 1.0))
-                    app.write(b"q")
-                    app.drain(rng.uniform(0.0, 0.3))
-            status, took, left = _close_and_check(app)
-        finally:
-            app.kill_all()
-        results.append((phase, status, round(took, 2), left))
+    phases = [phase for phase, n in CLOSES.items() for _ in range(n)]
+    rng.shuffle(phases)
+    waits = {"start": (0.0, 0.8), "indexing": (0.0, 1.5), "quit": (0.3, 1.0)}
+    plan = [
+        (
+            phase,
+            large_corpus if phase == "indexing" else seeds_dir,
+            tmp_path / f"data-{n}",
+            rng.random() < 0.5,
+            [rng.uniform(*waits[phase]), rng.uniform(0.0, 0.3)],
+        )
+        for n, phase in enumerate(phases)
+    ]
+    # Two at a time: the closes are independent, and this halves the test's time.
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(lambda args: _one_close(*args), plan))
     print("pty close test:", results)
     assert [r for r in results if r[1] not in ACCEPTED or r[3]] == []
     slowest = max(took for _, _, took, _ in results)

@@ -13,8 +13,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 from tui.ui.shutdown import EXIT_SECONDS, WEDGED_SECONDS
 
 CHILD = """
@@ -43,37 +41,46 @@ stuck.acquire()  # never returns
 """
 
 
-def _run(tmp_path: Path, mode: str, signum: int | None) -> tuple[int, float, str, str]:
-    flushed = tmp_path / "flushed"
+def _start(tmp_path: Path, mode: str) -> tuple[subprocess.Popen[str], Path]:
+    flushed = tmp_path / f"flushed-{mode}"
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD, str(flushed), mode],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
-    assert child.stdout is not None and child.stdout.readline() == "ready\n"
-    start = time.monotonic()
-    if signum is not None:
-        child.send_signal(signum)
+    return child, flushed
+
+
+def _finish(child: subprocess.Popen[str], start: float) -> tuple[int, float, str]:
     try:
         _, err = child.communicate(timeout=10)
     finally:
         child.kill()
-    return child.returncode, time.monotonic() - start, flushed.read_text(), err
+    return child.returncode, time.monotonic() - start, err
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
-def test_a_signal_to_a_stuck_process_flushes_then_exits(tmp_path: Path, signum: int) -> None:
-    status, took, flushed, err = _run(tmp_path, "stuck", signum)
-    assert flushed == "flushed by the guard"
-    assert status == 1  # what the emergency flush reported
-    assert took < WEDGED_SECONDS + EXIT_SECONDS + 0.8
-    assert "last words" in err
+def test_a_signal_to_a_stuck_process_flushes_then_exits(tmp_path: Path) -> None:
+    signals = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+    children = [_start(tmp_path, signal.Signals(s).name) for s in signals]  # side by side
+    for child, _ in children:
+        assert child.stdout is not None and child.stdout.readline() == "ready\n"
+    start = time.monotonic()
+    for (child, _), signum in zip(children, signals, strict=True):
+        child.send_signal(signum)
+    for child, flushed in children:
+        status, took, err = _finish(child, start)
+        assert flushed.read_text() == "flushed by the guard"
+        assert status == 1  # what the emergency flush reported
+        assert took < WEDGED_SECONDS + EXIT_SECONDS + 0.8
+        assert "last words" in err
 
 
 def test_after_the_apps_flush_a_hang_cannot_keep_the_process(tmp_path: Path) -> None:
-    status, took, flushed, err = _run(tmp_path, "quit", None)
-    assert flushed == "flushed by the app"
+    child, flushed = _start(tmp_path, "quit")
+    assert child.stdout is not None and child.stdout.readline() == "ready\n"
+    status, took, err = _finish(child, time.monotonic())
+    assert flushed.read_text() == "flushed by the app"
     assert status == 0
     assert took < EXIT_SECONDS + 0.8
     assert "last words" in err
