@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from tui.store.userdata import UserData
@@ -52,38 +53,45 @@ class _Lines:
         self._thread.join()
 
 
+def _killed_round(data: Path, prefix: str, seed: int, delay: float) -> tuple[int, list[str]]:
+    """A child writing until SIGKILL, `delay` seconds after its first acknowledgement."""
+    child = _spawn(data, prefix, 0, seed)
+    lines = _Lines(child)
+    try:
+        # Only after the first commit: a kill before it tests nothing.
+        assert lines.acknowledged.wait(30), "the child never committed"
+        time.sleep(delay)
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        lines.join()
+    return child.returncode, lines.lines
+
+
 def test_sigkill_never_loses_an_acknowledged_note(tmp_path: Path) -> None:
     seed = int(os.environ.get("ABSTRACTS_CRASH_SEED") or random.randrange(1 << 30))
     print(f"crash test: seed {seed} (ABSTRACTS_CRASH_SEED={seed} repeats it)")
     rng = random.Random(seed)
+    plan = [(f"r{n}", rng.randrange(1 << 30), rng.uniform(0.0, 0.25)) for n in range(KILLS)]
+    # Two children at a time (each on its own ids): half the time, and the kills land
+    # while another process is writing the same database too.
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        rounds = list(pool.map(lambda r: _killed_round(tmp_path, *r), plan))
     # For each id: the newest acknowledged text, then every text sent after it.
     allowed: dict[str, tuple[bytes, set[bytes]]] = {}
     kills = acknowledged = 0
-    for round_ in range(KILLS):
-        child = _spawn(tmp_path, f"r{round_}", 0, rng.randrange(1 << 30))
-        lines = _Lines(child)
-        try:
-            # Only after the first commit: a kill before it tests nothing.
-            assert lines.acknowledged.wait(30), "the child never committed"
-            time.sleep(rng.uniform(0.0, 0.25))
-        finally:
-            child.send_signal(signal.SIGKILL)
-            child.wait()
-            lines.join()
-        kills += child.returncode == -signal.SIGKILL
+    for returncode, lines in rounds:
+        kills += returncode == -signal.SIGKILL
         sent: dict[str, set[bytes]] = {}
-        for line in lines.lines:
+        for line in lines:
             kind, abstract_id, hex_text = line.split()
             text = bytes.fromhex(hex_text)
             if kind == "S":
                 sent.setdefault(abstract_id, set()).add(text)
             else:
                 acknowledged += 1
-                sent[abstract_id] = set()
+                sent[abstract_id] = set()  # filled by the texts sent after this one
                 allowed[abstract_id] = (text, sent[abstract_id])
-        for abstract_id, later in sent.items():
-            if abstract_id in allowed:
-                allowed[abstract_id][1].update(later)
     assert kills == KILLS
     assert acknowledged > KILLS  # the children did get notes committed
     stored = UserData.open(tmp_path)
