@@ -13,7 +13,7 @@ from pathlib import Path
 from tests.ui.helpers import wait_for_userdata
 from tui.store.db import Store
 from tui.ui.app import make_app
-from tui.ui.personal import NOTE_MAX_WAIT_SECONDS
+from tui.ui.screens.note_editor import MAX_WAIT_SECONDS as NOTE_MAX_WAIT_SECONDS
 
 
 async def test_steady_typing_is_saved_at_least_every_two_seconds(

@@ -25,8 +25,6 @@ if TYPE_CHECKING:
 
 READ_AFTER_SECONDS = 3.0
 NOTE_DEBOUNCE_SECONDS = 1.0
-#: Typing without a pause as long as the debounce is still saved this often.
-NOTE_MAX_WAIT_SECONDS = 2.0
 THEME_KEY = "theme"
 
 
@@ -241,10 +239,7 @@ class PersonalMixin:
         app: Any = self
         app.push_screen(
             NoteEditorScreen(
-                abstract,
-                data.note(abstract.id) or "",
-                debounce=NOTE_DEBOUNCE_SECONDS,
-                max_wait=NOTE_MAX_WAIT_SECONDS,
+                abstract, data.note(abstract.id) or "", debounce=NOTE_DEBOUNCE_SECONDS
             ),
             lambda _: self.personal_changed(),
         )
@@ -280,11 +275,7 @@ class PersonalMixin:
         app: Any = self
         app.push_screen(
             NoteEditorScreen(
-                stored,
-                data.note(abstract_id) or "",
-                debounce=NOTE_DEBOUNCE_SECONDS,
-                max_wait=NOTE_MAX_WAIT_SECONDS,
-                orphaned=True,
+                stored, data.note(abstract_id) or "", debounce=NOTE_DEBOUNCE_SECONDS, orphaned=True
             ),
             lambda _: self.personal_changed(),
         )

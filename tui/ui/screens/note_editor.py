@@ -19,6 +19,9 @@ from textual.widgets import Static, TextArea
 
 from tui.corpus.model import Abstract
 
+#: Typing that never pauses as long as the debounce is still saved this often.
+MAX_WAIT_SECONDS = 2.0
+
 
 class NoteEditorScreen(ModalScreen[str]):
     """Edit a note; Esc saves and closes."""
@@ -31,7 +34,7 @@ class NoteEditorScreen(ModalScreen[str]):
         text: str,
         *,
         debounce: float = 1.0,
-        max_wait: float = 2.0,
+        max_wait: float = MAX_WAIT_SECONDS,
         orphaned: bool = False,
     ) -> None:
         super().__init__()
