@@ -164,6 +164,40 @@ def probe() -> None:
     print(start, peak_rss_mb())
 
 
+def tantivy_keystrokes(corpus: Corpus) -> tuple[float, list[float]]:
+    """(build seconds, per-keystroke query seconds) of tantivy (en_stem, BM25, the typed
+    words ORed, the last one also as a prefix: `phrase_prefix` is tantivy's nearest), on
+    the same abstracts and keystrokes. (nan, []) when tantivy is not installed."""
+    try:
+        import tantivy
+    except ImportError:
+        return float("nan"), []
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        builder = tantivy.SchemaBuilder()
+        builder.add_text_field("body", stored=False, tokenizer_name="en_stem")
+        builder.add_integer_field("pos", stored=False, fast=True)
+        index = tantivy.Index(builder.build(), path=tmp)
+        writer = index.writer(heap_size=200_000_000, num_threads=2)
+        for i, a in enumerate(corpus.abstracts):
+            writer.add_document(tantivy.Document(body=a.plain, pos=i))
+        writer.commit()
+        writer.wait_merging_threads()
+        index.reload()
+        searcher = index.searcher()
+        built = time.perf_counter() - start
+        times: list[float] = []
+        for q in QUERIES:
+            for text in keystrokes(q):
+                words = tokenize(text)
+                t0 = time.perf_counter()
+                if words:
+                    query = index.parse_query(" ".join(words), ["body"])
+                    searcher.search(query, 50, count=True)
+                times.append(time.perf_counter() - t0)
+        return built, times
+
+
 def measure(name: str, corpus: Corpus, corpus_dir: str | None) -> dict[str, float | int | str]:
     n = len(corpus.abstracts)
     with tempfile.TemporaryDirectory() as tmp:
@@ -225,6 +259,7 @@ def measure(name: str, corpus: Corpus, corpus_dir: str | None) -> dict[str, floa
                 ).fetchall()
             fts_t.append(time.perf_counter() - t0)
     db.close()
+    tantivy_build, tantivy_t = tantivy_keystrokes(corpus)
 
     ms = 1000.0
     return {
@@ -244,6 +279,9 @@ def measure(name: str, corpus: Corpus, corpus_dir: str | None) -> dict[str, floa
         "fts5_median_ms": statistics.median(fts_t) * ms,
         "fts5_p95_ms": pct(fts_t, 95) * ms,
         "ratio_median_vs_fts5": statistics.median(query_t) / max(statistics.median(fts_t), 1e-9),
+        "tantivy_build_s": tantivy_build,
+        "tantivy_median_ms": statistics.median(tantivy_t) * ms if tantivy_t else float("nan"),
+        "tantivy_p95_ms": pct(tantivy_t, 95) * ms if tantivy_t else float("nan"),
         "session_cold_start_s": cold_start,
         "session_warm_start_s": warm_start,
         "session_cold_peak_rss_mb": cold_rss,
@@ -258,14 +296,15 @@ GB_MIB = 1e9 / 2**20  # 1 GB (10^9 bytes) in MiB, the unit RSS is printed in
 TARGETS: list[tuple[int, str, float, str]] = [
     (0, "keystroke_median_ms", 10.0, "per keystroke median at {n:,}"),
     (0, "keystroke_p95_ms", 25.0, "per keystroke p95 at {n:,}"),
-    (1, "keystroke_p95_ms", 50.0, "per keystroke p95 at {n:,}"),
+    (1, "keystroke_p95_ms", 25.0, "per keystroke p95 at {n:,}"),
     (0, "ratio_median_vs_fts5", 1.0, "median query / FTS5's at {n:,}"),
     (1, "ratio_median_vs_fts5", 1.0, "median query / FTS5's at {n:,}"),
-    (0, "build_cold_s", 1.0, "index build at {n:,}"),
+    (0, "session_cold_start_s", 1.5, "fresh data dir: files loaded + index built at {n:,}"),
+    (1, "session_cold_start_s", 8.0, "fresh data dir: files loaded + index built at {n:,}"),
     (1, "session_warm_start_s", 2.0, "start with a warm cache at {n:,} (load files + index)"),
     (1, "start_warm_s", 2.0, "index from the cache at {n:,} (files already loaded)"),
-    (1, "session_cold_peak_rss_mb", GB_MIB, "peak RSS, cold session (builds) at {n:,}"),
-    (1, "session_warm_peak_rss_mb", GB_MIB, "peak RSS, warm session (cache) at {n:,}"),
+    (1, "session_cold_peak_rss_mb", 500.0, "peak RSS, cold session (builds) at {n:,}"),
+    (1, "session_warm_peak_rss_mb", 500.0, "peak RSS, warm session (cache) at {n:,}"),
 ]
 
 

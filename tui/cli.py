@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from tui import __version__
+from tui.sanitize import json_safe, visible_line
 
 if TYPE_CHECKING:
     from tui.ui.app import AbstractsApp
@@ -78,12 +79,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     # here). The app freezes what exists and turns collection back on once it has painted.
     gc.disable()
     from tui import locations
+    from tui.commands import report_problems
     from tui.corpus.load import load_corpus
 
     corpus = load_corpus(args.paths or [locations.seeds_dir()])
     if not corpus.abstracts:
-        for problem in corpus.problems:
-            print(f"abstracts: {problem}", file=sys.stderr)
+        report_problems("abstracts", corpus.problems)
         print("abstracts: nothing could be loaded; no abstracts to show.", file=sys.stderr)
         return EXIT_NOTHING_LOADED
 
@@ -114,13 +115,15 @@ def _stderr_works() -> bool:
 def _after_the_app(app: AbstractsApp) -> None:
     """What the user must see once the screen is back: load problems, unsaved changes.
     A closed terminal cannot be written to (the rescue file is on disk either way)."""
+    from tui.commands import report_problems
+
     with contextlib.suppress(OSError, ValueError):
-        for problem in app.corpus.problems:
-            print(f"abstracts: {problem}", file=sys.stderr)
+        report_problems("abstracts", app.corpus.problems)
         if app.rescue_path is not None:
+            rescue = visible_line(str(app.rescue_path))
             print(
-                f"abstracts: saving failed; unsaved changes were written to {app.rescue_path}.\n"
-                f"abstracts: bring them back with: abstracts import {app.rescue_path}",
+                f"abstracts: saving failed; unsaved changes were written to {rescue}.\n"
+                f"abstracts: bring them back with: abstracts import {rescue}",
                 file=sys.stderr,
             )
         elif app.rescue_text:
@@ -129,5 +132,6 @@ def _after_the_app(app: AbstractsApp) -> None:
                 "abstracts: your unsaved changes follow (save them as a .json file to import):",
                 file=sys.stderr,
             )
-            print(app.rescue_text, file=sys.stderr)
+            # JSON: escaped, not replaced, so what is saved from the screen imports exactly.
+            print(json_safe(app.rescue_text), file=sys.stderr)
         sys.stderr.flush()

@@ -54,5 +54,9 @@ def database_path(directory: Path) -> Path:
 
 
 def cache_dir(directory: Path) -> Path:
-    """Where derived data (the search index cache) lives inside a data directory."""
+    """Where derived data (the search and similarity caches) lives inside a data directory.
+
+    Not created here: `tui.cachefile` creates it mode 0700 (tightening an existing
+    one) and reads caches only from such a private folder.
+    """
     return directory / "cache"

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tui.corpus.headline import make_headline
+from tui.corpus.headline import first_sentence, make_headline
 
 
 @pytest.mark.parametrize(
@@ -45,3 +45,20 @@ def test_never_empty_and_within_limit(text: str, limit: int) -> None:
     h = make_headline(text, limit)
     assert h
     assert len(h) <= max(limit, 2)
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(["word", "e.g.", "Fig.", "A.", "end.", "Next", "x?", "  ", "\n", "—"]),
+            st.text(alphabet=" .!?aB\n", max_size=8),
+        ),
+        max_size=700,
+    ).map(" ".join),
+    st.integers(min_value=2, max_value=300),
+)
+@settings(max_examples=300)
+def test_reading_only_the_start_gives_the_whole_texts_headline(text: str, limit: int) -> None:
+    from tui.corpus.headline import _cut
+
+    assert make_headline(text, limit) == _cut(first_sentence(text), text, limit)

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tui.corpus import load as load_mod
+from tui.corpus import parse as parse_mod
 from tui.corpus.load import expand_paths, load_corpus
 from tui.corpus.model import abstract_id
 
@@ -206,3 +211,125 @@ def test_short_sentence_first_paragraph_is_loaded_as_an_abstract(tmp_path: Path)
     assert [a.text for a in corpus.abstracts] == ["Deep nets work.", A1]
     assert {a.collection.label for a in corpus.abstracts} == {"notes"}
     assert corpus.problems == []
+
+
+class Hung(Exception):
+    """Not an OSError (TimeoutError is one), so no `except OSError` in loading swallows it."""
+
+
+@contextlib.contextmanager
+def deadline(seconds: float = 5) -> Iterator[None]:
+    """Fail instead of hanging: a signal sent to this thread interrupts a blocking open()."""
+
+    def expire(signum: int, frame: object) -> None:
+        raise Hung(f"still loading after {seconds} s")
+
+    # Sent to this very thread: a process-wide alarm may land in another thread
+    # and leave the blocked open() waiting.
+    me = threading.get_ident()
+    timer = threading.Timer(seconds, signal.pthread_kill, (me, signal.SIGUSR1))
+    previous = signal.signal(signal.SIGUSR1, expire)
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        timer.join()
+        signal.signal(signal.SIGUSR1, previous)
+
+
+needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+
+
+@needs_fifo
+def test_fifo_in_a_directory_is_named_and_never_opened(tmp_path: Path) -> None:
+    good = write(tmp_path / "d" / "a.txt", f"ICLR 2023 Papers\n\n{A1}\n")
+    fifo = tmp_path / "d" / "x.txt"
+    os.mkfifo(fifo)
+    with deadline():
+        corpus = load_corpus([tmp_path / "d"])
+    assert [a.text for a in corpus.abstracts] == [A1]
+    assert [f.path for f in corpus.files] == [good]
+    (problem,) = corpus.problems
+    assert problem.path == fifo and problem.fatal
+    assert "named pipe" in problem.message and "not a regular file" in problem.message
+
+
+@needs_fifo
+def test_fifo_named_directly_or_by_glob_is_named_and_never_opened(tmp_path: Path) -> None:
+    good = write(tmp_path / "a.txt", f"ICLR 2023 Papers\n\n{A1}\n")
+    fifo = tmp_path / "x.txt"
+    os.mkfifo(fifo)
+    with deadline():
+        direct = load_corpus([fifo, good])
+        globbed = load_corpus([str(tmp_path / "*.txt")])
+    for corpus in (direct, globbed):
+        assert [a.text for a in corpus.abstracts] == [A1]
+        assert [str(p) for p in corpus.problems] == [
+            f"{fifo}: is a named pipe (FIFO), not a regular file: skipped without reading it"
+        ]
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/null"])
+def test_a_device_is_named_and_skipped(tmp_path: Path, device: str) -> None:
+    if not os.path.exists(device):
+        pytest.skip(f"no {device} here")
+    good = write(tmp_path / "a.txt", f"ICLR 2023 Papers\n\n{A1}\n")
+    with deadline():
+        corpus = load_corpus([device, good])
+    assert [a.text for a in corpus.abstracts] == [A1]
+    (problem,) = corpus.problems
+    assert problem.path == Path(device) and problem.fatal
+    assert "character device, not a regular file" in problem.message
+
+
+@needs_fifo
+def test_a_path_swapped_for_a_fifo_after_the_check_is_refused_after_opening(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    regular = write(tmp_path / "a.txt", f"ICLR 2023 Papers\n\n{A1}\n")
+    fifo = tmp_path / "x.txt"
+    os.mkfifo(fifo)
+    real_stat = os.stat
+    # The check before opening sees a regular file; the FIFO is what gets opened.
+    monkeypatch.setattr(os, "stat", lambda path, *a, **k: real_stat(regular))
+    with deadline(), pytest.raises(load_mod._Skipped, match="named pipe"):
+        load_mod._read_bytes(fifo)
+
+
+def test_a_file_over_the_size_limit_is_named_and_skipped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(load_mod, "MAX_FILE_BYTES", 4096)
+    big = write(tmp_path / "big.txt", f"ICLR 2023 Papers\n\n{A2 * 200}\n")
+    good = write(tmp_path / "good.txt", f"ICLR 2023 Papers\n\n{A1}\n")
+    corpus = load_corpus([big, good])
+    assert [a.text for a in corpus.abstracts] == [A1]
+    (problem,) = corpus.problems
+    assert problem.path == big and problem.fatal
+    assert "limit for one file: skipped" in problem.message
+
+
+def test_a_file_that_grows_after_the_check_is_still_bounded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(load_mod, "MAX_FILE_BYTES", 4096)
+    small = write(tmp_path / "small.txt", "tiny")
+    big = write(tmp_path / "big.txt", f"ICLR 2023 Papers\n\n{A2 * 200}\n")
+    real_stat = os.stat
+    monkeypatch.setattr(os, "stat", lambda path, *a, **k: real_stat(small))
+    with pytest.raises(load_mod._Skipped, match="limit for one file"):
+        load_mod._read_bytes(big)
+
+
+def test_a_huge_paragraph_is_cut_and_said(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parse_mod, "MAX_PARAGRAPH_CHARS", 100)
+    huge = "word " * 100 + "\nwrapped " * 100
+    f = write(tmp_path / "a.txt", f"ICLR 2023 Papers\n\n{A1}\n\n{huge}\n\n{A3}\n")
+    corpus = load_corpus([f])
+    texts = [a.text for a in corpus.abstracts]
+    assert texts[0] == A1 and texts[2] == A3
+    assert texts[1] == " ".join(huge[:100].split())
+    (problem,) = corpus.problems
+    assert problem.path == f and not problem.fatal
+    assert problem.message.startswith("abstract 2 is 1,400 characters long: only its first 100")

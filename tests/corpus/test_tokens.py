@@ -5,7 +5,14 @@ from __future__ import annotations
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from tui.corpus.tokens import _WORD, _tokenize_general, fold, token_spans, tokenize
+from tui.corpus.tokens import (
+    _WORD,
+    _tokenize_general,
+    fold,
+    token_spans,
+    tokenize,
+    tokenize_with_compounds,
+)
 
 # ASCII with every kind of character the word pattern must split on (controls included).
 ASCII = st.text(st.characters(max_codepoint=127), max_size=200)
@@ -50,3 +57,25 @@ def test_token_spans_give_the_same_words_at_their_offsets(text: str) -> None:
 def test_word_pattern_stays_importable() -> None:
     # tui.search.build uses it for its own ASCII path until it calls tokenize().
     assert _WORD.findall("a_b c1") == ["a", "b", "c1"]
+
+
+@given(st.one_of(st.text(max_size=200), MIXED, ASCII))
+@settings(max_examples=400)
+@example("Pre-training of self-supervised state-of-the-art 2020-2024 Café-Bar x--y -a-")
+def test_tokenize_with_compounds_gives_the_same_tokens(text: str) -> None:
+    tokens, compounds = tokenize_with_compounds(text)
+    assert tokens == tokenize(text)
+    # Each compound is adjacent tokens written together.
+    joined = "".join(tokens)
+    for compound in compounds:
+        assert compound in joined and not compound.isdigit()
+
+
+def test_compounds_of_hyphenated_words() -> None:
+    text = "Pre-training of Self-Supervised state-of-the-art models, 2020-2024, GPT-4."
+    assert tokenize_with_compounds(text)[1] == [
+        "pretraining",
+        "selfsupervised",
+        "stateoftheart",
+        "gpt4",
+    ]

@@ -11,7 +11,7 @@ import pytest
 
 from tests.search.helpers import Row, make_corpus
 from tui.corpus.tokens import tokenize
-from tui.search.build import HEADLINE_BONUS, K1, B, IndexData, build_index_data
+from tui.search.build import K1, B, IndexData, build_index_data
 
 ROWS: list[Row] = [
     ("a.txt", "ICLR", 2022, "Contrastive learning of visual features. Learning learning again."),
@@ -59,12 +59,13 @@ def test_postings_match_a_plain_count() -> None:
         lo, hi = int(data.post_ptr[w]), int(data.post_ptr[w + 1])
         docs = data.post_doc[lo:hi].tolist()
         assert docs == sorted(set(docs)), word
-        for d, weight in zip(docs, data.post_weight[lo:hi].tolist(), strict=True):
-            tf = Counter(bodies[d])[word] or 1  # macro/symbol names count once
-            expected = tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths[d] / avg))
-            if word in tokenize(corpus.abstracts[d].headline):
-                expected += HEADLINE_BONUS
-            assert weight == pytest.approx(expected, rel=1e-5), (word, d)
+        tfs = data.post_tf[lo:hi].tolist()
+        heads = data.post_head[lo:hi].tolist()
+        for d, tf, head in zip(docs, tfs, heads, strict=True):
+            assert tf == (Counter(bodies[d])[word] or 1), (word, d)  # macro names count once
+            assert head == (word in tokenize(corpus.abstracts[d].headline)), (word, d)
+    expected_norm = K1 * (1 - B + B * lengths / avg)
+    assert data.doc_norm == pytest.approx(expected_norm, rel=1e-5)
     # Every body word has a posting in its document.
     for d, body in enumerate(bodies):
         for word in set(body):

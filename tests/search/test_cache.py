@@ -1,10 +1,17 @@
 from __future__ import annotations
 
+import dataclasses
+import os
+import pickle
+import stat
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from tests.pickles import RunsCode, object_array
 from tests.search.helpers import make_corpus
+from tui import cachefile
 from tui.search import cache
 from tui.search.index import SearchIndex
 
@@ -85,3 +92,90 @@ def test_new_rendering_rules_do_not_reuse_the_cache(
     # Even a cache file under the new name but written with the old rules is refused.
     cache.cache_path(corpus, tmp_path).write_bytes(old_path.read_bytes())
     assert cache.load(corpus, tmp_path) is None
+
+
+def test_a_pickle_in_the_cache_file_is_never_unpickled(tmp_path: Path) -> None:
+    corpus = make_corpus(ROWS)
+    marker = tmp_path / "code-ran"
+    cache_dir = tmp_path / "cache"
+    cache_dir.mkdir(mode=0o700)
+    target = cache.cache_path(corpus, cache_dir)
+    # A plain pickle stream, as the cache used to be: header first, then the data.
+    payload = pickle.dumps(RunsCode(marker))
+    target.write_bytes(payload + payload)
+    index = cache.load_or_build(corpus, cache_dir)
+    assert not marker.exists()
+    assert index.search("graph ").indices == [1]
+    # The rebuilt cache replaced it and is used.
+    assert cache.load(corpus, cache_dir) is not None
+
+
+def test_a_pickle_inside_an_npz_cache_file_is_never_unpickled(tmp_path: Path) -> None:
+    corpus = make_corpus(ROWS)
+    marker = tmp_path / "code-ran"
+    cache.load_or_build(corpus, tmp_path)
+    target = cache.cache_path(corpus, tmp_path)
+    with np.load(target) as npz:
+        entries = {name: npz[name] for name in npz.files}
+    # Every array swapped for an object array: NumPy stores those as pickles.
+    evil = object_array(marker)
+    with target.open("wb") as f:
+        np.savez(f, **{name: evil for name in entries})
+    assert cache.load(corpus, tmp_path) is None
+    assert cache.load_or_build(corpus, tmp_path).search("graph ").indices == [1]
+    assert not marker.exists()
+
+
+def test_the_cache_folder_is_private(tmp_path: Path) -> None:
+    corpus = make_corpus(ROWS)
+    old_umask = os.umask(0o022)
+    try:
+        new = tmp_path / "data" / "cache"
+        cache.load_or_build(corpus, new)
+        assert stat.S_IMODE(new.stat().st_mode) == 0o700
+        assert stat.S_IMODE(new.parent.stat().st_mode) == 0o700
+        # A folder left 0755 by an older version is tightened before it is read.
+        new.chmod(0o755)
+        assert cache.load(corpus, new) is not None
+        assert stat.S_IMODE(new.stat().st_mode) == 0o700
+    finally:
+        os.umask(old_umask)
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="no user ids here")
+def test_a_cache_folder_of_another_user_is_not_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    corpus = make_corpus(ROWS)
+    cache.load_or_build(corpus, tmp_path / "cache")
+    mine = os.getuid()
+    monkeypatch.setattr(os, "getuid", lambda: mine + 1)
+    assert cache.load(corpus, tmp_path / "cache") is None
+
+
+def test_every_index_field_round_trips(tmp_path: Path) -> None:
+    """Walks IndexData's fields, so a field added to it must survive the cache too."""
+    corpus = make_corpus(ROWS)
+    built = SearchIndex.build(corpus)
+    assert cache.save(built, corpus, tmp_path)
+    loaded = cache.load(corpus, tmp_path)
+    assert loaded is not None
+    for field in dataclasses.fields(built.data):
+        before, after = getattr(built.data, field.name), getattr(loaded.data, field.name)
+        if isinstance(before, np.ndarray):
+            assert after.dtype == before.dtype, field.name
+            assert np.array_equal(after, before), field.name
+        else:
+            assert after == before, field.name
+
+
+def test_old_caches_are_pruned_to_the_shared_policy(tmp_path: Path) -> None:
+    (tmp_path / "search-v2-r1-0123.pickle").write_bytes(b"a pickled cache of an older version")
+    paths = []
+    for n in range(cachefile.KEEP + 2):
+        corpus = make_corpus([*ROWS, (f"c{n}.txt", "ICLR", 2020, f"Abstract number {n}.")])
+        cache.load_or_build(corpus, tmp_path)
+        path = cache.cache_path(corpus, tmp_path)
+        os.utime(path, (1_000_000 + n, 1_000_000 + n))
+        paths.append(path)
+    assert sorted(tmp_path.glob("search-*")) == sorted(paths[-cachefile.KEEP :])

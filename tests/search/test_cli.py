@@ -42,10 +42,36 @@ def test_json_lines(corpus_dir: Path, capsys: pytest.CaptureFixture[str]) -> Non
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert len(records) == 1
     record = records[0]
-    assert set(record) == {"id", "venue", "year", "source", "headline", "text", "score"}
+    assert set(record) == {"id", "venue", "year", "source", "headline", "text", "score", "match"}
+    assert record["match"] == "all"
     assert (record["venue"], record["year"]) == ("NeurIPS", 2022)
     assert record["source"].endswith("b.txt")
     assert record["score"] > 0
+
+
+def test_close_matches_follow_full_ones_and_say_so(
+    corpus_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # No abstract has both words; both share one: printed, marked close, exit 0.
+    assert main(["molecules vision ", str(corpus_dir), "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["match"] for r in records] == ["close", "close"]
+    assert main(["graphs networks vision ", str(corpus_dir), "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["match"] for r in records] == ["close"]
+    assert records[0]["headline"].startswith("Graph networks")
+    # A pipe gets rows only: no divider line among them.
+    assert main(["contrastive images ", str(corpus_dir)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 3 and all("closest" not in line for line in lines)
+
+
+def test_word_forms_and_stop_words(corpus_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # `network` finds `networks`; `Towards` and `via` are never required.
+    assert main(["Towards graph network via molecule ", str(corpus_dir), "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert records[0]["match"] == "all"
+    assert records[0]["headline"].startswith("Graph networks")
 
 
 def test_limit(corpus_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -66,8 +92,8 @@ def test_no_match_exits_1(corpus_dir: Path, capsys: pytest.CaptureFixture[str]) 
 def test_bad_query_exits_2(corpus_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(['"unclosed', str(corpus_dir)]) == 2
     assert "unclosed quote" in capsys.readouterr().err
-    assert main(["foo:bar", str(corpus_dir)]) == 2
-    assert "foo" in capsys.readouterr().err
+    assert main(["yaer:2023", str(corpus_dir)]) == 2
+    assert "yaer" in capsys.readouterr().err
 
 
 def test_missing_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -88,7 +114,7 @@ def test_personal_field_without_any_user_data(
 def test_cache_is_written_in_the_data_dir(corpus_dir: Path, tmp_path: Path) -> None:
     data = tmp_path / "data"
     assert main(["graph", str(corpus_dir), "--data-dir", str(data)]) == 0
-    assert list((data / "cache").glob("search-*.pickle"))
+    assert list((data / "cache").glob("search-*.npz"))
     # Second run answers from the cache, with the same result.
     assert main(["graph", str(corpus_dir), "--data-dir", str(data)]) == 0
 

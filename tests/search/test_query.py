@@ -92,7 +92,7 @@ def test_empty_and_blank() -> None:
         ("year:", "year:"),
         ("year:2024..2020", "empty range"),
         ("year:..", "year:"),
-        ("foo:bar", "unknown field foo:"),
+        ("yaer:2023", "unknown field yaer: (did you mean year:?"),
         ("is:happy", "is:happy"),
         ("venue:", "venue:"),
         ("note:", "note:"),

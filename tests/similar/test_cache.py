@@ -1,11 +1,15 @@
 from __future__ import annotations
 
+import os
+import pickle
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tests.pickles import RunsCode, object_array
 from tests.similar.fixtures import I_GRAPH, TEXTS, make_corpus
+from tui import cachefile
 from tui.similar import SimilarityModel, cache, load_or_build
 
 
@@ -46,11 +50,11 @@ def test_cache_with_out_of_range_terms_is_rejected(tmp_path: Path) -> None:
     corpus = make_corpus()
     model = SimilarityModel.build(corpus)
     path = cache.save(model, corpus, tmp_path)
-    with np.load(path) as data:
-        arrays = {name: data[name] for name in data.files}
-    arrays["indices"] = arrays["indices"] + 10_000
-    with path.open("wb") as handle:
-        np.savez(handle, **arrays)
+    head = cachefile.header("similar", cache.CACHE_VERSION, corpus)
+    contents = cachefile.load(path, head)
+    assert contents is not None
+    arrays = {**contents.arrays, "indices": contents.arrays["indices"] + 10_000}
+    cachefile.save(path, head, arrays, contents.strings)
     assert cache.load(corpus, tmp_path) is None
 
 
@@ -64,14 +68,33 @@ def test_cache_of_other_abstracts_is_not_used(tmp_path: Path) -> None:
     assert load_or_build(reordered, tmp_path).similar(len(TEXTS) - 1 - I_GRAPH)
 
 
-def test_new_corpus_replaces_old_cache_files(tmp_path: Path) -> None:
-    old = make_corpus(years=[2020] * len(TEXTS))
-    new = make_corpus()
-    load_or_build(old, tmp_path)
-    load_or_build(new, tmp_path)
-    assert [p.name for p in tmp_path.glob("similar-*.npz")] == [
-        cache.cache_path(new, tmp_path).name
-    ]
+def test_old_caches_are_pruned_to_the_shared_policy(tmp_path: Path) -> None:
+    paths = []
+    for n in range(cachefile.KEEP + 2):
+        corpus = make_corpus(years=[2000 + n] * len(TEXTS))
+        load_or_build(corpus, tmp_path)
+        path = cache.cache_path(corpus, tmp_path)
+        os.utime(path, (1_000_000 + n, 1_000_000 + n))
+        paths.append(path)
+    assert len(set(paths)) == len(paths)
+    assert sorted(tmp_path.glob("similar-*")) == sorted(paths[-cachefile.KEEP :])
+
+
+def test_a_pickle_in_the_cache_file_is_never_unpickled(tmp_path: Path) -> None:
+    corpus = make_corpus()
+    marker = tmp_path / "code-ran"
+    load_or_build(corpus, tmp_path)
+    evil = object_array(marker)
+    path = cache.cache_path(corpus, tmp_path)
+    with np.load(path) as npz:
+        names = list(npz.files)
+    with path.open("wb") as handle:
+        np.savez(handle, **{name: evil for name in names})
+    assert cache.load(corpus, tmp_path) is None
+    path.write_bytes(pickle.dumps(RunsCode(marker)))
+    assert cache.load(corpus, tmp_path) is None
+    assert load_or_build(corpus, tmp_path).similar(I_GRAPH)
+    assert not marker.exists()
 
 
 def test_unwritable_cache_dir_still_gives_a_model(tmp_path: Path) -> None:

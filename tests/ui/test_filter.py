@@ -21,7 +21,7 @@ async def test_typing_filters_and_shows_the_count(seeds_dir: Path) -> None:
         await wait_until(pilot, lambda: len(app.abstract_list.rows) < 76)
         n = len(app.abstract_list.rows)
         assert 0 < n < 76
-        assert f"{n} of 76" in status(app)
+        assert f"{n} matches · of 76" in status(app)
         spans = app.abstract_list.highlight_spans
         for i in app.abstract_list.rows:  # every row has a (typo-tolerant) match
             assert spans(app.corpus.abstracts[i].plain)
@@ -40,8 +40,8 @@ async def test_zero_results_show_an_empty_state(seeds_dir: Path) -> None:
     async with app.run_test(size=(140, 40)) as pilot:
         await pilot.press("slash", *"qqqzzzxxx")
         await wait_until(pilot, lambda: len(app.abstract_list.rows) == 0)
-        assert "0 of 76" in status(app)
-        assert "No abstracts match" in app.abstract_list.empty_text
+        assert "0 matches · of 76" in status(app)
+        assert "No abstract shares a word" in app.abstract_list.empty_text
         assert app.detail.view is None
 
 
@@ -161,3 +161,60 @@ async def test_keys_right_after_enter_in_the_filter_act_on_the_results(seeds_dir
             app._driver.send_message(event)
         await wait_until(pilot, lambda: isinstance(app.screen, SimilarScreen))
         assert app.filter_input.value == "pruning"
+
+
+async def test_closest_matches_follow_behind_a_divider(seeds_dir: Path) -> None:
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        # Two words no single seed abstract has together, each in some.
+        await pilot.press("slash", *"pruning molecules ")
+        await wait_until(pilot, lambda: app.match_counts is not None)
+        matched, close = app.match_counts
+        assert close > 0
+        assert len(app.abstract_list.rows) == matched + close
+        assert app.abstract_list.divider == matched
+        assert f"{close} close · of 76" in status(app)
+        strip = app.abstract_list.render_line(matched - int(app.abstract_list.scroll_y))
+        assert "closest matches" in "".join(segment.text for segment in strip)
+        # The cursor walks from the full matches over the divider to the close ones.
+        await pilot.press("enter")
+        for _ in range(matched):
+            await pilot.press("j")
+        assert app.abstract_list.cursor == matched
+        assert app.abstract_list.current.index == app.abstract_list.rows[matched]
+
+
+async def test_a_title_with_a_missing_word_still_finds_its_abstract(seeds_dir: Path) -> None:
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        # Words of a seed abstract, in other forms, with stop words and one word it lacks.
+        await pilot.press("slash", *"Towards pruned network via zebras")
+        await wait_until(pilot, lambda: app.match_counts is not None)
+        assert app.abstract_list.rows
+        top = app.corpus.abstracts[app.abstract_list.rows[0]].plain.lower()
+        assert "prun" in top and "network" in top
+
+
+async def test_the_filter_waits_for_the_index_and_says_so(seeds_dir: Path, monkeypatch) -> None:
+    import threading
+
+    from tui.search import cache
+
+    release = threading.Event()
+    real = cache.load_or_build
+
+    def slow(*args, **kwargs):
+        release.wait(10)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cache, "load_or_build", slow)
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("slash", *"pruning")
+        await wait_until(pilot, lambda: "waits for the search index" in status(app))
+        assert "of 76" not in status(app)  # never the unfiltered list as a result
+        assert len(app.abstract_list.rows) == 76
+        release.set()
+        await wait_until(pilot, lambda: app.match_counts is not None)
+        assert 0 < len(app.abstract_list.rows) < 76
+        assert "matches" in status(app) or "match" in status(app)

@@ -2,8 +2,9 @@
 
 Export reads the store alone (records carry snapshots), so no corpus is loaded.
 Exit codes: 0 done, 1 a problem (unreadable or malformed file, no store to export,
-store unavailable), 2 bad usage. An import is checked field by field before anything
-is written, so a malformed file changes nothing.
+store unavailable), 2 bad usage or a file beyond the import limits (too large,
+nested too deeply, not a regular file). An import is checked field by field
+before anything is written, so a malformed file changes nothing.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tui import locations
+from tui.commands import complain
 from tui.fileio import write_text_atomically
+from tui.sanitize import visible_line
 from tui.store import export
 from tui.store.db import Store, StoreError
 from tui.store.records import StoreData
@@ -57,7 +60,7 @@ def _load(directory: Path) -> StoreData:
     try:
         data = store.load()
         for notice in store.notices:
-            print(f"abstracts export: warning: {notice}", file=sys.stderr)
+            complain(f"abstracts export: warning: {notice}")
         return data
     finally:
         store.close()
@@ -108,10 +111,10 @@ def main_export(argv: Sequence[str]) -> int:
     try:
         data = _load(directory)
     except NoStore as e:
-        print(f"abstracts export: warning: {e}", file=sys.stderr)
+        complain(f"abstracts export: warning: {e}")
         return EXIT_PROBLEM
     except (StoreError, sqlite3.Error) as e:
-        print(f"abstracts export: {e}", file=sys.stderr)
+        complain(f"abstracts export: {e}")
         return EXIT_PROBLEM
     text = render(data, args.format, bookmarked=args.bookmarked, with_notes=args.with_notes)
     if args.output is None or args.output == "-":
@@ -121,9 +124,7 @@ def main_export(argv: Sequence[str]) -> int:
     try:
         write_text_atomically(target, text)
     except OSError as e:
-        print(
-            f"abstracts export: cannot write {target}: {_write_problem(target, e)}", file=sys.stderr
-        )
+        complain(f"abstracts export: cannot write {target}: {_write_problem(target, e)}")
         return EXIT_PROBLEM
     return EXIT_OK
 
@@ -145,28 +146,28 @@ def main_import(argv: Sequence[str]) -> int:
     if isinstance(args, int):
         return args
     try:
-        doc = export.parse_export(Path(args.file).read_text(encoding="utf-8"))
+        doc = export.parse_export(export.read_export(Path(args.file)))
     except (OSError, UnicodeDecodeError) as e:
-        print(f"abstracts import: cannot read {args.file}: {e}", file=sys.stderr)
+        complain(f"abstracts import: cannot read {args.file}: {e}")
         return EXIT_PROBLEM
+    except export.ImportLimit as e:
+        complain(f"abstracts import: {args.file}: {e}; nothing imported")
+        return EXIT_USAGE
     except export.ImportProblem as e:
-        print(f"abstracts import: {args.file}: {e}", file=sys.stderr)
+        complain(f"abstracts import: {args.file}: {e}")
         return EXIT_PROBLEM
     try:
         store = Store.open(locations.data_dir(args.data_dir))
     except StoreError as e:
-        print(f"abstracts import: {e}", file=sys.stderr)
+        complain(f"abstracts import: {e}")
         return EXIT_PROBLEM
     try:
         report = export.merge(store, doc, origin=f"imported from {Path(args.file).name}")
     except (StoreError, export.ImportProblem) as e:
-        print(f"abstracts import: {e}", file=sys.stderr)
+        complain(f"abstracts import: {e}")
         return EXIT_PROBLEM
     except sqlite3.Error as e:  # locked for too long, disk full...: nothing was written
-        print(
-            f"abstracts import: the store could not be written ({e}); nothing imported",
-            file=sys.stderr,
-        )
+        complain(f"abstracts import: the store could not be written ({e}); nothing imported")
         return EXIT_PROBLEM
     finally:
         store.close()
@@ -182,5 +183,5 @@ def main_import(argv: Sequence[str]) -> int:
         counts.append(_count(report.copies, "differing note") + " kept beside yours")
     print(f"Imported {', '.join(counts)}.")
     for note_id in report.conflicts:
-        print(f"Note {note_id} differs from yours: both kept (yours stays the note).")
+        print(visible_line(f"Note {note_id} differs from yours: both kept (yours stays the note)."))
     return EXIT_OK

@@ -1,19 +1,22 @@
 """`abstracts search QUERY [PATH ...]`: the app's search engine on the command line.
 
-Exit status: 0 when something matched, 1 when nothing did, 2 on a bad query or
-when no input could be loaded.
+Rows come in the app's order: abstracts matching every term first, then the
+closest matches (most of the terms); `--json` rows say which (`"match": "all"`
+or `"close"`). Exit status: 0 when anything is printed, 1 when no abstract
+shares a word with the query, 2 on a bad query or when no input could be loaded.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 from tui import locations
+from tui.commands import complain, report_problems
+from tui.sanitize import json_line, visible_line
 from tui.search.personal import PersonalData
 from tui.search.query import QueryError, parse_query
 
@@ -27,7 +30,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="abstracts search",
         description=(
-            "Print the abstracts matching QUERY, best first. Terms are ANDed and typo-tolerant; "
+            "Print the abstracts matching QUERY, best first: those with every term, then the "
+            "closest matches. Terms match every form of a word (network, networks) and "
+            "tolerate typos; "
             '"exact phrase", -exclude, venue:NAME, year:2023, year:2022..2024, file:NAME, '
             "is:bookmarked, is:read, is:unread, has:note, note:WORD."
         ),
@@ -56,7 +61,7 @@ def _personal_data(data_dir: Path) -> Iterator[PersonalData | None]:
 
         user_data = UserData.open(data_dir)
     except Exception as error:  # the store is optional here: search still works without it
-        print(f"abstracts search: user data unavailable ({error})", file=sys.stderr)
+        complain(f"abstracts search: user data unavailable ({error})")
         yield None
         return
     try:
@@ -79,15 +84,14 @@ def main(argv: list[str]) -> int:
     try:
         query = parse_query(args.query)
     except QueryError as error:
-        print(f"abstracts search: bad query: {error}", file=sys.stderr)
+        complain(f"abstracts search: bad query: {error}")
         return EXIT_ERROR
 
     from tui.corpus.load import load_corpus
     from tui.search.cache import load_or_build
 
     corpus = load_corpus(args.paths or [locations.seeds_dir()])
-    for problem in corpus.problems:
-        print(f"abstracts search: {problem}", file=sys.stderr)
+    report_problems("abstracts search", corpus.problems)
     if not corpus.abstracts:
         if not corpus.problems:
             print("abstracts search: no abstracts found in the given paths", file=sys.stderr)
@@ -100,8 +104,13 @@ def main(argv: list[str]) -> int:
         result = index.search(query, corpus, personal=personal, limit=args.limit)
 
     out = sys.stdout
-    for i, score in zip(result.indices, result.scores, strict=True):
+    divider = out.isatty() and not args.json
+    for position, (i, score) in enumerate(zip(result.indices, result.scores, strict=True)):
         abstract = corpus.abstracts[i]
+        close = result.is_close(position)
+        if divider and position == result.matched:
+            # On a terminal only: a pipe gets rows and nothing else.
+            out.write(f"-- closest matches ({result.close:,}; not every word) --\n")
         if args.json:
             record = {
                 "id": abstract.id,
@@ -111,8 +120,10 @@ def main(argv: list[str]) -> int:
                 "headline": abstract.headline,
                 "text": abstract.plain,
                 "score": round(score, 4),
+                "match": "close" if close else "all",
             }
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            out.write(json_line(record) + "\n")
         else:
-            out.write(f"{abstract.id}  {abstract.collection.short}  {abstract.headline}\n")
-    return EXIT_MATCHED if result.total else EXIT_NO_MATCH
+            line = f"{abstract.id}  {abstract.collection.short}  {abstract.headline}"
+            out.write(visible_line(line) + "\n")
+    return EXIT_MATCHED if result.indices else EXIT_NO_MATCH

@@ -8,11 +8,12 @@ lists them instead). Exit status: 0 with results, 1 when nothing is similar,
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 
+from tui.commands import complain, report_problems
 from tui.corpus.model import Abstract, Corpus
+from tui.sanitize import json_line, visible_line
 
 EXIT_OK = 0
 EXIT_NOTHING_SIMILAR = 1
@@ -81,14 +82,13 @@ def main(argv: Sequence[str]) -> int:
     from tui.similar import load_or_build
 
     corpus = load_corpus(args.paths or [locations.seeds_dir()])
-    for problem in corpus.problems:
-        print(f"abstracts similar: {problem}", file=sys.stderr)
+    report_problems("abstracts similar", corpus.problems)
     if not corpus.abstracts:
         print("abstracts similar: no abstracts loaded", file=sys.stderr)
         return EXIT_USAGE
     abstract, reason = resolve_id(corpus, args.id)
     if abstract is None:
-        print(f"abstracts similar: {reason}", file=sys.stderr)
+        complain(f"abstracts similar: {reason}")
         return EXIT_USAGE
 
     cache = locations.cache_dir(locations.data_dir(args.data_dir))
@@ -106,7 +106,8 @@ def main(argv: Sequence[str]) -> int:
     for rank, (index, score) in enumerate(ranked, 1):
         other = corpus.abstracts[index]
         if args.json:
-            print(json.dumps(_record(other, score), ensure_ascii=False))
+            print(json_line(_record(other, score)))
         else:
-            print(f"{rank:>2}. {score:.3f}  {other.id}  {other.collection.short}  {other.headline}")
+            line = f"{rank:>2}. {score:.3f}  {other.id}  {other.collection.short}  {other.headline}"
+            print(visible_line(line))
     return EXIT_OK

@@ -33,11 +33,18 @@ _ABBREVIATIONS = frozenset(
 # Sentence end: . ! or ? (with closing quotes/brackets), then space, then not lower-case.
 _END = re.compile(r"[.!?][\"'”’)\]]*(?=\s+[^\s a-z])")
 _WS = re.compile(r"\s+")
+# How much of a long text a headline reads (see make_headline): a few times the limit.
+_READ_FACTOR = 2
+_READ_MARGIN = 40
 
 
 def first_sentence(text: str) -> str:
     """The first sentence of `text` (whitespace collapsed); all of it when there is one."""
-    text = _WS.sub(" ", text).strip()
+    return _first_of(_WS.sub(" ", text).strip())
+
+
+def _first_of(text: str) -> str:
+    """The first sentence of whitespace-collapsed `text`."""
     for m in _END.finditer(text):
         end = m.end()
         word = text[: m.start() + 1].rsplit(" ", 1)[-1]
@@ -50,9 +57,19 @@ def first_sentence(text: str) -> str:
 def make_headline(plain: str, limit: int = 100) -> str:
     """The first sentence of `plain`, cut on a word boundary with `…` past `limit` characters.
 
-    Never empty for input with any non-space character.
+    Never empty for input with any non-space character. Only the start of a long
+    text is read: the first sentence of the start is that of the whole text, or
+    both are longer than `limit` and cut to the same characters.
     """
-    sentence = first_sentence(plain)
+    reach = _READ_FACTOR * max(limit, 2) + _READ_MARGIN
+    if len(plain) > reach:
+        start = _WS.sub(" ", plain[:reach]).strip()
+        if len(start) > limit + 1:
+            return _cut(_first_of(start), plain, limit)
+    return _cut(first_sentence(plain), plain, limit)
+
+
+def _cut(sentence: str, plain: str, limit: int) -> str:
     if not sentence:
         return "…" if plain else ""
     limit = max(limit, 2)

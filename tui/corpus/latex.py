@@ -14,7 +14,8 @@ Speed matters because every abstract is rendered for the search index: text
 without any LaTeX trigger returns at once, prose between LaTeX fragments is
 copied in slices, and each distinct math fragment is parsed once (cached).
 Control characters and ANSI escapes come out as Unicode control pictures, and
-bidi controls as U+FFFD, so abstract text can never restyle or reorder the terminal.
+bidi controls as U+FFFD (through `tui.sanitize`, the one path for every text from
+data), so abstract text can never restyle or reorder the terminal.
 
 The work is split in four modules: this one (the public API and text mode:
 prose, braces, text macros, URLs), `latex_math` (what is inside `$...$`),
@@ -36,6 +37,8 @@ from tui.corpus.latex_symbols import (
     symbol,
 )
 from tui.corpus.latex_types import Arg, Out, Rendered, Style, StyleSpan
+from tui.sanitize import BIDI, CONTROL, visible
+from tui.sanitize import visible as shown_safely  # the LaTeX source view, controls made visible
 
 __all__ = [
     "RENDER_VERSION",
@@ -56,47 +59,22 @@ _TRIGGERS = ("\\", "$", "{", "}", "~", "`", "''", "--")
 # `w`), so the regex engine can skip ahead to candidates: 2.5x faster than with the
 # lookbehind first.
 _TEXT_TOKEN = re.compile(r"[\\${}~`]|''|--|https?://|w(?<![\w.@/]w)ww\.")
-# Bidirectional controls: marks, embeddings, overrides and isolates. A terminal
-# obeys them and reorders what follows, so text can display other than it reads.
-_BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 # URL characters: no whitespace, no controls (they must never reach a terminal hyperlink).
-_URL_CHARS = r"[^\s\x00-\x1f\x7f-\x9f" + _BIDI + r"<>\"{}|\\^`\[\]]"
+_URL_CHARS = r"[^\s\x00-\x1f\x7f-\x9f" + BIDI + r"<>\"{}|\\^`\[\]]"
 _URL = re.compile(r"https?://" + _URL_CHARS + "+")
 # A bare `www.example.org/...`: a dotted host name, then an optional path.
 _WWW_URL = re.compile(r"www\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?:[/?#:]" + _URL_CHARS + "*)?")
 _URL_TRAILING = ".,;:!?'\")]"
 _MACRO_NAME = re.compile(r"[A-Za-z]+\*?")
-# C0 controls, DEL, C1 controls and bidi controls: the characters a terminal may
-# obey instead of showing.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f" + _BIDI + "]")
-_CONTROL_PICTURES = {
-    **{c: 0x2400 + c for c in range(0x20) if c not in (0x09, 0x0A)},
-    0x7F: 0x2421,
-    # C1 controls have no pictures; the replacement character shows one was there.
-    **{c: 0xFFFD for c in range(0x80, 0xA0)},
-    # Nor do bidi controls: shown as the replacement character, never dropped, so
-    # the text keeps its length and span offsets stay valid.
-    **{c: 0xFFFD for c in (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))},
-}
 # Groups nested deeper than this are shown as source rather than recursed into.
 _MAX_DEPTH = 40
 
 
 def needs_rendering(src: str) -> bool:
     """False when `src` has no LaTeX trigger and no control character (so plain == src)."""
-    if not src.isprintable() and _CONTROL.search(src):
+    if not src.isprintable() and CONTROL.search(src):
         return True
     return any(t in src for t in _TRIGGERS)
-
-
-def shown_safely(src: str) -> str:
-    """`src` unrendered (the LaTeX source view), with controls made visible as render() does.
-
-    One character for one, so offsets into `src` stay valid.
-    """
-    if src.isprintable() or not _CONTROL.search(src):
-        return src
-    return src.translate(_CONTROL_PICTURES)
 
 
 def to_plain(src: str) -> str:
@@ -117,17 +95,16 @@ def render(src: str) -> Rendered:
         spans = out.spans
     except Exception:  # a last resort: the converter must never take the reader down
         plain, spans = src, []
-    if _CONTROL.search(plain):
-        # One-to-one replacement, so span offsets stay valid.
-        plain = plain.translate(_CONTROL_PICTURES)
+    # One-to-one replacement, so span offsets stay valid.
+    plain = visible(plain)
     # `\url{...}` and `\href{...}` targets come from the source: never let a control through.
-    spans = [_safe_url(s) if s.url and _CONTROL.search(s.url) else s for s in spans]
+    spans = [_safe_url(s) if s.url and CONTROL.search(s.url) else s for s in spans]
     spans.sort(key=lambda s: (s.start, -s.end))
     return Rendered(plain, tuple(spans))
 
 
 def _safe_url(span: StyleSpan) -> StyleSpan:
-    url = span.url.translate(_CONTROL_PICTURES) if span.url else span.url
+    url = visible(span.url) if span.url else span.url
     return StyleSpan(span.start, span.end, span.style, url)
 
 

@@ -29,6 +29,19 @@ _BINARY_HIGH_RATIO = 0.30
 _ASCII_BYTES = bytes(range(0x80))
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 _UTF8_BOM = b"\xef\xbb\xbf"
+# A file over this size is named and skipped: loading holds its bytes and its
+# text at once, a few times its size in memory.
+MAX_FILE_BYTES = 64 * 1024 * 1024
+# O_NONBLOCK: should a path become a FIFO between the stat and the open, the open
+# returns at once instead of waiting for a writer (and fstat then refuses it).
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+_SPECIAL_KINDS = (
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISDIR, "a directory"),
+)
 
 
 def _is_glob(arg: str) -> bool:
@@ -36,10 +49,11 @@ def _is_glob(arg: str) -> bool:
 
 
 def _txt_files_below(directory: Path) -> list[tuple[Path, os.stat_result]]:
-    """Every regular `*.txt` file below `directory` with its stat, sorted by path.
+    """Every `*.txt` file below `directory` with its stat, sorted by path.
 
     Symbolic links to directories are not followed (no loops); unreadable
-    subdirectories are skipped.
+    subdirectories are skipped. FIFOs, devices and sockets named `*.txt` are
+    listed too, so that loading names them (and never opens them).
     """
     found: list[tuple[Path, os.stat_result]] = []
     stack = [os.fspath(directory)]
@@ -53,8 +67,10 @@ def _txt_files_below(directory: Path) -> list[tuple[Path, os.stat_result]]:
             try:
                 if entry.is_dir(follow_symlinks=False):
                     stack.append(entry.path)
-                elif entry.name.lower().endswith(".txt") and entry.is_file():
-                    found.append((Path(entry.path), entry.stat()))
+                elif entry.name.lower().endswith(".txt"):
+                    st = entry.stat()
+                    if not stat.S_ISDIR(st.st_mode):
+                        found.append((Path(entry.path), st))
             except OSError:
                 continue
     found.sort(key=lambda item: item[0])
@@ -114,10 +130,53 @@ def expand_paths(args: Iterable[str | os.PathLike[str]]) -> tuple[list[Path], li
     return files, problems
 
 
+class _Skipped(Exception):
+    """A path that is not read at all: why, in words for a `LoadProblem`."""
+
+
+def _not_regular(st: os.stat_result) -> str | None:
+    """Why a file with this stat is not read, or None for a regular file."""
+    if stat.S_ISREG(st.st_mode):
+        return None
+    kind = next((k for test, k in _SPECIAL_KINDS if test(st.st_mode)), "a special file")
+    if kind == "a directory":
+        return "is a directory, not a file"
+    return f"is {kind}, not a regular file: skipped without reading it"
+
+
+def _too_large(size: int) -> str:
+    mib = 1024 * 1024
+    return (
+        f"file is {size / mib:,.1f} MiB, over the {MAX_FILE_BYTES / mib:,.0f} MiB limit "
+        "for one file: skipped (split it into smaller files)"
+    )
+
+
+def _check(st: os.stat_result) -> None:
+    """Raise `_Skipped` unless `st` is a regular file within the size limit."""
+    reason = _not_regular(st)
+    if reason is None and st.st_size > MAX_FILE_BYTES:
+        reason = _too_large(st.st_size)
+    if reason is not None:
+        raise _Skipped(reason)
+
+
 def _read_bytes(path: Path) -> bytes:
-    """The file's bytes (a seam for tests that simulate unreadable files)."""
-    with open(path, "rb") as f:
-        return f.read()
+    """The bytes of a regular file of at most `MAX_FILE_BYTES` (a seam for tests).
+
+    Anything else raises `_Skipped` without being read: a FIFO or a device would
+    block or never end. The path is checked before the open, and the open file
+    again after it (the path may have been replaced in between).
+    """
+    _check(os.stat(path))
+    fd = os.open(path, _OPEN_FLAGS)
+    with os.fdopen(fd, "rb") as f:
+        _check(os.fstat(fd))
+        # One byte over the limit is enough to catch a file that grew since the stat.
+        data = f.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            raise _Skipped(_too_large(max(len(data), os.fstat(fd).st_size)))
+    return data
 
 
 def _binary_reason(data: bytes) -> str | None:
@@ -168,6 +227,8 @@ def _read_file(path: Path) -> tuple[bytes | None, str, LoadProblem | None]:
     """(bytes, blake2b digest, None), or (None, "", problem) when the file cannot be read."""
     try:
         data = _read_bytes(path)
+    except _Skipped as skipped:
+        return None, "", LoadProblem(path, str(skipped))
     except PermissionError:
         return None, "", LoadProblem(path, "cannot read the file: permission denied")
     except IsADirectoryError:
@@ -177,14 +238,19 @@ def _read_file(path: Path) -> tuple[bytes | None, str, LoadProblem | None]:
     return data, hashlib.blake2b(data, digest_size=16).hexdigest(), None
 
 
-def _parse_file(path: Path, data: bytes) -> tuple[ParsedFile | None, list[LoadProblem]]:
-    """Parse one file's bytes: (parsed, or None when nothing can be loaded; problems)."""
+def _decode_file(path: Path, data: bytes) -> tuple[str | None, list[LoadProblem]]:
+    """One file's text (None when it is empty or not text) and its problems so far."""
     body = data[3:] if data.startswith(_UTF8_BOM) else data
-    if not body.strip():
+    # isspace(), not strip(): no copy of a big file (the same ASCII whitespace).
+    if not body or body.isspace():
         return None, [LoadProblem(path, "empty file")]
-    text, problems = decode(data, path)
-    if text is None:
-        return None, problems
+    return decode(data, path)
+
+
+def _parse_file(
+    path: Path, text: str, problems: list[LoadProblem]
+) -> tuple[ParsedFile | None, list[LoadProblem]]:
+    """Parse one file's text: (parsed, or None when nothing can be loaded; problems)."""
     parsed = parse_text(text, path)
     problems.extend(LoadProblem(path, w, fatal=False) for w in parsed.warnings)
     if not parsed.paragraphs:
@@ -208,11 +274,6 @@ def _fast_id(text: str) -> str:
     return abstract_id(text)
 
 
-# Real abstracts run to a few thousand characters; a paragraph this long is almost
-# always several abstracts without the blank lines between them.
-LONG_PARAGRAPH_CHARS = 30_000
-
-
 def load_corpus(paths: Sequence[str | os.PathLike[str]]) -> Corpus:
     """Load every abstract from `paths` (files, directories, globs). Never raises for bad input.
 
@@ -229,26 +290,22 @@ def load_corpus(paths: Sequence[str | os.PathLike[str]]) -> Corpus:
             if read_problem is not None:
                 problems.append(read_problem)
             continue
-        parsed, file_problems = _parse_file(path, data)
+        text, file_problems = _decode_file(path, data)
+        del data  # not needed once decoded: a big file is not held twice while parsing
+        parsed = None
+        if text is not None:
+            parsed, file_problems = _parse_file(path, text, file_problems)
+            del text
         problems.extend(file_problems)
         if parsed is None:
             continue
         collection = parsed.collection
-        for position, text in enumerate(parsed.paragraphs, start=1):
-            if len(text) > LONG_PARAGRAPH_CHARS:
-                problems.append(
-                    LoadProblem(
-                        path,
-                        f"abstract {position} is {text.count(' ') + 1:,} words long: "
-                        "blank lines between abstracts may be missing",
-                        fatal=False,
-                    )
-                )
-            aid = _fast_id(text)
+        for position, paragraph in enumerate(parsed.paragraphs, start=1):
+            aid = _fast_id(paragraph)
             ref = SourceRef(path, position)
             existing = by_id.get(aid)
             if existing is None:
-                abstract = Abstract(aid, text, collection, [ref])
+                abstract = Abstract(aid, paragraph, collection, [ref])
                 by_id[aid] = abstract
                 abstracts.append(abstract)
             else:

@@ -36,6 +36,12 @@ _TITLE_SMALL_WORDS = "a an and as at by for from in into of on or per the to via
 _SMALL_WORDS = frozenset(_TITLE_SMALL_WORDS.split())
 # Closing quotes and brackets that may follow a sentence's full stop.
 _CLOSERS = "\"'”’)]"
+# Real abstracts run to a few thousand characters; a paragraph this long is almost
+# always several abstracts without the blank lines between them.
+LONG_PARAGRAPH_CHARS = 30_000
+# A paragraph longer than this is cut to it (and said): collapsing whitespace
+# splits a paragraph into words, so a 50 MB one cost over a gigabyte.
+MAX_PARAGRAPH_CHARS = 1_000_000
 
 
 class ParsedFile(Record):
@@ -98,6 +104,27 @@ def _paragraph(block: str) -> str:
         elif block.isprintable():
             return block
     return " ".join(block.split())
+
+
+def _paragraphs(blocks: list[str], warnings: list[str]) -> list[str]:
+    """The blocks as abstracts (see `_paragraph`); over-long ones are cut, and said in `warnings`."""
+    out: list[str] = []
+    for position, block in enumerate(blocks, start=1):
+        if len(block) > MAX_PARAGRAPH_CHARS:
+            warnings.append(
+                f"abstract {position} is {len(block):,} characters long: only its first "
+                f"{MAX_PARAGRAPH_CHARS:,} are kept (blank lines between abstracts may be missing)"
+            )
+            out.append(_paragraph(block[:MAX_PARAGRAPH_CHARS]))
+            continue
+        text = _paragraph(block)
+        if len(text) > LONG_PARAGRAPH_CHARS:
+            warnings.append(
+                f"abstract {position} is {text.count(' ') + 1:,} words long: "
+                "blank lines between abstracts may be missing"
+            )
+        out.append(text)
+    return out
 
 
 def looks_like_prose(text: str) -> bool:
@@ -220,7 +247,7 @@ def parse_text(text: str, path: Path) -> ParsedFile:
             # The first paragraph is prose: there is no header, and it is an abstract.
             return ParsedFile(
                 Collection(label=path.stem),
-                [_paragraph(b) for b in blocks],
+                _paragraphs(blocks, warnings),
                 warnings,
                 has_header=False,
             )
@@ -230,4 +257,4 @@ def parse_text(text: str, path: Path) -> ParsedFile:
         warnings.append(
             f"header {header.label!r} has no venue and year; used as the collection label"
         )
-    return ParsedFile(header, [_paragraph(b) for b in body], warnings)
+    return ParsedFile(header, _paragraphs(body, warnings), warnings)

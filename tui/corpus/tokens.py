@@ -35,6 +35,29 @@ def tokenize(text: str) -> list[str]:
     return [w.lower() if w.isascii() else fold(w) for w in _WORD.findall(text)]
 
 
+# Words joined by hyphens (`pre-training`, `state-of-the-art`) as one run; a lone word
+# matches too, so one pass finds every word and every hyphenated compound.
+_RUN = re.compile(r"[^\W_]+(?:-[^\W_]+)*", re.UNICODE)
+
+
+def tokenize_with_compounds(text: str) -> tuple[list[str], list[str]]:
+    """`tokenize(text)`, and the hyphenated words of `text` written as one word
+    (`pre-training` -> `pretraining`; runs of numbers only, `2020-2024`, are not words)."""
+    lowered = text.lower() if text.isascii() else text
+    runs = _RUN.findall(lowered)
+    hyphenated = [r for r in runs if "-" in r]
+    if hyphenated:
+        runs = " ".join(runs).replace("-", " ").split()
+    if not text.isascii():
+        runs = [w.lower() if w.isascii() else fold(w) for w in runs]
+    compounds = []
+    for run in hyphenated:
+        joined = run.replace("-", "")
+        if not joined.isdigit():
+            compounds.append(joined.lower() if joined.isascii() else fold(joined))
+    return runs, compounds
+
+
 def _tokenize_general(text: str) -> list[str]:
     """`tokenize` for any text: each word matched, then folded (the reference path)."""
     return [fold(m.group()) for m in _WORD.finditer(text)]

@@ -1,7 +1,7 @@
 """Turning a corpus into the arrays the index searches.
 
-Everything here is plain data (lists, numpy arrays), so the whole index pickles
-as is and a warm start is one read.
+Everything here is plain data (string lists, numpy arrays), so the whole index
+is saved as arrays (tui/cachefile.py, no pickle) and a warm start is one read.
 """
 
 from __future__ import annotations
@@ -14,14 +14,15 @@ import numpy as np
 import numpy.typing as npt
 
 from tui.corpus.model import Abstract, Corpus
-from tui.corpus.tokens import fold, tokenize
-from tui.search.query import SYMBOL_NAMES, symbol_word
+from tui.corpus.stem import stem_words
+from tui.corpus.tokens import fold, tokenize, tokenize_with_compounds
+from tui.search.query import SYMBOL_MARK, SYMBOL_NAMES, symbol_word
 
 # BM25 constants (the usual ones) and how much a headline occurrence adds,
 # on the scale of one saturated body occurrence (at most K1 + 1).
 K1 = 1.2
 B = 0.75
-HEADLINE_BONUS = 1.5
+HEADLINE_BONUS = 0.5
 
 _MACRO = re.compile(r"\\([A-Za-z]+)")
 # Macros that only format text: indexing them would make `emph` match every
@@ -89,12 +90,23 @@ class IndexData:
     # Postings in CSR form: word w's postings are [post_ptr[w], post_ptr[w+1]).
     post_ptr: Int64Array
     post_doc: Int32Array
-    # Per posting: BM25 term-frequency part (length-normalised, saturated) plus
-    # the headline bonus when the word is in the headline; idf is applied per query.
-    post_weight: Float32Array
+    # Per posting: how often the word occurs in the abstract, and whether it is in
+    # the headline. BM25 saturates the summed counts of all the forms a query term
+    # matched, per query (see index.py), with each document's `doc_norm`:
+    # K1 * (1 - B + B * length / average length).
+    post_tf: Uint16Array
+    post_head: BoolArray
+    doc_norm: Float32Array
     # Each document's words in order (for phrases): doc d is [tok_ptr[d], tok_ptr[d+1]).
     tokens: Int32Array
     tok_ptr: Int64Array
+    # Word forms: the stem number of every vocabulary word, the sorted stems, and
+    # the words of each stem in CSR form (stem s's words are
+    # stem_words[stem_ptr[s]:stem_ptr[s+1]]).
+    word_stem: Int32Array
+    stems: list[str]
+    stem_ptr: Int64Array
+    stem_words: Int32Array
     years: Int32Array
     venue_names: list[str]
     venue_of: Int32Array
@@ -135,8 +147,14 @@ def _numbered(words: list[str], word_ids: dict[str, int], add: bool = True) -> I
     """
     ids = np.fromiter(map(word_ids.get, words, itertools.repeat(-1)), np.int32, len(words))
     if add:
-        for i in np.flatnonzero(ids < 0).tolist():
-            ids[i] = word_ids.setdefault(words[i], len(word_ids))
+        missing = np.flatnonzero(ids < 0)
+        if missing.size:
+            unseen = list(map(words.__getitem__, missing.tolist()))
+            # Number each new word once (in order of first sighting), not per occurrence:
+            # in a corpus's first block nearly every token is a new word's.
+            for word in dict.fromkeys(unseen):
+                word_ids[word] = len(word_ids)
+            ids[missing] = np.fromiter(map(word_ids.__getitem__, unseen), np.int32, len(unseen))
     return ids
 
 
@@ -169,7 +187,7 @@ def _index_block(abstracts: list[Abstract], first: int, word_ids: dict[str, int]
     head_words: list[str] = []
     for j, abstract in enumerate(abstracts):
         plain = abstract.plain
-        body = tokenize(plain)
+        body, compounds = tokenize_with_compounds(plain)
         lengths[j] = len(body)
         words += body
         for name in _macro_words(abstract.text) | _symbol_words(plain):
@@ -177,6 +195,9 @@ def _index_block(abstracts: list[Abstract], first: int, word_ids: dict[str, int]
             # macro query asks for (a backslash and the name).
             extra_docs += (j, j)
             extra_words += (name, symbol_word(name))
+        for word in set(compounds):
+            extra_docs.append(j)
+            extra_words.append(word)
         for w in set(tokenize(abstract.headline)):
             head_docs.append(j)
             head_words.append(w)
@@ -222,21 +243,20 @@ def _destinations(words: Int32Array, cursor: Int64Array) -> Int64Array:
     return dest
 
 
-def _weights(block: _Block, lengths: Float32Array, avg: float) -> Float32Array:
-    """BM25 term-frequency part of a block's postings, length-normalised and saturated,
-    tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / avg)), plus the headline bonus.
-    Computed in place in float32."""
-    tf = block.tf.astype(np.float32)
-    norm = lengths[block.post_doc]
-    norm *= B
-    norm /= avg
-    norm += 1 - B
-    norm *= K1
-    norm += tf
-    tf *= K1 + 1
-    tf /= norm
-    np.add(tf, np.float32(HEADLINE_BONUS), out=tf, where=block.in_head)
-    return tf
+def _stem_table(vocab: list[str]) -> tuple[Int32Array, list[str], Int64Array, Int32Array]:
+    """Stem every vocabulary word; number the distinct stems in sorted order and list the
+    words of each. Marked symbol words are their own stems."""
+    forms = stem_words([w for w in vocab if not w.startswith(SYMBOL_MARK)])
+    it = iter(forms)
+    word_stems = [w if w.startswith(SYMBOL_MARK) else next(it) for w in vocab]
+    stems = sorted(set(word_stems))
+    number = {s: i for i, s in enumerate(stems)}
+    word_stem = np.fromiter(map(number.__getitem__, word_stems), np.int32, len(vocab))
+    # Stable: each stem's words stay in vocabulary order.
+    stem_words_ = np.argsort(word_stem, kind="stable").astype(np.int32)
+    stem_ptr = np.zeros(len(stems) + 1, dtype=np.int64)
+    stem_ptr[1:] = np.cumsum(np.bincount(word_stem, minlength=len(stems)))
+    return word_stem, stems, stem_ptr, stem_words_
 
 
 def build_index_data(corpus: Corpus, block_size: int = BLOCK_SIZE) -> IndexData:
@@ -280,7 +300,8 @@ def build_index_data(corpus: Corpus, block_size: int = BLOCK_SIZE) -> IndexData:
     # blocks come in doc order), freeing blocks as they are merged.
     tokens = np.empty(int(tok_ptr[-1]), dtype=np.int32)
     post_doc = np.empty(int(post_ptr[-1]), dtype=np.int32)
-    weight32: Float32Array = np.empty(int(post_ptr[-1]), dtype=np.float32)
+    post_tf: Uint16Array = np.empty(int(post_ptr[-1]), dtype=np.uint16)
+    post_head: BoolArray = np.empty(int(post_ptr[-1]), dtype=np.bool_)
     blocks.reverse()
     at = 0
     while blocks:
@@ -289,9 +310,11 @@ def build_index_data(corpus: Corpus, block_size: int = BLOCK_SIZE) -> IndexData:
         at += b.tokens.size
         dest = _destinations(b.post_word, cursor)
         post_doc[dest] = b.post_doc
-        weight32[dest] = _weights(b, lengths, avg)
+        post_tf[dest] = b.tf
+        post_head[dest] = b.in_head
         del b, dest
 
+    word_stem, stems, stem_ptr, stem_word_ids = _stem_table(vocab)
     years = np.asarray([a.collection.year or 0 for a in corpus.abstracts], dtype=np.int32)
     venue_index: dict[str, int] = {}
     venue_of = np.asarray(
@@ -313,9 +336,15 @@ def build_index_data(corpus: Corpus, block_size: int = BLOCK_SIZE) -> IndexData:
         vocab=vocab,
         post_ptr=post_ptr,
         post_doc=post_doc,
-        post_weight=weight32,
+        post_tf=post_tf,
+        post_head=post_head,
+        doc_norm=(K1 * (1 - B + B * lengths / avg)).astype(np.float32),
         tokens=tokens,
         tok_ptr=tok_ptr,
+        word_stem=word_stem,
+        stems=stems,
+        stem_ptr=stem_ptr,
+        stem_words=stem_word_ids,
         years=years,
         venue_names=list(venue_index),
         venue_of=venue_of,

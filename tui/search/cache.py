@@ -1,91 +1,100 @@
 """The search index on disk, so a second start with the same files skips the build.
 
-A cache file is named by the corpus fingerprint (the content of the loaded
-files), the index format version and the LaTeX rendering version (the index
-holds words of the rendered text, so new rendering rules mean a new index),
-and also records the abstract ids in order, so a
-stale or foreign file is never used. Cache trouble of any kind (unreadable,
+The file is a `tui.cachefile` (NumPy `.npz`, never a pickle), named and headed
+by the corpus fingerprint, the index format version and the LaTeX rendering
+version (the index holds words of the rendered text, so new rendering rules
+mean a new index), with a digest of the abstract ids in order, so a stale or
+foreign file is never used. The conversion walks the fields of `IndexData`
+(arrays as arrays, lists of strings as string lists), so a field added there
+is cached without a change here. Cache trouble of any kind (unreadable,
 truncated, unwritable directory) means "build instead", never an error.
 """
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import pickle
+import dataclasses
+import functools
+import typing
 from pathlib import Path
+from typing import Any
 
-from tui.corpus import latex
+import numpy as np
+
+from tui import cachefile
+from tui.cachefile import render_version
 from tui.corpus.model import Corpus
-from tui.fileio import atomic_write
 from tui.search.build import IndexData
 from tui.search.index import SearchIndex
 
+__all__ = ["FORMAT_VERSION", "cache_path", "load", "load_or_build", "render_version", "save"]
+
 # Bump whenever IndexData or tokenizing/rendering changes what an index holds.
-FORMAT_VERSION = 2  # 2: marked symbol and macro words (backslash + name)
-_KEEP = 3  # cache files kept for other corpora (e.g. other folders opened)
-
-
-def render_version() -> int:
-    """The rendering rules' version (tui.corpus.latex.RENDER_VERSION; 0 where it has none)."""
-    return int(getattr(latex, "RENDER_VERSION", 0))
+FORMAT_VERSION = 3  # 3: a cachefile (.npz) instead of a pickle
+_KIND = "search"
 
 
 def cache_path(corpus: Corpus, cache_dir: Path) -> Path:
     """Where the index of `corpus` is (or would be) cached."""
-    return cache_dir / f"search-v{FORMAT_VERSION}-r{render_version()}-{corpus.fingerprint}.pickle"
+    return cachefile.path_for(cache_dir, _KIND, FORMAT_VERSION, corpus)
 
 
-def _header(corpus: Corpus) -> tuple[int, int, str, str]:
-    return (FORMAT_VERSION, render_version(), corpus.fingerprint, _ids_digest(corpus))
+@functools.cache
+def _list_fields() -> frozenset[str]:
+    """The fields of IndexData annotated as lists (of strings); the others are arrays."""
+    hints = typing.get_type_hints(IndexData)
+    return frozenset(name for name, hint in hints.items() if typing.get_origin(hint) is list)
 
 
-def _ids_digest(corpus: Corpus) -> str:
-    h = hashlib.blake2b(digest_size=16)
-    h.update("\n".join(a.id for a in corpus.abstracts).encode("ascii", "replace"))
-    return h.hexdigest()
+def _to_file(data: IndexData) -> tuple[dict[str, np.ndarray[Any, Any]], dict[str, list[str]]]:
+    arrays: dict[str, np.ndarray[Any, Any]] = {}
+    strings: dict[str, list[str]] = {}
+    for field in dataclasses.fields(data):
+        value = getattr(data, field.name)
+        if field.name in _list_fields() and all(isinstance(v, str) for v in value):
+            strings[field.name] = value
+        elif isinstance(value, np.ndarray):
+            arrays[field.name] = value
+        else:
+            raise TypeError(f"IndexData.{field.name} is neither an array nor a list of strings")
+    return arrays, strings
+
+
+def _from_file(contents: cachefile.Contents) -> IndexData | None:
+    values: dict[str, Any] = {}
+    for field in dataclasses.fields(IndexData):
+        source: dict[str, Any] = (
+            contents.strings if field.name in _list_fields() else contents.arrays
+        )
+        if field.name not in source:
+            return None
+        values[field.name] = source[field.name]
+    return IndexData(**values)
 
 
 def load(corpus: Corpus, cache_dir: Path) -> SearchIndex | None:
     """The cached index of `corpus`, or None when there is no usable one."""
-    try:
-        with cache_path(corpus, cache_dir).open("rb") as f:
-            header = pickle.load(f)
-            if header != _header(corpus):
-                return None
-            data = pickle.load(f)
-    except Exception:
-        # Missing, truncated or garbage: all mean the same thing here.
-        return None
-    if not isinstance(data, IndexData) or len(data.ids) != len(corpus.abstracts):
+    contents = cachefile.load(
+        cache_path(corpus, cache_dir), cachefile.header(_KIND, FORMAT_VERSION, corpus)
+    )
+    data = None if contents is None else _from_file(contents)
+    if data is None or data.ids != [a.id for a in corpus.abstracts]:
         return None
     return SearchIndex(data)
 
 
 def save(index: SearchIndex, corpus: Corpus, cache_dir: Path) -> bool:
     """Write the index atomically (temp file + rename). False when it could not be written."""
-    target = cache_path(corpus, cache_dir)
     try:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        with atomic_write(target, binary=True, prefix=".search-", suffix=".tmp") as f:
-            pickle.dump(_header(corpus), f, protocol=pickle.HIGHEST_PROTOCOL)
-            pickle.dump(index.data, f, protocol=pickle.HIGHEST_PROTOCOL)
-        _prune(cache_dir, keep=target)
-        return True
-    except OSError:
+        arrays, strings = _to_file(index.data)
+        cachefile.save(
+            cache_path(corpus, cache_dir),
+            cachefile.header(_KIND, FORMAT_VERSION, corpus),
+            arrays,
+            strings,
+        )
+    except (OSError, ValueError, TypeError):
         return False
-
-
-def _prune(cache_dir: Path, keep: Path) -> None:
-    """Delete all but the most recent few index caches so the folder does not grow forever."""
-    files = sorted(
-        (p for p in cache_dir.glob("search-*.pickle") if p != keep),
-        key=lambda p: p.stat().st_mtime,
-        reverse=True,
-    )
-    for old in files[_KEEP - 1 :]:
-        with contextlib.suppress(OSError):
-            old.unlink()
+    return True
 
 
 def load_or_build(corpus: Corpus, cache_dir: Path) -> SearchIndex:

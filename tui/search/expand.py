@@ -28,6 +28,8 @@ from tui.search.query import SYMBOL_MARK
 # than any exact or completed word, so exact hits rank first.
 PREFIX_WEIGHT = 0.8
 FUZZY_WEIGHT = 0.6
+# Completions of a half-typed word that is already a whole word (`graph` -> `graphical`).
+COMPLETE_PREFIX_WEIGHT = 0.2
 _LAST = chr(0x10FFFF)
 # A short half-typed word (3-4 letters) that does match something is still
 # read as a typo of a neighbouring prefix that occurs this many times more
@@ -133,7 +135,9 @@ class Expander:
             if exact is not None and lo == exact:
                 lo += 1
             if hi > lo:
-                ranges.append(WordRange(lo, hi, PREFIX_WEIGHT, word))
+                # A typed word that is a word already is more likely finished than not.
+                weight = COMPLETE_PREFIX_WEIGHT if exact is not None else PREFIX_WEIGHT
+                ranges.append(WordRange(lo, hi, weight, word))
         fuzzy = fuzzy and not word.startswith(SYMBOL_MARK)
         typos = max_typos(len(word)) if fuzzy else 0
         # Short words have many one-letter neighbours: only rescue a short word

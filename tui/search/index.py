@@ -1,57 +1,118 @@
 """The search index: build it once per corpus, then answer queries per keystroke.
 
 Each term becomes a few ranges of the sorted vocabulary (exact word, the
-completions of a half-typed word, near spellings: see `expand.py`); their
-postings are summed into one score per abstract with numpy (BM25 with idf of
-the term's whole expansion). Terms are ANDed; phrases are checked against each
-candidate's word sequence; fields are boolean masks (see `filters.py`).
-Per-term score vectors are cached, so typing one more letter recomputes one term.
+completions of a half-typed word, near spellings: see `expand.py`) plus every
+other form of the same stem (`networks` finds `network`); their postings are
+summed into one BM25 score per abstract with numpy. Stop words are never
+required. Abstracts matching every term come first; then, as "close matches",
+those matching most of the terms (at least half; fewer only when nothing else
+shares a word with the query), each group ranked by BM25 with a bonus for
+query words standing next to each other. Phrases, exclusions and fields are
+strict filters (see `filters.py`). Per-term results are cached, so typing one
+more letter recomputes one term.
 """
 
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from tui.corpus.model import Corpus
-from tui.search.build import IndexData, build_index_data
+from tui.corpus.stem import stem
+from tui.corpus.stopwords import STOPWORDS
+from tui.search.build import HEADLINE_BONUS, K1, IndexData, build_index_data
 from tui.search.expand import Expander, Expansion
 from tui.search.filters import BoolArray, FilterContext, select
 from tui.search.highlight import Highlighter
 from tui.search.personal import PersonalData
-from tui.search.query import Query, parse_query
+from tui.search.query import SYMBOL_MARK, Query, Term, parse_query
 
 Order = Literal["relevance", "file"]
 FloatArray = npt.NDArray[np.float32]
+IntArray = npt.NDArray[np.int64]
 
 # A phrase's words weigh this much more than the same words scattered.
 PHRASE_BOOST = 1.5
+# Two query words next to each other in an abstract (or one word apart) add this
+# share of the rarer word's idf: "graph neural" as written beats the two words far apart.
+PROXIMITY_BONUS = 1.0
+# Two query words within WINDOW words of each other, in either order, add this share.
+NEAR_BONUS = 1.0
+WINDOW = 15
+# Other forms of a word (`networks` for `network`) weigh a little less than the form typed.
+FORM_WEIGHT = 0.9
+# Near spellings of a word that exists as typed weigh this share of their usual weight.
+KNOWN_FUZZY_SCALE = 0.1
+# A term in more than this share of the abstracts is not required for a full match.
+COMMON_SHARE = 0.5
+# ... in a corpus of at least this many (in a handful, "most" means little).
+COMMON_MIN_ABSTRACTS = 20
+# How many of the best abstracts of each group are re-ranked by proximity.
+RERANK = 200
 
 
 @dataclass(frozen=True, slots=True)
 class SearchResult:
     """Matching abstracts as indices into `corpus.abstracts`, best first (or in file order).
 
-    `total` counts every match; `indices` may be cut to a requested limit.
+    The first `matched` of `indices` match every term of the query; the rest
+    (`close` of them in all) match most terms: the "closest matches".
+    `total` counts both groups; `indices` may be cut to a requested limit.
     """
 
     indices: list[int]
     scores: list[float]
     total: int
+    matched: int = -1
+    close: int = 0
+
+    def __post_init__(self) -> None:
+        if self.matched < 0:
+            object.__setattr__(self, "matched", self.total - self.close)
+
+    def is_close(self, position: int) -> bool:
+        """True when the row at `position` of `indices` is a close match, not a full one."""
+        return position >= self.matched
+
+
+@dataclass(slots=True)
+class _TermMatch:
+    """One term's answer: its score per abstract, the vocabulary it matched, its idf."""
+
+    vector: FloatArray
+    ranges: list[tuple[int, int]]  # prefix ranges of the vocabulary, [lo, hi)
+    words: IntArray  # single vocabulary words (exact, typo and other forms)
+    idf: float
+    # Abstracts that count as having the term: near spellings of a word that exists
+    # as typed add to the score but do not make an abstract a full match.
+    present: BoolArray
+    df: int = 0
+    _mask: BoolArray | None = field(default=None, repr=False)
+
+    def word_mask(self, vocab_size: int) -> BoolArray:
+        """True for every vocabulary word this term matched."""
+        if self._mask is None:
+            mask = np.zeros(vocab_size, dtype=np.bool_)
+            for lo, hi in self.ranges:
+                mask[lo:hi] = True
+            mask[self.words] = True
+            self._mask = mask
+        return self._mask
 
 
 class SearchIndex:
-    """Vocabulary, postings and metadata of one corpus. Pickle `data` to keep it."""
+    """Vocabulary, postings and metadata of one corpus (`data`; see tui.search.cache)."""
 
     def __init__(self, data: IndexData, term_cache_size: int = 64) -> None:
         self.data = data
         self._expander = Expander(data.vocab, post_ptr=data.post_ptr)
-        self._terms: OrderedDict[tuple[str, bool, bool], FloatArray | None] = OrderedDict()
+        self._terms: OrderedDict[tuple[str, bool, bool], _TermMatch | None] = OrderedDict()
         self._term_cache_size = term_cache_size
 
     @classmethod
@@ -94,21 +155,15 @@ class SearchIndex:
             everything = list(range(n if limit is None else min(n, limit)))
             return SearchResult(everything, [0.0] * len(everything), n)
 
+        # Strict clauses: exclusions, phrases and fields.
         mask: BoolArray = np.ones(n, dtype=np.bool_)
         score = np.zeros(n, dtype=np.float32)
         ranked = False
         for term in query.terms:
             if term.negated:
-                exact = self._term_scores(term.word, prefix=False, fuzzy=False)
-                if exact is not None:
-                    mask &= exact == 0
-                continue
-            vector = self._term_scores(term.word, term.prefix, fuzzy=True)
-            if vector is None:
-                return SearchResult([], [], 0)
-            mask &= vector > 0
-            score += vector
-            ranked = True
+                excluded = self._term(term.word, prefix=False, fuzzy=False)
+                if excluded is not None:
+                    mask &= excluded.vector == 0
         for phrase in query.phrases:
             found = self._phrase_mask(phrase.words)
             if phrase.negated:
@@ -116,9 +171,9 @@ class SearchIndex:
                 continue
             mask &= found
             for word in phrase.words:
-                vector = self._term_scores(word, prefix=False, fuzzy=False)
-                if vector is not None:
-                    score += PHRASE_BOOST * vector
+                match = self._term(word, prefix=False, fuzzy=False)
+                if match is not None:
+                    score += PHRASE_BOOST * match.vector
             ranked = True
         if query.fields:
             ctx = FilterContext(self.data, personal)
@@ -126,29 +181,161 @@ class SearchIndex:
                 selected = select(clause, ctx)
                 mask &= ~selected if clause.negated else selected
 
-        indices = np.flatnonzero(mask)
-        total = int(indices.size)
-        if order == "relevance" and ranked and total:
-            # Stable: equal scores keep file order.
-            indices = indices[np.argsort(-score[indices], kind="stable")]
+        # Graded terms: how many each abstract matches.
+        required, optional = _split_terms(query)
+        matches = self._required_matches(required)
+        for term in optional:
+            match = self._term(term.word, term.prefix, fuzzy=False)
+            if match is not None:
+                score += match.vector
+        # Words in most abstracts say little about which one is meant: they add to
+        # the score but are not required, unless the query has nothing rarer.
+        common = n >= COMMON_MIN_ABSTRACTS
+        counted = [m for m in matches if m is None or not common or m.df <= COMMON_SHARE * n]
+        if not counted:
+            counted = matches
+        hits = np.zeros(n, dtype=np.int32)  # required terms matched
+        rare_hits = np.zeros(n, dtype=np.int32)  # of those, the ones not common
+        for match in matches:
+            if match is not None:
+                score += match.vector
+                hits += match.present
+                ranked = True
+        for match in counted:
+            if match is not None:
+                rare_hits += match.present
+        if required:
+            full = mask & (rare_hits == len(counted))
+            close = mask & ~full & (rare_hits >= max(1, math.ceil(len(counted) / 2)))
+            if not full.any() and not close.any():
+                # Nothing matches most of the query: whatever shares the most of its
+                # informative words, or else of any of its words.
+                shared = rare_hits if mask.any() and rare_hits[mask].max() > 0 else hits
+                best = int(shared[mask].max()) if mask.any() else 0
+                close = mask & (shared >= max(best, 1))
+        else:
+            full, close = mask, np.zeros(n, dtype=np.bool_)
+
+        groups = []
+        for group in (full, close):
+            indices = np.flatnonzero(group)
+            if order == "relevance" and ranked and indices.size:
+                indices = self._ranked(indices, score, matches)
+            groups.append(indices)
+        indices = np.concatenate(groups)
+        matched, n_close = int(groups[0].size), int(groups[1].size)
         if limit is not None:
             indices = indices[:limit]
-        return SearchResult(indices.tolist(), score[indices].tolist(), total)
+        return SearchResult(
+            indices.tolist(), score[indices].tolist(), matched + n_close, matched, n_close
+        )
+
+    def _required_matches(self, required: list[Term]) -> list[_TermMatch | None]:
+        """Each required term's match; a term also counts as found where it is joined to
+        its neighbour as one word (`pre training` finds `pretraining`)."""
+        matches = [self._term(t.word, t.prefix, fuzzy=True) for t in required]
+        for k in range(len(required) - 1):
+            a, b = required[k], required[k + 1]
+            joined = self._term(a.word + b.word, b.prefix, fuzzy=False)
+            if joined is None:
+                continue
+            for j in (k, k + 1):
+                old = matches[j]
+                if old is None:
+                    matches[j] = joined
+                else:
+                    vector = np.maximum(old.vector, joined.vector)
+                    present = old.present | joined.present
+                    matches[j] = _TermMatch(
+                        vector,
+                        old.ranges + joined.ranges,
+                        np.concatenate([old.words, joined.words]),
+                        old.idf,
+                        present,
+                        int(np.count_nonzero(present)),
+                    )
+        return matches
+
+    def _ranked(
+        self, indices: IntArray, score: FloatArray, matches: list[_TermMatch | None]
+    ) -> IntArray:
+        """`indices` best first: by score, the best few re-ranked with the proximity bonus.
+        Stable: equal scores keep file order."""
+        indices = indices[np.argsort(-score[indices], kind="stable")]
+        present = [m for m in matches if m is not None]
+        if len(present) < 2:
+            return indices
+        top = indices[:RERANK]
+        bonus = self._proximity(top, present)
+        if not bonus.any():
+            return indices
+        adjusted = score[top] + bonus
+        score[top] = adjusted
+        head = top[np.argsort(-adjusted, kind="stable")]
+        return np.concatenate([head, indices[RERANK:]])
+
+    def _proximity(self, docs: IntArray, matches: list[_TermMatch]) -> FloatArray:
+        """Per abstract of `docs`: the bonus for pairs of query terms found near each other:
+        in order and at most one word apart (as typed: "graph neural"), or in either order
+        within a few words (the same clause)."""
+        data = self.data
+        starts = data.tok_ptr[docs]
+        lengths = data.tok_ptr[docs + 1] - starts
+        total = int(lengths.sum())
+        bonus = np.zeros(docs.size, dtype=np.float32)
+        if total == 0:
+            return bonus
+        offsets = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
+        tokens = data.tokens[np.arange(total, dtype=np.int64) + offsets]
+        owner = np.repeat(np.arange(docs.size, dtype=np.int64), lengths)
+        # Each position's own document's bounds in the concatenated tokens.
+        first = np.repeat(np.cumsum(lengths) - lengths, lengths)
+        last = first + np.repeat(lengths, lengths) - 1
+        positions = np.arange(total, dtype=np.int64)
+        vocab_size = len(data.vocab)
+        here = [m.word_mask(vocab_size)[tokens] for m in matches]
+        counts = [np.concatenate([[0], np.cumsum(h, dtype=np.int64)]) for h in here]
+        for i in range(len(matches)):
+            for j in range(i + 1, len(matches)):
+                weight = np.float32(min(matches[i].idf, matches[j].idf))
+                at = positions[here[i]]
+                if at.size == 0:
+                    continue
+                lo = np.maximum(at - WINDOW, first[at])
+                hi = np.minimum(at + WINDOW, last[at]) + 1
+                near = (counts[j][hi] - counts[j][lo]) > 0
+                found = np.zeros(docs.size, dtype=np.bool_)
+                found[owner[at[near]]] = True
+                bonus[found] += NEAR_BONUS * weight
+                if j == i + 1:
+                    tight = np.zeros(total, dtype=np.bool_)
+                    for gap in (1, 2):
+                        if total > gap:
+                            tight[:-gap] |= (
+                                here[i][:-gap] & here[j][gap:] & (owner[:-gap] == owner[gap:])
+                            )
+                    found[:] = False
+                    found[owner[tight]] = True
+                    bonus[found] += PROXIMITY_BONUS * weight
+        return bonus
 
     def highlighter(self, query: Query | str) -> Highlighter:
-        """What to paint for `query`: every word its terms expanded to, and its phrases
-        (their words only where the whole phrase occurs)."""
+        """What to paint for `query`: every word its terms matched (other forms and typos
+        included), and its phrases (their words only where the whole phrase occurs)."""
         if isinstance(query, str):
             query = parse_query(query)
+        vocab = self.data.vocab
         words: set[str] = set()
         prefixes: list[str] = []
         phrases: list[tuple[str, ...]] = []
-        for term in query.terms:
-            if term.negated:
-                continue
-            expansion = self._expander.expand(term.word, term.prefix, True)
+        required, optional = _split_terms(query)
+        for term, match in zip(required, self._required_matches(required), strict=True):
             words.add(term.word)
-            words |= expansion.words(self.data.vocab)
+            if match is not None:
+                words.update(vocab[i] for i in match.words.tolist())
+        expander = self._expander
+        for term in required + optional:
+            expansion = expander.expand(term.word, term.prefix, term in required)
             prefixes.extend(expansion.prefixes)
         for phrase in query.phrases:
             if phrase.negated:
@@ -159,39 +346,93 @@ class SearchIndex:
                 phrases.append(phrase.words)
         return Highlighter(frozenset(words), tuple(prefixes), tuple(phrases))
 
-    def _term_scores(self, word: str, prefix: bool, fuzzy: bool) -> FloatArray | None:
-        """BM25 score of every abstract for one term (None when nothing matches); cached."""
+    def _term(self, word: str, prefix: bool, fuzzy: bool) -> _TermMatch | None:
+        """What one term matches (None when nothing); cached."""
         key = (word, prefix, fuzzy)
         if key in self._terms:
             self._terms.move_to_end(key)
             return self._terms[key]
-        vector = self._compute_term(self._expander.expand(word, prefix, fuzzy))
-        self._terms[key] = vector
+        match = self._compute_term(word, self._expander.expand(word, prefix, fuzzy))
+        self._terms[key] = match
         if len(self._terms) > self._term_cache_size:
             self._terms.popitem(last=False)
-        return vector
+        return match
 
-    def _compute_term(self, expansion: Expansion) -> FloatArray | None:
+    def _stem_number(self, word: str) -> int | None:
+        stems = self.data.stems
+        target = word if word.startswith(SYMBOL_MARK) else stem(word)
+        i = bisect_left(stems, target)
+        return i if i < len(stems) and stems[i] == target else None
+
+    def _compute_term(self, word: str, expansion: Expansion) -> _TermMatch | None:
+        """Score every abstract for the words of `expansion` and every other form of its
+        single words (and of the typed word itself), each weighed as the word it came from."""
         data = self.data
         n = len(self)
-        docs: list[npt.NDArray[np.int32]] = []
-        weights: list[npt.NDArray[np.float32]] = []
+        ranges: list[tuple[int, int]] = []
+        weights: dict[int, float] = {}
+        range_weights: list[float] = []
         for r in expansion.ranges:
-            start, end = int(data.post_ptr[r.lo]), int(data.post_ptr[r.hi])
+            if r.prefix is None:
+                for w in range(r.lo, r.hi):
+                    weights[w] = max(weights.get(w, 0.0), r.weight)
+            else:
+                ranges.append((r.lo, r.hi))
+                range_weights.append(r.weight)
+        # Other forms of the same stems: forms of the typed word weigh as it does.
+        stem_weights: dict[int, float] = {}
+        own = self._stem_number(word)
+        if own is not None:
+            stem_weights[own] = 1.0
+        for w, weight in weights.items():
+            s = int(data.word_stem[w])
+            stem_weights[s] = max(stem_weights.get(s, 0.0), weight)
+        for s, weight in stem_weights.items():
+            form_weight = weight * FORM_WEIGHT
+            for w in data.stem_words[data.stem_ptr[s] : data.stem_ptr[s + 1]].tolist():
+                if weights.get(w, 0.0) < form_weight:
+                    weights[w] = form_weight
+        weak: set[int] = set()
+        if own is not None or any(w >= FORM_WEIGHT for w in weights.values()):
+            # The word is known as typed: near spellings are more likely other words
+            # (`modal` for `model`) than typos, so they count for little.
+            for w, weight in weights.items():
+                if weight < FORM_WEIGHT:
+                    weights[w] = weight * KNOWN_FUZZY_SCALE
+                    weak.add(w)
+        singles = [w for w in weights if not any(lo <= w < hi for lo, hi in ranges)]
+        docs: list[npt.NDArray[np.int32]] = []
+        counts: list[npt.NDArray[np.float32]] = []
+        heads: list[npt.NDArray[np.float32]] = []
+        strong: list[npt.NDArray[np.int32]] = []
+        spans = list(zip(ranges, range_weights, strict=True)) + [
+            ((w, w + 1), weights[w]) for w in singles
+        ]
+        for (lo, hi), weight in spans:
+            start, end = int(data.post_ptr[lo]), int(data.post_ptr[hi])
             if end > start:
                 docs.append(data.post_doc[start:end])
-                part = data.post_weight[start:end]
-                weights.append(part if r.weight == 1.0 else part * np.float32(r.weight))
+                if not (hi - lo == 1 and lo in weak):
+                    strong.append(data.post_doc[start:end])
+                counts.append(data.post_tf[start:end] * np.float32(weight))
+                heads.append(data.post_head[start:end] * np.float32(weight))
         if not docs:
             return None
-        all_docs = docs[0] if len(docs) == 1 else np.concatenate(docs)
-        all_weights = weights[0] if len(weights) == 1 else np.concatenate(weights)
-        raw = np.bincount(all_docs, weights=all_weights, minlength=n)
-        # idf of the expansion as one pseudo-word: rarer terms weigh more.
-        df = int(np.count_nonzero(raw))
+        all_docs = np.concatenate(docs)
+        # BM25 over the summed (weighted) counts of every form matched: `network`
+        # twice and `networks` once is three occurrences of one term.
+        tf = np.bincount(all_docs, weights=np.concatenate(counts), minlength=n)
+        head = np.bincount(all_docs, weights=np.concatenate(heads), minlength=n)
+        present = np.zeros(n, dtype=np.bool_)
+        if strong:
+            present[np.concatenate(strong)] = True
+        df = int(np.count_nonzero(present))
         idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
-        result: FloatArray = (raw * idf).astype(np.float32)
-        return result
+        saturated = tf * (K1 + 1) / (tf + data.doc_norm)
+        saturated += HEADLINE_BONUS * np.minimum(head, 1.0)
+        vector: FloatArray = (saturated * idf).astype(np.float32)
+        words = np.asarray(sorted(singles), dtype=np.int64)
+        return _TermMatch(vector, ranges, words, idf, present, df)
 
     def _phrase_mask(self, words: tuple[str, ...]) -> BoolArray:
         """Abstracts where `words` occur adjacent and in order."""
@@ -228,3 +469,15 @@ class SearchIndex:
         last = np.searchsorted(data.tok_ptr, pos + k - 1, side="right") - 1
         mask[first[first == last]] = True
         return mask
+
+
+def _split_terms(query: Query) -> tuple[list[Term], list[Term]]:
+    """The query's positive terms: those an abstract must match to be a full match, and
+    optional ones (stop words: never required, scored only while being typed, as they
+    may be the start of another word). A query of stop words only requires them."""
+    positive = [t for t in query.terms if not t.negated]
+    content = [t for t in positive if t.word not in STOPWORDS]
+    if not content:
+        return positive, []
+    optional = [t for t in positive if t.word in STOPWORDS and t.prefix]
+    return content, optional

@@ -14,6 +14,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from rapidfuzz.distance import OSA
+
 from tui.corpus.tokens import fold, tokenize
 
 
@@ -280,6 +282,17 @@ def _symbol_terms(raw: str) -> list[str]:
     return [symbol_word(SYMBOL_NAMES[c]) for c in raw if c in SYMBOL_NAMES]
 
 
+def _check_misspelled_field(name: str, value: str) -> None:
+    """Raise for `yaer:2023` (a value right after a name one letter off a field's);
+    any other unknown `name:` is plain text."""
+    if not value or len(name) < 3:
+        return
+    for known in field_names():
+        if len(known) >= 3 and OSA.distance(name, known) <= 1:
+            fields = ", ".join(f"{f}:" for f in field_names())
+            raise QueryError(f"unknown field {name}: (did you mean {known}:? fields: {fields})")
+
+
 def parse_query(text: str) -> Query:
     """Parse what the user typed. Raises QueryError (only) with a message to show them.
 
@@ -292,11 +305,13 @@ def parse_query(text: str) -> Query:
     chunks = _split(text)
     typing_at_end = bool(text) and not text[-1].isspace()
     for k, chunk in enumerate(chunks):
-        if chunk.field_name is not None:
-            spec = _FIELDS.get(chunk.field_name)
-            if spec is None:
-                known = ", ".join(f"{name}:" for name in field_names())
-                raise QueryError(f"unknown field {chunk.field_name}: (known fields: {known})")
+        spec = _FIELDS.get(chunk.field_name) if chunk.field_name is not None else None
+        if chunk.field_name is not None and spec is None:
+            _check_misspelled_field(chunk.field_name, chunk.text)
+            # `Mixup: Beyond ...` (a pasted title) or `arXiv:2301`: ordinary words.
+            chunk.text = f"{chunk.field_name} {chunk.text}"
+            chunk.field_name = None
+        if spec is not None:
             value = chunk.text
             arg = spec.parse(value)
             typing = k == len(chunks) - 1 and typing_at_end and not chunk.quoted

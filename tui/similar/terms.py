@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from tui.corpus.stopwords import STOPWORDS
 from tui.corpus.tokens import tokenize
-from tui.similar.stopwords import STOPWORDS
 
 _LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")
 

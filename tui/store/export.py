@@ -3,160 +3,35 @@
 Everything works from the store alone: each record carries a snapshot of its
 abstract, so no corpus needs to be loaded. JSON is the lossless format (records,
 bookmarks, reading state, notes with versions, conflict copies, aliases, UI state);
-importing it is an idempotent merge that never overwrites a note.
+importing it is an idempotent merge that never overwrites a note. The other
+formats live in `formats` (re-exported here).
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import sqlite3
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tui.sanitize import json_safe
 from tui.store.db import Store, add_conflict_copy, put_record
+from tui.store.formats import Item as Item  # re-exported, as are the formats below
+from tui.store.formats import items as items
+from tui.store.formats import to_bibtex as to_bibtex
+from tui.store.formats import to_csv as to_csv
+from tui.store.formats import to_markdown as to_markdown
+from tui.store.importcheck import ImportLimit as ImportLimit
 from tui.store.importcheck import ImportProblem as ImportProblem  # re-exported
-from tui.store.importcheck import check_document
-from tui.store.records import ConflictCopy, Snapshot, StoreData
+from tui.store.importcheck import check_document, check_nesting
+from tui.store.importcheck import read_export as read_export
+from tui.store.records import Snapshot, StoreData
 from tui.store.schema import SCHEMA_VERSION
 
 FORMAT = "abstracts-export"
 FORMAT_VERSION = 1
 FORMATS = ("md", "json", "bibtex", "csv")
-
-
-@dataclass(frozen=True, slots=True)
-class Item:
-    """One abstract as the human-readable formats show it."""
-
-    id: str
-    snapshot: Snapshot
-    bookmarked: bool
-    read_at: float | None
-    note: str | None
-    conflicts: tuple[ConflictCopy, ...]
-
-
-def items(data: StoreData, *, bookmarked: bool = False, with_notes: bool = False) -> list[Item]:
-    """Bookmarked or noted abstracts (both filters narrow), ordered by collection and file."""
-    copies: dict[str, list[ConflictCopy]] = {}
-    for c in data.conflicts:
-        copies.setdefault(c.abstract_id, []).append(c)
-    ids = set(data.bookmarks) | set(data.notes) | set(copies)
-    if bookmarked:
-        ids &= set(data.bookmarks)
-    if with_notes:
-        ids &= set(data.notes) | set(copies)
-    out = []
-    for i in ids:
-        snap = data.records.get(i) or Snapshot(text="", headline=f"(no snapshot for {i})")
-        note = data.notes.get(i)
-        out.append(
-            Item(
-                i,
-                snap,
-                i in data.bookmarks,
-                data.reads.get(i),
-                note.text if note else None,
-                tuple(copies.get(i, ())),
-            )
-        )
-    return sorted(
-        out,
-        key=lambda it: (it.snapshot.collection, it.snapshot.source, it.snapshot.position, it.id),
-    )
-
-
-def _iso(t: float | None) -> str:
-    return "" if t is None else time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(t))
-
-
-def to_markdown(selected: Iterable[Item]) -> str:
-    """Per abstract: headline, venue and year, source, the abstract, the note."""
-    parts = ["# Abstracts export", ""]
-    for it in selected:
-        s = it.snapshot
-        parts.append(f"## {s.headline}{' ★' if it.bookmarked else ''}")
-        parts.append("")
-        where = f"{s.source} (#{s.position})" if s.source else "source unknown"
-        parts.append(f"*{s.venue_year or 'unknown venue'}* · {where} · id `{it.id}`")
-        parts.append("")
-        parts.extend(f"> {line}" for line in (s.text or "(text not kept)").splitlines())
-        if it.note is not None:
-            parts += ["", "**Note**", "", it.note.rstrip("\n")]
-        for c in it.conflicts:
-            parts += ["", f"**Conflict copy** ({c.origin}, {_iso(c.created)})", "", c.text]
-        parts += ["", "---", ""]
-    return "\n".join(parts)
-
-
-def _bib_value(text: str) -> str:
-    depth = 0
-    for ch in text:
-        depth += (ch == "{") - (ch == "}")
-        if depth < 0:
-            break
-    if depth != 0:  # BibTeX needs balanced braces; keep the words, lose the brace
-        text = text.replace("{", "(").replace("}", ")")
-    return "{" + " ".join(text.split()) + "}"
-
-
-def to_bibtex(selected: Iterable[Item]) -> str:
-    """One @misc entry per abstract, keyed by its id."""
-    entries = []
-    for it in selected:
-        s = it.snapshot
-        fields = [("title", s.headline), ("howpublished", s.venue_year), ("abstract", s.text)]
-        if s.year:
-            fields.append(("year", str(s.year)))
-        if it.note:
-            fields.append(("note", it.note))
-        body = ",\n".join(f"  {k} = {_bib_value(v)}" for k, v in fields if v)
-        entries.append(f"@misc{{abstracts-{it.id},\n{body}\n}}\n")
-    return "\n".join(entries)
-
-
-CSV_COLUMNS = [
-    "id",
-    "headline",
-    "venue",
-    "year",
-    "collection",
-    "source",
-    "position",
-    "bookmarked",
-    "read_at",
-    "note",
-    "abstract",
-]
-
-
-def to_csv(selected: Iterable[Item]) -> str:
-    """A spreadsheet: one row per abstract, every field quoted as needed."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, quoting=csv.QUOTE_MINIMAL, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for it in selected:
-        s = it.snapshot
-        writer.writerow(
-            [
-                it.id,
-                s.headline,
-                s.venue or "",
-                s.year or "",
-                s.collection,
-                s.source,
-                s.position,
-                "yes" if it.bookmarked else "",
-                _iso(it.read_at),
-                it.note or "",
-                s.text,
-            ]
-        )
-    return buffer.getvalue()
 
 
 def snapshot_fields(s: Snapshot) -> dict[str, Any]:
@@ -193,7 +68,8 @@ def to_json(data: StoreData) -> str:
         "aliases": [{"old_id": o, "new_id": n} for o, n in sorted(data.aliases.items())],
         "state": dict(sorted(data.state.items())),
     }
-    return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+    # Lossless and still safe to print: what JSON leaves raw (C1, bidi) is escaped too.
+    return json_safe(json.dumps(doc, ensure_ascii=False, indent=1)) + "\n"
 
 
 @dataclass(slots=True)
@@ -218,6 +94,9 @@ def parse_export(text: str) -> dict[str, Any]:
         doc = json.loads(text)
     except json.JSONDecodeError as e:
         raise ImportProblem(f"not JSON ({e})") from e
+    except RecursionError as e:  # the parser recurses once per level of nesting
+        raise ImportLimit("nested too deeply to read; an export has 3 levels") from e
+    check_nesting(doc)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ImportProblem('not an abstracts export (no "format": "abstracts-export")')
     if not isinstance(doc.get("version"), int) or doc["version"] > FORMAT_VERSION:

@@ -4,12 +4,19 @@ An import writes values straight into SQLite, whose columns accept any type: a
 `"updated": "yesterday"` would be stored and then break every later load. So the
 whole document is checked first, and the first bad field rejects the whole file
 with a message naming the section, the record and the field.
+
+Before that, the file itself is bounded: only a regular file is read, at most
+`MAX_IMPORT_BYTES` of it, and JSON nested deeper than `MAX_DEPTH` (an export is
+three levels deep) is refused.
 """
 
 from __future__ import annotations
 
 import math
+import os
+import stat
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 # Timestamps are Unix times; beyond this range `time.localtime` fails when exporting.
@@ -17,8 +24,53 @@ _TIME_MIN, _TIME_MAX = -(10**11), 10**11
 _INT_MIN, _INT_MAX = -(2**63), 2**63 - 1  # what an SQLite INTEGER holds
 
 
+#: Well above a real export (about 1.7 KB per abstract it keeps, on the seeds: some
+#: 150,000 abstracts), and small enough to parse in memory.
+MAX_IMPORT_BYTES = 256 * 1024 * 1024
+#: An export is an object of lists of objects of strings and numbers: depth 3.
+MAX_DEPTH = 16
+
+
 class ImportProblem(ValueError):
     """The file is not an abstracts JSON export this version can read."""
+
+
+class ImportLimit(ImportProblem):
+    """The file is beyond what an import reads: too large, nested too deeply, not a file."""
+
+
+def read_export(path: Path, limit: int | None = None) -> str:
+    """The text of the export at `path`, read only if it is a regular file within `limit`
+    bytes (default `MAX_IMPORT_BYTES`).
+
+    Raises `ImportLimit` for anything else (a FIFO would block, a device never end),
+    OSError when it cannot be read, UnicodeDecodeError when it is not UTF-8.
+    """
+    limit = MAX_IMPORT_BYTES if limit is None else limit
+    info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise ImportLimit("not a regular file; only a file can be imported")
+    if info.st_size > limit:
+        raise ImportLimit(f"{info.st_size:,} bytes, more than the {limit:,} an import reads")
+    with open(path, "rb") as f:
+        data = f.read(limit + 1)  # the file may have grown since stat
+    if len(data) > limit:
+        raise ImportLimit(f"more than the {limit:,} bytes an import reads")
+    return data.decode("utf-8")
+
+
+def check_nesting(doc: Any, limit: int = MAX_DEPTH) -> None:
+    """Raise `ImportLimit` when the parsed JSON `doc` nests lists or objects deeper than `limit`.
+
+    (Deeper than Python's recursion limit, the parser itself fails: see `parse_export`.)
+    """
+    stack: list[tuple[Any, int]] = [(doc, 1)]
+    while stack:
+        value, depth = stack.pop()
+        children = value.values() if isinstance(value, dict) else value
+        if depth > limit:
+            raise ImportLimit(f"nested more than {limit} levels deep; an export has 3")
+        stack.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
 
 
 def _show(value: Any) -> str:

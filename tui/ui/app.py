@@ -24,6 +24,7 @@ from textual.widgets import Footer, Input, Static
 
 from tui import locations
 from tui.corpus.model import Abstract, Corpus
+from tui.sanitize import visible_line
 from tui.ui.filtering import FilterMixin
 from tui.ui.personal import PersonalMixin
 from tui.ui.shutdown import EXIT_OK, EXIT_UNSAVED, ShutdownGuard
@@ -77,6 +78,8 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
         self.order: Literal["relevance", "file"] = "relevance"
         self.raw = False
         self._spans: Spans | None = None
+        # (full matches, closest matches) of the search shown; None when unfiltered.
+        self.match_counts: tuple[int, int] | None = None
         self.query_error: str | None = None
         self.indexing = False
         #: Signals and the bound on quitting; the command line installs it (tests do not).
@@ -226,10 +229,11 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
         first = problems[0]
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         self.notify(
-            f"{first}{more}. Press L for the load report.",
+            visible_line(f"{first}{more}. Press L for the load report."),
             title="Some input could not be loaded",
             severity="warning" if not any(p.fatal for p in problems) else "error",
             timeout=8,
+            markup=False,  # a file name is data: `[@click=app.quit]x.txt` must not be a link
         )
 
     # -- header and detail ---------------------------------------------------
@@ -238,16 +242,22 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
         if self.quitting:  # a worker's late report: the widgets may be gone already
             return
         header = self.query_one(AppHeader)
-        labels = sorted({info.collection.short for info in self.corpus.files})
+        labels = sorted({visible_line(info.collection.short) for info in self.corpus.files})
         title = Text.assemble(("abstracts", "bold"), "  ", ", ".join(labels[:3]))
         if len(labels) > 3:
             title.append(f" +{len(labels) - 3}")
         header.set_title(title)
         status = Text()
-        if self.query_text.strip():
+        if self.query_text.strip() and self.index is None:
+            # Never the unfiltered list as if it were the result.
+            status.append("filter waits for the search index…", style="italic")
+        elif self.query_text.strip():
             # Filtered: the counts that matter now, short enough for 80 columns.
-            shown = len(self.abstract_list.rows)
-            status.append(f"{shown:,} of {len(self.corpus):,}", style="bold")
+            matched, close = self.match_counts or (len(self.abstract_list.rows), 0)
+            status.append(f"{matched:,} match{'es' if matched != 1 else ''}", style="bold")
+            if close:
+                status.append(f" · {close:,} close")
+            status.append(f" · of {len(self.corpus):,}")
             if self.order == "file":
                 status.append(" (file order)")
         else:

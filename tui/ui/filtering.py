@@ -79,9 +79,13 @@ class FilterMixin:
         app.query_text = value
         if not value.strip():
             app._set_query_error(None)
+            app.match_counts = None
             app._apply_rows(list(range(len(app.corpus))), None, keep=app._saved_selection)
             return
         app._search(value, app.order)
+        if app.index is None:
+            # The list still shows what it showed; the header says the filter waits.
+            app.refresh_header()
         if app.index is None and app.indexing:
             line = app.query_one("#query-error", Static)
             line.update(
@@ -109,10 +113,17 @@ class FilterMixin:
         result = index.search(query, app.corpus, personal=app.personal_data, order=order)
         highlighter = index.highlighter(query)
         app.call_from_thread(
-            app._apply_search, text, order, list(result.indices), highlighter.spans
+            app._apply_search,
+            text,
+            order,
+            list(result.indices),
+            highlighter.spans,
+            (result.matched, result.close),
         )
 
-    def _apply_search(self, text: str, order: str, rows: list[int], spans: Spans) -> None:
+    def _apply_search(
+        self, text: str, order: str, rows: list[int], spans: Spans, counts: tuple[int, int]
+    ) -> None:
         # A slower, older search must never paint over a newer one.
         app: Any = self
         if text != app.query_text or order != app.order:
@@ -120,9 +131,13 @@ class FilterMixin:
         app._set_query_error(None)
         current = app.abstract_list.current
         app.abstract_list.empty_text = (
-            f"No abstracts match “{text.strip()}”. Esc clears the filter."
+            f"No abstract shares a word with “{text.strip()}”. Esc clears the filter."
         )
-        app._apply_rows(rows, spans, keep=current.id if current else None)
+        app.match_counts = counts
+        matched, close = counts
+        app._apply_rows(
+            rows, spans, keep=current.id if current else None, divider=matched if close else None
+        )
         app.apply_resume_selection()
 
     def _show_query_error(self, text: str, message: str) -> None:
@@ -143,11 +158,17 @@ class FilterMixin:
         line.update(Text("⚠ " + message) if message else "")
         line.display = message is not None
 
-    def _apply_rows(self, rows: Sequence[int], spans: Spans | None, keep: str | None) -> None:
+    def _apply_rows(
+        self,
+        rows: Sequence[int],
+        spans: Spans | None,
+        keep: str | None,
+        divider: int | None = None,
+    ) -> None:
         app: Any = self
         app._spans = spans
         app.abstract_list.set_highlighter(spans)
-        app.abstract_list.set_rows(rows, keep=keep)
+        app.abstract_list.set_rows(rows, keep=keep, divider=divider)
         app.refresh_header()
 
     def apply_resume_selection(self) -> None:

@@ -18,6 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.timer import Timer
 
 from tui.corpus.model import Abstract
+from tui.sanitize import visible
 from tui.ui.widgets.abstract_list import RowMarks
 
 if TYPE_CHECKING:
@@ -78,7 +79,9 @@ class PersonalMixin:
         app.start_undo()
         userdata.listener = lambda event: app.call_from_thread(self._on_store_event, event)
         for notice in userdata.notices:
-            app.notify(notice, title="Your data", severity="warning", timeout=10)
+            app.notify(
+                visible(notice), title="Your data", severity="warning", timeout=10, markup=False
+            )
         self._announce_attach(report)
         self.personal_changed()
         app.restore_resume()
@@ -127,10 +130,11 @@ class PersonalMixin:
         if name == "SaveFailed":
             self.saving_problem = "saving unavailable, retrying"
             app.notify(
-                f"{message}. Your changes are kept in memory and retried.",
+                visible(f"{message}. Your changes are kept in memory and retried."),
                 title="Saving unavailable",
                 severity="error",
                 timeout=8,
+                markup=False,
             )
         elif name == "SavingRecovered":
             self.saving_problem = ""
@@ -139,13 +143,14 @@ class PersonalMixin:
             )
         elif name == "ConflictDetected":
             app.notify(
-                message,
+                visible(message),
                 title="Note edited elsewhere: both versions kept",
                 severity="warning",
                 timeout=10,
+                markup=False,
             )
         else:
-            app.notify(message, timeout=6)
+            app.notify(visible(message), timeout=6, markup=False)
         self.personal_changed()
 
     # -- what widgets are shown ---------------------------------------------

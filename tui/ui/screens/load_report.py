@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from tui.corpus.model import Corpus
+from tui.sanitize import visible_line
 
 
 class LoadReportScreen(ModalScreen[None]):
@@ -39,8 +40,9 @@ class LoadReportScreen(ModalScreen[None]):
         for problem in problems:
             mark = "✗" if problem.fatal else "!"
             text.append(f" {mark} ", style="bold red" if problem.fatal else "bold yellow")
-            text.append(str(problem.path), style="bold")
-            text.append(f": {problem.message}\n")
+            # Names and messages quote file names: shown, never obeyed by the terminal.
+            text.append(visible_line(str(problem.path)), style="bold")
+            text.append(f": {visible_line(problem.message)}\n")
         return text
 
     def _files(self) -> Table:
@@ -49,5 +51,9 @@ class LoadReportScreen(ModalScreen[None]):
         table.add_column("Collection")
         table.add_column("Abstracts", justify="right")
         for info in self.corpus.files:
-            table.add_row(Text(str(info.path)), Text(info.collection.short), f"{info.count:,}")
+            table.add_row(
+                Text(visible_line(str(info.path))),
+                Text(visible_line(info.collection.short)),
+                f"{info.count:,}",
+            )
         return table

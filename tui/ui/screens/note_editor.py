@@ -18,6 +18,18 @@ from textual.timer import Timer
 from textual.widgets import Static, TextArea
 
 from tui.corpus.model import Abstract
+from tui.sanitize import visible, visible_line
+
+
+class NoteArea(TextArea):
+    """A TextArea that shows control characters in the note (an import may bring them) as
+    symbols: the text itself is kept as it is, only what reaches the terminal changes."""
+
+    def get_line(self, line_index: int) -> Text:
+        # As TextArea.get_line, one character for one, so cursor columns and highlights
+        # stay where they were (rich's Text alone would drop some controls, shifting them).
+        return Text(visible(self.document.get_line(line_index)), end="", no_wrap=True)
+
 
 #: Typing that never pauses as long as the debounce is still saved this often.
 MAX_WAIT_SECONDS = 2.0
@@ -52,18 +64,20 @@ class NoteEditorScreen(ModalScreen[str]):
         with Vertical(id="editor-box") as box:
             box.border_title = "Note"
             box.border_subtitle = "saved as you type · empty deletes · Esc closes"
-            yield Static(Text(self.abstract.headline, style="bold"), id="editor-headline")
+            yield Static(
+                Text(visible_line(self.abstract.headline), style="bold"), id="editor-headline"
+            )
             if self.orphaned:
                 yield Static(
                     Text(
                         "This abstract is not loaded now; the note is kept with a stored copy:\n"
-                        + self.abstract.text,
+                        + visible(self.abstract.text),
                         style="dim",
                     ),
                     id="editor-orphan",
                 )
             # tab_behavior="focus" leaves Esc to this screen (in "indent" mode TextArea takes it).
-            yield TextArea(self.initial, language="markdown", tab_behavior="focus", id="note-text")
+            yield NoteArea(self.initial, language="markdown", tab_behavior="focus", id="note-text")
 
     def on_mount(self) -> None:
         editor = self.query_one("#note-text", TextArea)

@@ -16,6 +16,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.corpus.model import Corpus
+from tui.sanitize import visible_line
 from tui.ui.widgets.option_list import KeyedOptionList
 
 PREVIEW_CHARS = 160
@@ -56,16 +57,17 @@ class NotesScreen(ModalScreen[str | None]):
             yield KeyedOptionList(*(self._option(n) for n in self.notes), id="notes-list")
 
     def _option(self, note: Any) -> Option:
-        preview = " ".join(note.text.split())
+        # Notes, headlines and origins may come from an import: shown, never obeyed.
+        preview = visible_line(" ".join(note.text.split()))
         if len(preview) > PREVIEW_CHARS:
             preview = preview[: PREVIEW_CHARS - 1] + "…"
-        title = Text(note.headline or note.id, style="bold")
+        title = Text(visible_line(note.headline or note.id), style="bold")
         if note.orphaned:
             title.append("  (orphaned: not loaded)", style="italic yellow")
         body = Text.assemble(title, "\n", ("  ✎ ", "yellow"), preview)
         for copy in getattr(note, "conflicts", ()):
-            other = " ".join(copy.text.split())[:PREVIEW_CHARS]
-            body.append(f"\n  ⚠ also kept ({copy.origin}): ", style="bold red")
+            other = visible_line(" ".join(copy.text.split())[:PREVIEW_CHARS])
+            body.append(f"\n  ⚠ also kept ({visible_line(copy.origin)}): ", style="bold red")
             body.append(other)
         body.append("\n")
         return Option(
@@ -119,7 +121,7 @@ class ResolveScreen(ModalScreen[tuple[str, str] | None]):
             options = []
             for abstract_id, score in self.ambiguity.candidates:
                 abstract = self.corpus.by_id.get(abstract_id)
-                label = abstract.headline if abstract else abstract_id
+                label = visible_line(abstract.headline if abstract else abstract_id)
                 options.append(
                     Option(Text.assemble((f"{score:5.1f}  ", "bold"), label), id=abstract_id)
                 )

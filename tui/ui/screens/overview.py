@@ -15,6 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from tui.sanitize import visible_line
 from tui.triage.overview import CountRow, bar
 from tui.ui.widgets.option_list import KeyedOptionList
 
@@ -30,7 +31,7 @@ def _bar(fraction: float, width: int, style: str) -> Text:
 def count_line(row: CountRow, label_width: int, bar_width: int = BAR_WIDTH) -> Text:
     """`ICLR 2023  ███▌░░░░  12 / 57 read  █░░░ ★ 3`: read and bookmarked, as bars."""
     line = Text.assemble(
-        (row.label[:label_width].ljust(label_width), "bold"),
+        (visible_line(row.label)[:label_width].ljust(label_width), "bold"),
         "  ",
         _bar(row.read_fraction, bar_width, "green"),
         f" {row.read:,}/{row.total:,} read  ",
@@ -90,11 +91,12 @@ class OverviewScreen(ModalScreen[str | None]):
         for row in self.collections:
             add(count_line(row, width, bar_width), collection_query(row.label))
             for term in self.terms.get(row.label, ()):
-                add(Text.assemble("    ", ("filter: ", "dim"), term), f"{term} ")
+                add(Text.assemble("    ", ("filter: ", "dim"), visible_line(term)), f"{term} ")
         options.append(None)
         add(Text(f"Files ({len(self.files):,})", style="bold underline"), None)
         for row in self.files:
-            add(count_line(row, width, bar_width), f"file:{row.label} ")
+            # The filter box shows the query: a file name in it is shown, never obeyed.
+            add(count_line(row, width, bar_width), f"file:{visible_line(row.label)} ")
         return options
 
     def on_mount(self) -> None:

@@ -15,6 +15,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.corpus.model import Abstract
+from tui.sanitize import visible_line
 from tui.ui.widgets.option_list import KeyedOptionList
 
 
@@ -49,10 +50,11 @@ class SimilarScreen(ModalScreen[str | None]):
     def _option(abstract: Abstract, score: float, shared: Sequence[str], width: int) -> Option:
         """Two lines, each cut to the box: score and headline; where it is from and shared words."""
         source = abstract.source
-        first = Text.assemble((f"{score:4.0%}  ", "bold"), abstract.headline)
+        first = Text.assemble((f"{score:4.0%}  ", "bold"), visible_line(abstract.headline))
+        where = f"{abstract.collection.short} · {source.name} #{source.position}"
         second = Text.assemble(
             "      ",
-            (f"{abstract.collection.short} · {source.name} #{source.position}", "dim"),
+            (visible_line(where), "dim"),
             (f" · shares: {', '.join(shared)}" if shared else "", "dim italic"),
         )
         for line in (first, second):

@@ -25,6 +25,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from tui.corpus.model import Abstract, Corpus
+from tui.sanitize import visible_line
 
 Spans = Callable[[str], Sequence[tuple[int, int]]]
 
@@ -59,6 +60,7 @@ class AbstractList(ScrollView, can_focus=True):
         "abstract-list--mark",
         "abstract-list--match",
         "abstract-list--match-cursor",
+        "abstract-list--divider",
     }
 
     cursor: reactive[int] = reactive(0, always_update=True, init=False)
@@ -99,6 +101,9 @@ class AbstractList(ScrollView, can_focus=True):
         self.marks = RowMarks()
         self.highlight_spans: Spans | None = None
         self.empty_text = "No abstracts."
+        # Rows from this position on are the closest matches of a search, not full
+        # matches: a divider line is drawn above the first of them (None: no divider).
+        self._divider: int | None = None
         self._styles: dict[str, Style] = {}
         # Rendered rows: a cursor move or a relayout redraws from here, not from Rich.
         # `_version` changes whenever what rows show changes (rows, marks, matches, styles).
@@ -112,19 +117,50 @@ class AbstractList(ScrollView, can_focus=True):
         """The corpus indices shown, in order."""
         return self._rows
 
-    def set_rows(self, rows: Sequence[int], keep: str | None = None) -> None:
-        """Show `rows` (corpus indices); keep the cursor on abstract `keep` if it is among them."""
+    @property
+    def divider(self) -> int | None:
+        """The row position where the closest matches start, when a divider is shown."""
+        return self._divider
+
+    def set_rows(
+        self, rows: Sequence[int], keep: str | None = None, divider: int | None = None
+    ) -> None:
+        """Show `rows` (corpus indices); keep the cursor on abstract `keep` if it is among them.
+
+        `divider`: the position of the first row that only closely matches the
+        search; a "closest matches" line is drawn above it.
+        """
         self._rows = array("i", rows)
+        self._divider = divider if divider is not None and 0 <= divider < len(rows) else None
+        self._changed_rows()
         target = 0
         if keep is not None and (kept := self._corpus.by_id.get(keep)) is not None:
             try:
                 target = self._rows.index(kept.index)
             except ValueError:
                 target = 0
-        self.virtual_size = Size(self.size.width, len(self._rows))
+        self.virtual_size = Size(self.size.width, self._line_count())
         self.scroll_to(y=0, animate=False, immediate=True)
         self.cursor = target
         self.refresh()
+
+    def _changed_rows(self) -> None:
+        self._version += 1
+        self._strips.clear()
+
+    def _line_count(self) -> int:
+        return len(self._rows) + (self._divider is not None)
+
+    def _line_of(self, row: int) -> int:
+        """The line (of the virtual height) a row is drawn on."""
+        return row + (self._divider is not None and row >= self._divider)
+
+    def _row_at(self, line: int) -> int | None:
+        """The row drawn on `line`; None for the divider."""
+        divider = self._divider
+        if divider is None or line < divider:
+            return line
+        return None if line == divider else line - 1
 
     def set_marks(self, marks: RowMarks) -> None:
         self.marks = marks
@@ -174,8 +210,8 @@ class AbstractList(ScrollView, can_focus=True):
         self._scroll_cursor_into_view()
         if int(self.scroll_y) == top:
             # Only the two rows whose cursor state changed are drawn again.
-            self.refresh_line(old)
-            self.refresh_line(new)
+            self.refresh_line(self._line_of(old))
+            self.refresh_line(self._line_of(new))
         else:
             self.refresh()
         self.post_message(self.Highlighted(self, self.current))
@@ -183,10 +219,13 @@ class AbstractList(ScrollView, can_focus=True):
     def _scroll_cursor_into_view(self) -> None:
         height = self.scrollable_content_region.height or 1
         top = int(self.scroll_y)
-        if self.cursor < top:
-            self.scroll_to(y=self.cursor, animate=False, immediate=True)
-        elif self.cursor >= top + height:
-            self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True)
+        line = self._line_of(self.cursor)
+        if self.cursor == self._divider and line - 1 < top:
+            line -= 1  # the first close match brings its divider into view
+        if line < top:
+            self.scroll_to(y=line, animate=False, immediate=True)
+        elif self._line_of(self.cursor) >= top + height:
+            self.scroll_to(y=self._line_of(self.cursor) - height + 1, animate=False, immediate=True)
 
     def _page(self) -> int:
         return max(1, self.scrollable_content_region.height - 1)
@@ -221,7 +260,7 @@ class AbstractList(ScrollView, can_focus=True):
                 self.post_message(self.Chosen(self, current))
 
     def on_resize(self, event: events.Resize) -> None:
-        self.virtual_size = Size(event.size.width, len(self._rows))
+        self.virtual_size = Size(event.size.width, self._line_count())
         self._scroll_cursor_into_view()
 
     # -- drawing -----------------------------------------------------------
@@ -232,13 +271,15 @@ class AbstractList(ScrollView, can_focus=True):
         return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:
-        row = int(self.scroll_y) + y
         width = self.scrollable_content_region.width
         base = self._style("base")
         if not self._rows and y == 1:
             message = Text(self.empty_text, style=self._style("meta"), justify="center")
             message.truncate(width, overflow="ellipsis", pad=True)
             return Strip(list(message.render(self.app.console))).crop_extend(0, width, base)
+        row = self._row_at(int(self.scroll_y) + y)
+        if row is None:
+            return self._divider_strip(width)
         if row >= len(self._rows):
             return Strip.blank(width, base)
         index = self._rows[row]
@@ -248,6 +289,22 @@ class AbstractList(ScrollView, can_focus=True):
             text = self._row_text(self._corpus.abstracts[index], width, is_cursor)
             segments = list(text.render(self.app.console))
             strip = Strip(segments).crop_extend(0, width, base).apply_meta({"row": row})
+            self._strips[key] = strip
+        return strip
+
+    def _divider_strip(self, width: int) -> Strip:
+        key = (-1, -1, False, width, self.has_focus, self._version)
+        if (strip := self._strips.get(key)) is None:
+            label = (
+                " closest matches (not every word) "
+                if self._divider
+                else " no abstract has every word · closest matches "
+            )
+            text = Text(label, style=self._style("divider"))
+            text.align("center", width, character="─")
+            strip = Strip(list(text.render(self.app.console))).crop_extend(
+                0, width, self._style("base")
+            )
             self._strips[key] = strip
         return strip
 
@@ -273,7 +330,7 @@ class AbstractList(ScrollView, can_focus=True):
             (" " if is_read else "•", mark_style),
             " ",
         )
-        meta = abstract.collection.short
+        meta = visible_line(abstract.collection.short)
         meta_width = min(len(meta), max(0, width // 4))
         headline_width = max(1, width - marker.cell_len - meta_width - 1)
         headline = Text(abstract.headline, style=self._style("read" if is_read else "unread"))

@@ -13,8 +13,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from tui.corpus.latex import render, shown_safely
+from tui.corpus.latex import render
 from tui.corpus.model import Abstract
+from tui.sanitize import visible, visible_line
 
 WORDS_PER_MINUTE = 200
 # Characters of source shown for one abstract (real ones are a few thousand).
@@ -55,7 +56,7 @@ def reading_text(
     """
     source, rest = _displayed(abstract.text)
     if raw:
-        body = Text(shown_safely(source))  # the source, controls made visible
+        body = Text(visible(source))  # the source, controls made visible
     else:
         rendered = render(source)
         body = Text(rendered.plain)
@@ -99,8 +100,9 @@ def meta_text(view: DetailView) -> Text:
     minutes = max(1, round(words / WORDS_PER_MINUTE))
     source = abstract.source
     parts = Text()
-    parts.append(abstract.collection.short, style="bold")
-    parts.append(f" · {source.name} #{source.position}")
+    # File names and header lines are data: shown, never obeyed by the terminal.
+    parts.append(visible_line(abstract.collection.short), style="bold")
+    parts.append(f" · {visible_line(source.name)} #{source.position}")
     parts.append(f" · {words:,} words · {minutes} min")
     parts.append("\n")
     parts.append(
@@ -108,13 +110,14 @@ def meta_text(view: DetailView) -> Text:
         style="bold" if view.bookmarked else "dim",
     )
     parts.append("✓ read" if view.read else "• unread", style="dim" if view.read else "bold")
-    parts.append(f"  ·  id {abstract.id}", style="dim")
+    parts.append(f"  ·  id {visible_line(abstract.id)}", style="dim")
     if len(abstract.sources) > 1:
-        others = ", ".join(f"{s.name} #{s.position}" for s in abstract.sources[1:])
+        others = ", ".join(f"{visible_line(s.name)} #{s.position}" for s in abstract.sources[1:])
         parts.append(f"\nAlso in: {others}", style="dim")
     for other, score in view.near_duplicates:
+        where = f"{visible_line(other.source.name)} #{other.source.position}"
         parts.append(
-            f"\nNear-duplicate ({score:.0%}): {other.headline} [{other.source.name} #{other.source.position}]",
+            f"\nNear-duplicate ({score:.0%}): {visible_line(other.headline)} [{where}]",
             style="bold",
         )
     return parts
@@ -160,7 +163,7 @@ class DetailPane(VerticalScroll, can_focus=True):
         match = self.get_component_rich_style("detail-pane--match", partial=True)
         body.update(reading_text(view.abstract, raw=view.raw, spans=view.spans, match_style=match))
         note.display = bool(view.note)
-        note.update(Text(view.note or ""))
+        note.update(Text(visible(view.note or "")))
         if changed:
             self.scroll_home(animate=False)
 

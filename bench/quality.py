@@ -1,0 +1,230 @@
+"""Known-item search quality: find a paper's abstract from its title, three engines side by side.
+
+    python bench/quality.py [--corpus DIR] [--titles FILE.jsonl] [--sample N] [--seed S] [--json]
+
+For each title of a JSONL file of {"title", "abstract"} whose abstract is in
+the corpus (default: ../shared/corpora/iclr and iclr-titles.jsonl; any corpus
+directory and titles file work), three queries are typed, as a user would:
+
+- title: the full title;
+- typo: the title with one inner letter dropped from one word of 6+ letters;
+- words: 3 random content words (not stop words) of the title.
+
+Each goes to this app's engine (the filter, as typed: the last word is still
+being typed), SQLite FTS5 (porter stemmer, bm25, terms ORed) and tantivy
+(en_stem, BM25, parsed query, ORed), over the same rendered abstracts. Printed
+per engine and variant: hit@1, hit@10, MRR@10 and the share of queries with no
+result at all. Seeded and deterministic; prints figures, never fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from tui.corpus.load import load_corpus  # noqa: E402
+from tui.corpus.model import Corpus, abstract_id  # noqa: E402
+from tui.corpus.stopwords import STOPWORDS  # noqa: E402
+from tui.corpus.tokens import tokenize  # noqa: E402
+from tui.search.index import SearchIndex  # noqa: E402
+from tui.search.query import QueryError  # noqa: E402
+
+SHARED = REPO.parent / "shared" / "corpora"
+VARIANTS = ("title", "typo", "words")
+# An engine answers a query with corpus indices, best first (at most 10 needed).
+Engine = Callable[[str], list[int]]
+
+
+def typo(title: str, rng: random.Random) -> str:
+    """The title with one inner letter dropped from one of its words of 6+ letters."""
+    words = title.split(" ")
+    long = [i for i, w in enumerate(words) if sum(c.isalpha() for c in w) >= 6 and w.isalpha()]
+    if not long:
+        return title
+    i = rng.choice(long)
+    w = words[i]
+    k = rng.randrange(1, len(w) - 1)
+    words[i] = w[:k] + w[k + 1 :]
+    return " ".join(words)
+
+
+def content_words(title: str, rng: random.Random, k: int = 3) -> str:
+    """k random distinct content words of the title (all of them when it has fewer)."""
+    words = list(dict.fromkeys(w for w in tokenize(title) if w not in STOPWORDS and len(w) > 1))
+    if len(words) > k:
+        words = rng.sample(words, k)
+    return " ".join(words)
+
+
+def app_engine(corpus: Corpus) -> tuple[Engine, float]:
+    start = time.perf_counter()
+    index = SearchIndex.build(corpus)
+    built = time.perf_counter() - start
+
+    def run(text: str) -> list[int]:
+        try:
+            return index.search(text, corpus, limit=10).indices
+        except QueryError:
+            return []
+
+    return run, built
+
+
+def fts_engine(corpus: Corpus) -> tuple[Engine, float]:
+    start = time.perf_counter()
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE VIRTUAL TABLE docs USING fts5(body, tokenize='porter unicode61')")
+    db.executemany(
+        "INSERT INTO docs(rowid, body) VALUES (?, ?)",
+        ((i, a.plain) for i, a in enumerate(corpus.abstracts)),
+    )
+    built = time.perf_counter() - start
+
+    def run(text: str) -> list[int]:
+        words = tokenize(text)
+        if not words:
+            return []
+        match = " OR ".join(f'"{w}"' for w in words)
+        rows = db.execute(
+            "SELECT rowid FROM docs WHERE docs MATCH ? ORDER BY bm25(docs) LIMIT 10", (match,)
+        )
+        return [r[0] for r in rows]
+
+    return run, built
+
+
+def tantivy_engine(corpus: Corpus, folder: Path) -> tuple[Engine, float] | None:
+    try:
+        import tantivy
+    except ImportError:
+        return None
+    start = time.perf_counter()
+    builder = tantivy.SchemaBuilder()
+    builder.add_text_field("body", stored=False, tokenizer_name="en_stem")
+    builder.add_integer_field("pos", stored=True, fast=True)
+    schema = builder.build()
+    index = tantivy.Index(schema, path=str(folder))
+    writer = index.writer(heap_size=200_000_000, num_threads=2)
+    for i, a in enumerate(corpus.abstracts):
+        writer.add_document(tantivy.Document(body=a.plain, pos=i))
+    writer.commit()
+    writer.wait_merging_threads()
+    index.reload()
+    searcher = index.searcher()
+    built = time.perf_counter() - start
+
+    def run(text: str) -> list[int]:
+        words = tokenize(text)
+        if not words:
+            return []
+        query = index.parse_query(" ".join(words), ["body"])
+        hits = searcher.search(query, 10).hits
+        return [searcher.doc(address)["pos"][0] for _, address in hits]
+
+    return run, built
+
+
+def evaluate(
+    engine: Engine, cases: list[tuple[int, dict[str, str]]]
+) -> dict[str, dict[str, float]]:
+    out: dict[str, dict[str, float]] = {}
+    for variant in VARIANTS:
+        rr: list[float] = []
+        hit1 = hit10 = zero = 0
+        times: list[float] = []
+        for target, queries in cases:
+            start = time.perf_counter()
+            found = engine(queries[variant])[:10]
+            times.append(time.perf_counter() - start)
+            if not found:
+                zero += 1
+            if target in found:
+                rank = found.index(target) + 1
+                rr.append(1.0 / rank)
+                hit1 += rank == 1
+                hit10 += 1
+            else:
+                rr.append(0.0)
+        n = len(cases)
+        out[variant] = {
+            "hit@1": hit1 / n,
+            "hit@10": hit10 / n,
+            "mrr@10": statistics.fmean(rr),
+            "zero": zero / n,
+            "median_ms": statistics.median(times) * 1000,
+        }
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(prog="bench/quality.py", description=__doc__)
+    parser.add_argument("--corpus", default=str(SHARED / "iclr"), help="abstract files or folder")
+    parser.add_argument("--titles", default=str(SHARED / "iclr-titles.jsonl"))
+    parser.add_argument("--sample", type=int, default=400, help="titles to try (0: all)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--engines", default="app,fts5,tantivy")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+
+    corpus = load_corpus([args.corpus])
+    position = {a.id: i for i, a in enumerate(corpus.abstracts)}
+    rng = random.Random(args.seed)
+    titled: list[tuple[int, str]] = []
+    with open(args.titles, encoding="utf-8") as f:
+        for line in f:
+            record = json.loads(line)
+            i = position.get(abstract_id(record["abstract"]))
+            if i is not None and record.get("title"):
+                titled.append((i, " ".join(record["title"].split())))
+    if args.sample and len(titled) > args.sample:
+        titled = rng.sample(titled, args.sample)
+    cases = [
+        (i, {"title": t, "typo": typo(t, rng), "words": content_words(t, rng)}) for i, t in titled
+    ]
+    print(f"{len(corpus):,} abstracts, {len(cases)} titles found in the corpus", file=sys.stderr)
+
+    results: dict[str, dict[str, dict[str, float]]] = {}
+    builds: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        makers: dict[str, Callable[[], tuple[Engine, float] | None]] = {
+            "app": lambda: app_engine(corpus),
+            "fts5": lambda: fts_engine(corpus),
+            "tantivy": lambda: tantivy_engine(corpus, Path(tmp)),
+        }
+        for name in args.engines.split(","):
+            made = makers[name]()
+            if made is None:
+                print(f"{name}: not installed, skipped", file=sys.stderr)
+                continue
+            engine, builds[name] = made
+            results[name] = evaluate(engine, cases)
+
+    if args.json:
+        print(json.dumps({"results": results, "build_s": builds}, indent=2))
+        return 0
+    print(
+        f"{'engine':<9} {'variant':<7} {'hit@1':>6} {'hit@10':>7} {'MRR@10':>7} {'zero':>6} {'ms':>6}"
+    )
+    for name, by_variant in results.items():
+        for variant, m in by_variant.items():
+            print(
+                f"{name:<9} {variant:<7} {m['hit@1']:6.3f} {m['hit@10']:7.3f} {m['mrr@10']:7.3f}"
+                f" {m['zero']:6.1%} {m['median_ms']:6.2f}"
+            )
+    print("build seconds: " + ", ".join(f"{k} {v:.2f}" for k, v in builds.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,75 @@
+"""The cache file format shared by the search and similarity caches: no pickles, private folder."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.search.helpers import make_corpus
+from tui import cachefile
+
+ROWS = [("a.txt", "ICLR", 2022, "Contrastive learning of visual features.")]
+STRINGS = {"words": ["", "café", "\udcff surrogate", "line\nbreak", ""], "none": []}
+
+
+def _saved(tmp_path: Path) -> tuple[Path, dict[str, object]]:
+    corpus = make_corpus(ROWS)
+    head = cachefile.header("test", 1, corpus)
+    path = cachefile.path_for(tmp_path / "cache", "test", 1, corpus)
+    arrays = {"ints": np.arange(5, dtype=np.int32), "empty": np.zeros(0, dtype=np.float32)}
+    cachefile.save(path, head, arrays, STRINGS)
+    return path, head
+
+
+def test_arrays_and_strings_round_trip_exactly(tmp_path: Path) -> None:
+    path, head = _saved(tmp_path)
+    contents = cachefile.load(path, head)
+    assert contents is not None
+    assert contents.strings == STRINGS
+    assert contents.arrays["ints"].dtype == np.int32
+    assert contents.arrays["ints"].tolist() == [0, 1, 2, 3, 4]
+    assert contents.arrays["empty"].shape == (0,)
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize("field", ["kind", "version", "render", "fingerprint", "ids", "layout"])
+def test_any_other_header_is_no_cache(tmp_path: Path, field: str) -> None:
+    path, head = _saved(tmp_path)
+    assert cachefile.load(path, {**head, field: "other"}) is None
+
+
+@pytest.mark.parametrize("cut", [1, 100, 1000])
+def test_a_truncated_file_is_no_cache(tmp_path: Path, cut: int) -> None:
+    path, head = _saved(tmp_path)
+    path.write_bytes(path.read_bytes()[:-cut])
+    assert cachefile.load(path, head) is None
+
+
+def test_a_plain_npy_file_is_no_cache(tmp_path: Path) -> None:
+    path, head = _saved(tmp_path)
+    with path.open("wb") as f:
+        np.save(f, np.arange(3))
+    assert cachefile.load(path, head) is None
+
+
+def test_a_string_holding_nul_is_refused_when_saving(tmp_path: Path) -> None:
+    corpus = make_corpus(ROWS)
+    path = cachefile.path_for(tmp_path, "test", 1, corpus)
+    with pytest.raises(ValueError, match="NUL"):
+        cachefile.save(path, cachefile.header("test", 1, corpus), {}, {"bad": ["a\0b"]})
+    assert not path.exists()
+
+
+def test_ids_digest_depends_on_order_and_separates_ids() -> None:
+    assert cachefile.ids_digest(["a", "b"]) != cachefile.ids_digest(["b", "a"])
+    assert cachefile.ids_digest(["ab"]) != cachefile.ids_digest(["a", "b"])
+
+
+def test_a_cache_folder_that_is_a_file_is_an_error_when_saving(tmp_path: Path) -> None:
+    (tmp_path / "cache").write_text("a file")
+    with pytest.raises(OSError):
+        cachefile.ensure_dir(tmp_path / "cache")

@@ -1,0 +1,74 @@
+"""Text from data made safe for a terminal: the one path every shown or exported text takes.
+
+Abstract text, notes, file names, headlines and ids come from files and imports the
+user did not write character by character. A terminal obeys control characters
+instead of showing them: an OSC 52 sequence in a file name sets the clipboard,
+`ESC [2J` clears the screen, a bidi override makes text display other than it reads.
+Here each such character becomes a visible symbol (a Unicode control picture, or
+U+FFFD where none exists), one character for one, so offsets into the text stay
+valid and every printable character is kept exactly.
+
+`visible` keeps tabs and line breaks (a paragraph, a note); `visible_line` shows
+them too (a name, an id, a headline: one line that must not become two);
+`json_safe` escapes what JSON itself leaves raw, so JSON output stays lossless.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+__all__ = ["BIDI", "CONTROL", "json_line", "json_safe", "visible", "visible_line"]
+
+# Bidirectional controls: marks, embeddings, overrides and isolates. A terminal
+# obeys them and reorders what follows, so text can display other than it reads.
+BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+# C0 controls but tab and line feed, DEL, C1 controls (U+009B is a one-character
+# CSI) and bidi controls: the characters a terminal may obey instead of showing.
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f" + BIDI + "]")
+_LINE_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f" + BIDI + "]")
+_PICTURES = {
+    **{c: 0x2400 + c for c in range(0x20) if c not in (0x09, 0x0A)},
+    0x7F: 0x2421,
+    # C1 controls have no pictures; the replacement character shows one was there.
+    **{c: 0xFFFD for c in range(0x80, 0xA0)},
+    # Nor do bidi controls: shown as the replacement character, never dropped, so
+    # the text keeps its length.
+    **{c: 0xFFFD for c in (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))},
+}
+_LINE_PICTURES = {**_PICTURES, 0x09: 0x2409, 0x0A: 0x240A}
+# What json.dumps(ensure_ascii=False) writes raw but a terminal may obey.
+_JSON_RAW = re.compile(r"[\x7f-\x9f" + BIDI + "]")
+
+
+def visible(text: str) -> str:
+    """`text` with every control character but tab and line feed shown as a symbol.
+
+    One character for one; `text` itself when there is nothing to replace.
+    """
+    if text.isprintable() or not CONTROL.search(text):
+        return text
+    return text.translate(_PICTURES)
+
+
+def visible_line(text: str) -> str:
+    """`text` on one line: as `visible`, and tabs and line breaks shown as symbols too."""
+    if text.isprintable() or not _LINE_CONTROL.search(text):
+        return text
+    return text.translate(_LINE_PICTURES)
+
+
+def json_safe(encoded: str) -> str:
+    """JSON text (from `json.dumps(..., ensure_ascii=False)`) with DEL, C1 and bidi
+    controls written as `\\uXXXX` escapes: the same JSON value, nothing a terminal obeys.
+
+    JSON escapes C0 controls itself; outside strings JSON text is ASCII, so every
+    character replaced here is inside a string, where the escape means the same.
+    """
+    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", encoded)
+
+
+def json_line(value: Any) -> str:
+    """`value` as one line of JSON, readable (non-ASCII kept) and safe for a terminal."""
+    return json_safe(json.dumps(value, ensure_ascii=False))
