@@ -91,7 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from tui.ui.app import make_app
 
     app = make_app(corpus=corpus, data_dir=args.data_dir)
-    guard = app.shutdown
+    guard = app.quit_sequence.guard
     guard.last_words = lambda: _after_the_app(app)
     guard.install()
     result = app.run()

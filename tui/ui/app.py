@@ -6,8 +6,6 @@ only the app talks to the core (search, store, similarity).
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import gc
 import threading
 from collections.abc import Iterable, Sequence
@@ -27,7 +25,7 @@ from tui.corpus.model import Abstract, Corpus
 from tui.sanitize import visible_line
 from tui.ui.filtering import FilterMixin
 from tui.ui.personal import PersonalMixin
-from tui.ui.shutdown import EXIT_OK, EXIT_UNSAVED, ShutdownGuard
+from tui.ui.quitting import QuitSequence
 from tui.ui.triage import TriageMixin
 from tui.ui.widgets.abstract_list import AbstractList, Spans
 from tui.ui.widgets.detail import DetailPane, DetailView
@@ -82,10 +80,10 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
         self.match_counts: tuple[int, int] | None = None
         self.query_error: str | None = None
         self.indexing = False
-        #: Signals and the bound on quitting; the command line installs it (tests do not).
-        self.shutdown = ShutdownGuard()
+        #: Saving at quit, signals and the bound on quitting (the command line installs
+        #: its guard; the tests do not).
+        self.quit_sequence = QuitSequence(self)
         self.quitting = False
-        self._finished = False
         self._cache_build: CacheBuild | None = None
         self._saved_selection: str | None = None
         self.resume_selection: str | None = None
@@ -132,7 +130,7 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
         self._show_current()
         self.refresh_header()
         self._report_problems()
-        self._attach_shutdown()
+        self.quit_sequence.attach()
         self.call_after_refresh(self.start_background_work)
 
     def start_background_work(self) -> None:
@@ -147,30 +145,12 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
 
     async def action_quit(self) -> None:
         """Remember where the user is, write everything pending, then exit (status 0, or 1
-        when something could only be written to a rescue file)."""
-        if not self._finished:
-            self.exit(self._finish())
+        when something could only be written to a rescue file). See ui/quitting.py."""
+        if not self.quit_sequence.finished:
+            self.exit(self.quit_sequence.finish())
 
-    def _finish(self) -> int:
-        """Everything that must reach the disk before the process ends, in order: a note
-        still waiting for its debounced save, where the user is, then the store's queue.
-        From here on the process ends within a bound, whatever hangs (see shutdown.py)."""
-        from tui.ui.screens.note_editor import NoteEditorScreen
-
-        self._finished = True
-        self.shutdown.begin()
-        self._stop_background()
-        for screen in self.screen_stack:
-            if isinstance(screen, NoteEditorScreen):
-                screen.save_now()
-        self.save_resume()
-        return self._close_store()
-
-    def _close_store(self) -> int:
-        self.close_personal()
-        status = EXIT_UNSAVED if self.rescue_path or self.rescue_text else EXIT_OK
-        self.shutdown.flushed(status)
-        return status
+    def on_unmount(self) -> None:
+        self.quit_sequence.after_unmount()
 
     def get_driver_class(self) -> type[Driver]:
         """Textual's Linux driver can hang for ever on a closed terminal; ours cannot."""
@@ -183,39 +163,7 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
             return SafeLinuxDriver
         return driver
 
-    def _attach_shutdown(self) -> None:
-        """SIGTERM, SIGHUP (the terminal closed) and SIGINT quit as `q` does, saving first."""
-        if not self.shutdown.installed:
-            return
-        loop = asyncio.get_running_loop()
-        self.shutdown.emergency = self._emergency_flush
-        quit_later = self.call_later
-        self.shutdown.request_quit = lambda: loop.call_soon_threadsafe(quit_later, self.action_quit)
-        if self.shutdown.pending_request():  # a signal came during start
-            quit_later(self.action_quit)
-
-    def _emergency_flush(self) -> int:
-        """From the shutdown guard's thread when the app's loop is stuck: save what can be
-        saved without it (the note in an open editor, then the store's queue)."""
-        from tui.ui.screens.note_editor import NoteEditorScreen
-
-        for screen in list(self.screen_stack):
-            if isinstance(screen, NoteEditorScreen):
-                with contextlib.suppress(Exception):
-                    self.save_note(screen.abstract, screen.text)
-        data = self.userdata
-        if data is None or data.flush(timeout=3.0, rescue=True):
-            return EXIT_OK
-        self.rescue_path = data.rescue_path
-        return EXIT_UNSAVED
-
-    def on_unmount(self) -> None:
-        if not self._finished:  # ended without action_quit (widgets gone): flush the store
-            self._finished = True
-            self._stop_background()
-            self._close_store()
-
-    def _stop_background(self) -> None:
+    def stop_background(self) -> None:
         """Quitting must not wait for a cache build: stop the child, build nothing more.
         A half-built cache is simply rebuilt next time."""
         self.quitting = True
