@@ -108,7 +108,11 @@ def test_closing_the_terminal_at_random_moments_leaves_no_process(
     with ThreadPoolExecutor(max_workers=2) as pool:
         results = list(pool.map(lambda args: _one_close(*args), plan))
     print("pty close test:", results)
-    assert [r for r in results if r[1] not in ACCEPTED or r[3]] == []
+    # A terminal closed before the app has finished starting may also end it with
+    # Textual's start-up error status (1; nothing is open to save yet): never a hang.
+    assert [
+        r for r in results if r[1] not in ACCEPTED + ((1,) if r[0] == "start" else ()) or r[3]
+    ] == []
     slowest = max(took for _, _, took, _ in results)
     print(f"pty close test: {len(results)} closes, 0 processes left, slowest exit {slowest} s")
 
