@@ -119,19 +119,19 @@ def _after_the_app(app: AbstractsApp) -> None:
 
     with contextlib.suppress(OSError, ValueError):
         report_problems("abstracts", app.corpus.problems)
-        if app.rescue_path is not None:
-            rescue = visible_line(str(app.rescue_path))
+        if app.personal.rescue_path is not None:
+            rescue = visible_line(str(app.personal.rescue_path))
             print(
                 f"abstracts: saving failed; unsaved changes were written to {rescue}.\n"
                 f"abstracts: bring them back with: abstracts import {rescue}",
                 file=sys.stderr,
             )
-        elif app.rescue_text:
+        elif app.personal.rescue_text:
             print("abstracts: saving failed and no rescue file could be written;", file=sys.stderr)
             print(
                 "abstracts: your unsaved changes follow (save them as a .json file to import):",
                 file=sys.stderr,
             )
             # JSON: escaped, not replaced, so what is saved from the screen imports exactly.
-            print(json_safe(app.rescue_text), file=sys.stderr)
+            print(json_safe(app.personal.rescue_text), file=sys.stderr)
         sys.stderr.flush()

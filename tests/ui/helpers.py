@@ -10,7 +10,7 @@ async def wait_for_userdata(pilot, timeout: float = 10.0) -> None:
     app = pilot.app
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    while app.userdata is None:
+    while app.personal.userdata is None:
         if loop.time() > deadline:
             raise AssertionError("the user's data never opened")
         await pilot.pause(0.02)

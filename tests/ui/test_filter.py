@@ -90,9 +90,9 @@ async def test_large_corpora_index_in_a_child_process(seeds_dir: Path, monkeypat
     async with app.run_test(size=(140, 40)) as pilot:
         await pilot.press("slash", *"pruning")
         await wait_until(pilot, lambda: 0 < len(app.abstract_list.rows) < 76, timeout=60)
-        await wait_until(pilot, lambda: app.similarity is not None, timeout=60)
+        await wait_until(pilot, lambda: app.triage.similarity is not None, timeout=60)
         assert started == [True]
-        assert not app.indexing
+        assert not app.search.indexing
 
 
 async def test_keys_arriving_in_one_burst_after_slash_go_into_the_filter(seeds_dir: Path) -> None:
@@ -138,11 +138,11 @@ async def test_quitting_never_waits_for_an_index_build(seeds_dir: Path, monkeypa
     monkeypatch.setattr(search_cache, "load_or_build", slow_build)
     app = make_app([seeds_dir])
     async with app.run_test(size=(140, 40)) as pilot:
-        await wait_until(pilot, lambda: app.index is not None)  # the start-up build is done
+        await wait_until(pilot, lambda: app.search.index is not None)  # the start-up build is done
         before = len(builds)
         app.quitting = True  # as quitting sets it: a search after this must not build
-        app.index = None
-        assert app._ensure_index() is None
+        app.search.index = None
+        assert app.search.ensure_index() is None
         assert len(builds) == before
 
 
@@ -168,8 +168,8 @@ async def test_closest_matches_follow_behind_a_divider(seeds_dir: Path) -> None:
     async with app.run_test(size=(140, 40)) as pilot:
         # Two words no single seed abstract has together, each in some.
         await pilot.press("slash", *"pruning molecules ")
-        await wait_until(pilot, lambda: app.match_counts is not None)
-        matched, close = app.match_counts
+        await wait_until(pilot, lambda: app.search.match_counts is not None)
+        matched, close = app.search.match_counts
         assert close > 0
         assert len(app.abstract_list.rows) == matched + close
         assert app.abstract_list.divider == matched
@@ -189,7 +189,7 @@ async def test_a_title_with_a_missing_word_still_finds_its_abstract(seeds_dir: P
     async with app.run_test(size=(140, 40)) as pilot:
         # Words of a seed abstract, in other forms, with stop words and one word it lacks.
         await pilot.press("slash", *"Towards pruned network via zebras")
-        await wait_until(pilot, lambda: app.match_counts is not None)
+        await wait_until(pilot, lambda: app.search.match_counts is not None)
         assert app.abstract_list.rows
         top = app.corpus.abstracts[app.abstract_list.rows[0]].plain.lower()
         assert "prun" in top and "network" in top
@@ -215,6 +215,6 @@ async def test_the_filter_waits_for_the_index_and_says_so(seeds_dir: Path, monke
         assert "of 76" not in status(app)  # never the unfiltered list as a result
         assert len(app.abstract_list.rows) == 76
         release.set()
-        await wait_until(pilot, lambda: app.match_counts is not None)
+        await wait_until(pilot, lambda: app.search.match_counts is not None)
         assert 0 < len(app.abstract_list.rows) < 76
         assert "matches" in status(app) or "match" in status(app)

@@ -27,13 +27,13 @@ async def test_steady_typing_is_saved_at_least_every_two_seconds(
         await pilot.press("n")
         loop = asyncio.get_running_loop()
         saves: list[tuple[float, str]] = []
-        save = app.userdata.save_note
+        save = app.personal.userdata.save_note
 
         def spy(abstract, text: str) -> None:
             saves.append((loop.time() - start, text))
             save(abstract, text)
 
-        app.userdata.save_note = spy
+        app.personal.userdata.save_note = spy
         start = loop.time()
         typed = ""
         for key in "steadily":  # a key every 0.5 s: the 1 s debounce never comes
@@ -46,7 +46,7 @@ async def test_steady_typing_is_saved_at_least_every_two_seconds(
         times = [0.0] + [t for t, _ in saves] + [ended]
         assert max(b - a for a, b in itertools.pairwise(times)) <= NOTE_MAX_WAIT_SECONDS + 0.5
         assert all(typed.startswith(text) for _, text in saves)
-        assert app.userdata.flush(timeout=5)
+        assert app.personal.userdata.flush(timeout=5)
         store = Store.open(data_dir, read_only=True)
         try:
             on_disk = store.load().notes[target.id].text

@@ -16,7 +16,7 @@ async def test_bookmark_and_note_survive_a_restart(seeds_dir: Path, data_dir: Pa
         await pilot.press("j")
         target = app.abstract_list.current
         await pilot.press("b")
-        assert app.userdata.is_bookmarked(target.id)
+        assert app.personal.userdata.is_bookmarked(target.id)
         row = app.abstract_list._row_text(target, 100, False).plain
         assert row.startswith("★")
         await pilot.press("n")
@@ -24,14 +24,14 @@ async def test_bookmark_and_note_survive_a_restart(seeds_dir: Path, data_dir: Pa
         await pilot.press(*"read [this] later")
         await pilot.press("escape")
         assert not isinstance(app.screen, NoteEditorScreen)
-        assert app.userdata.note(target.id) == "read [this] later"
+        assert app.personal.userdata.note(target.id) == "read [this] later"
         assert "read [this] later" in str(app.detail.query_one("#detail-note").render())
 
     again = make_app([seeds_dir], data_dir=data_dir)
     async with again.run_test(size=(140, 40)) as pilot:
         await wait_for_userdata(pilot)
-        assert again.userdata.is_bookmarked(target.id)
-        assert again.userdata.note(target.id) == "read [this] later"
+        assert again.personal.userdata.is_bookmarked(target.id)
+        assert again.personal.userdata.note(target.id) == "read [this] later"
         row = again.abstract_list._row_text(again.corpus.by_id[target.id], 100, False).plain
         assert row.startswith("★✎")
 
@@ -53,11 +53,11 @@ async def test_r_toggles_read_and_the_header_counts_it(seeds_dir: Path, data_dir
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_for_userdata(pilot)
         target = app.abstract_list.current
-        was_read = app.userdata.is_read(target.id)
+        was_read = app.personal.userdata.is_read(target.id)
         await pilot.press("r")
-        assert app.userdata.is_read(target.id) is not was_read
+        assert app.personal.userdata.is_read(target.id) is not was_read
         header = str(app.query_one("#header-status").render())
-        assert f"{len(app.userdata.read_ids())} / 76 read" in header
+        assert f"{len(app.personal.userdata.read_ids())} / 76 read" in header
 
 
 async def test_a_note_edited_in_two_instances_keeps_both_and_x_drops_the_copy(
@@ -71,8 +71,8 @@ async def test_a_note_edited_in_two_instances_keeps_both_and_x_drops_the_copy(
         await wait_for_userdata(pilot)
         target = app.abstract_list.current
         other = UserData.open(data_dir)  # a second instance, opened before either edit
-        app.userdata.save_note(target, "mine")
-        app.userdata.flush()
+        app.personal.userdata.save_note(target, "mine")
+        app.personal.userdata.flush()
         other.save_note(target, "theirs")
         other.flush()
         other.close()
@@ -85,7 +85,7 @@ async def test_a_note_edited_in_two_instances_keeps_both_and_x_drops_the_copy(
         await pilot.press("x")
         assert app.screen.notes[0].conflicts == ()
         await pilot.press("escape")
-        assert [n.conflicts for n in app.userdata.notes()] == [()]
+        assert [n.conflicts for n in app.personal.userdata.notes()] == [()]
 
 
 async def test_a_corrupt_database_is_set_aside_and_the_user_told(
@@ -99,7 +99,7 @@ async def test_a_corrupt_database_is_set_aside_and_the_user_told(
         messages = " ".join(n.message for n in app._notifications)
         assert "corrupt" in messages.lower() or "damaged" in messages.lower()
         await pilot.press("b")
-        assert app.userdata.bookmarked_ids()
+        assert app.personal.userdata.bookmarked_ids()
     kept = list(data_dir.glob("abstracts.db.corrupt-*"))
     assert kept and kept[0].read_bytes() == garbage
 
@@ -107,7 +107,7 @@ async def test_a_corrupt_database_is_set_aside_and_the_user_told(
 async def test_an_abstract_shown_for_a_few_seconds_becomes_read(
     seeds_dir: Path, monkeypatch
 ) -> None:
-    from tui.ui import personal
+    from tui.ui.controllers import personal
 
     # Long enough that two quick key presses never dwell that long, even on a busy machine.
     monkeypatch.setattr(personal, "READ_AFTER_SECONDS", 1.0)
@@ -115,10 +115,10 @@ async def test_an_abstract_shown_for_a_few_seconds_becomes_read(
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_for_userdata(pilot)
         first = app.abstract_list.current
-        await wait_until(pilot, lambda: app.userdata.is_read(first.id))
+        await wait_until(pilot, lambda: app.personal.userdata.is_read(first.id))
         await pilot.press("j", "j")  # passing quickly over the second does not read it
-        await wait_until(pilot, lambda: app.userdata.is_read(app.abstract_list.current.id))
-        assert not app.userdata.is_read(app.corpus.abstracts[1].id)
+        await wait_until(pilot, lambda: app.personal.userdata.is_read(app.abstract_list.current.id))
+        assert not app.personal.userdata.is_read(app.corpus.abstracts[1].id)
         row = app.abstract_list._row_text(first, 100, False).plain
         assert "•" not in row[:3]
 
@@ -149,10 +149,10 @@ async def test_when_saving_fails_the_app_keeps_going_and_says_so(
         await wait_until(
             pilot, lambda: "saving unavailable" in str(app.query_one("#header-status").render())
         )
-        assert app.userdata.is_bookmarked(target.id)  # kept in memory
-        assert app.userdata.pending_count >= 1
+        assert app.personal.userdata.is_bookmarked(target.id)  # kept in memory
+        assert app.personal.userdata.pending_count >= 1
         failing.clear()
-        await wait_until(pilot, lambda: app.userdata.pending_count == 0, timeout=20)
+        await wait_until(pilot, lambda: app.personal.userdata.pending_count == 0, timeout=20)
         await wait_until(
             pilot, lambda: "saving unavailable" not in str(app.query_one("#header-status").render())
         )
@@ -160,7 +160,7 @@ async def test_when_saving_fails_the_app_keeps_going_and_says_so(
     again = make_app([seeds_dir], data_dir=data_dir)
     async with again.run_test(size=(140, 40)) as pilot:
         await wait_for_userdata(pilot)
-        assert again.userdata.is_bookmarked(target.id)
+        assert again.personal.userdata.is_bookmarked(target.id)
 
 
 async def test_a_slash_in_a_note_is_text_not_the_filter_key(seeds_dir: Path) -> None:
@@ -169,7 +169,7 @@ async def test_a_slash_in_a_note_is_text_not_the_filter_key(seeds_dir: Path) -> 
         await wait_for_userdata(pilot)
         target = app.abstract_list.current
         await pilot.press("n", *"and/or", "escape")
-        assert app.userdata.note(target.id) == "and/or"
+        assert app.personal.userdata.note(target.id) == "and/or"
         await pilot.press("slash", *"a/b")
         assert app.filter_input.value == "a/b"
 
@@ -180,15 +180,15 @@ async def test_emptying_a_note_deletes_it(seeds_dir: Path) -> None:
         await wait_for_userdata(pilot)
         target = app.abstract_list.current
         await pilot.press("n", "x", "escape")
-        assert target.id in app.userdata.noted_ids()
+        assert target.id in app.personal.userdata.noted_ids()
         await pilot.press("n", "backspace", "escape")
-        assert target.id not in app.userdata.noted_ids()
-        assert app.userdata.note(target.id) is None
+        assert target.id not in app.personal.userdata.noted_ids()
+        assert app.personal.userdata.note(target.id) is None
         assert "✎" not in app.abstract_list._row_text(target, 100, False).plain
 
 
 async def test_r_is_not_undone_by_the_dwell_timer(seeds_dir: Path, monkeypatch) -> None:
-    from tui.ui import personal
+    from tui.ui.controllers import personal
 
     monkeypatch.setattr(personal, "READ_AFTER_SECONDS", 1.0)
     app = make_app([seeds_dir])
@@ -197,9 +197,9 @@ async def test_r_is_not_undone_by_the_dwell_timer(seeds_dir: Path, monkeypatch) 
         await pilot.press("j")
         target = app.abstract_list.current
         await pilot.press("r", "r")  # read, then unread again on purpose
-        assert not app.userdata.is_read(target.id)
+        assert not app.personal.userdata.is_read(target.id)
         await pilot.pause(1.5)  # well past the dwell time that j started
-        assert not app.userdata.is_read(target.id)
+        assert not app.personal.userdata.is_read(target.id)
 
 
 async def test_an_orphaned_note_opens_with_its_stored_abstract(
@@ -229,7 +229,7 @@ async def test_an_orphaned_note_opens_with_its_stored_abstract(
         await wait_until(pilot, lambda: isinstance(again.screen, NoteEditorScreen))
         assert "reinforcement learning" in again.screen.abstract.text
         await pilot.press(*" too", "escape")
-        assert [n.text for n in again.userdata.notes()] == ["keep this too"]
+        assert [n.text for n in again.personal.userdata.notes()] == ["keep this too"]
 
 
 async def test_a_note_typed_just_before_quitting_is_saved(seeds_dir: Path, data_dir: Path) -> None:

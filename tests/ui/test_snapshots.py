@@ -17,7 +17,7 @@ from tui.ui.app import make_app
 @pytest.fixture(autouse=True)
 def _no_timed_reads(monkeypatch: pytest.MonkeyPatch) -> None:
     """Reading by dwell time would make the picture depend on the machine's speed."""
-    from tui.ui import personal
+    from tui.ui.controllers import personal
 
     monkeypatch.setattr(personal, "READ_AFTER_SECONDS", 3600.0)
 

@@ -15,10 +15,10 @@ async def test_space_marks_read_and_moves_to_the_next_unread(seeds_dir: Path) ->
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_for_userdata(pilot)
         third = app.corpus.abstracts[2]
-        app.userdata.set_read([app.corpus.abstracts[1]], True)
+        app.personal.userdata.set_read([app.corpus.abstracts[1]], True)
         first = app.abstract_list.current
         await pilot.press("space")
-        assert app.userdata.is_read(first.id)
+        assert app.personal.userdata.is_read(first.id)
         assert app.abstract_list.current is third  # the read second one is skipped
 
 
@@ -28,15 +28,15 @@ async def test_undo_and_redo_a_bulk_mark_read(seeds_dir: Path) -> None:
         await wait_for_userdata(pilot)
         await pilot.press("b")
         await pilot.press("A")
-        assert len(app.userdata.read_ids()) == 76
+        assert len(app.personal.userdata.read_ids()) == 76
         await pilot.press("u")
-        assert len(app.userdata.read_ids()) == 0
-        assert app.userdata.is_bookmarked(app.abstract_list.current.id)
+        assert len(app.personal.userdata.read_ids()) == 0
+        assert app.personal.userdata.is_bookmarked(app.abstract_list.current.id)
         await pilot.press("u")
-        assert not app.userdata.is_bookmarked(app.abstract_list.current.id)
+        assert not app.personal.userdata.is_bookmarked(app.abstract_list.current.id)
         await pilot.press("ctrl+r", "ctrl+r")
-        assert len(app.userdata.read_ids()) == 76
-        assert app.userdata.is_bookmarked(app.abstract_list.current.id)
+        assert len(app.personal.userdata.read_ids()) == 76
+        assert app.personal.userdata.is_bookmarked(app.abstract_list.current.id)
 
 
 async def test_more_like_this_opens_and_jumps(seeds_dir: Path) -> None:
@@ -117,8 +117,8 @@ async def test_undo_history_ends_at_a_restart_and_the_store_stays_intact(
     async with again.run_test(size=(140, 40)) as pilot:
         await wait_for_userdata(pilot)
         await pilot.press("u")
-        assert len(again.userdata.read_ids()) == 76
-        assert len(again.userdata.bookmarked_ids()) == 1
+        assert len(again.personal.userdata.read_ids()) == 76
+        assert len(again.personal.userdata.bookmarked_ids()) == 1
         assert any("Nothing to undo" in n.message for n in again._notifications)
 
 
@@ -174,15 +174,15 @@ async def test_a_late_similar_list_never_pops_up_over_where_the_user_went(
 ) -> None:
     import time
 
-    from tui.ui.app import AbstractsApp
+    from tui.ui.controllers.triage import TriageController
 
-    real = AbstractsApp.ensure_similarity
+    real = TriageController.ensure_similarity
 
     def slow(self):
         time.sleep(0.6)  # as when the model is still building for a large corpus
         return real(self)
 
-    monkeypatch.setattr(AbstractsApp, "ensure_similarity", slow)
+    monkeypatch.setattr(TriageController, "ensure_similarity", slow)
     app = make_app([seeds_dir])
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_for_userdata(pilot)

@@ -1,16 +1,19 @@
-"""The application: owns the corpus, the search index and the user's data.
+"""The application: owns the corpus and three typed controllers, and wires them to the UI.
 
-Widgets receive what they show through attributes and post messages up;
-only the app talks to the core (search, store, similarity).
+`app.search` (the filter and index), `app.personal` (bookmarks, notes, read marks)
+and `app.triage` (next unread, undo, similarity, overview, resume) hold their own
+state. Widgets receive what they show through attributes and post messages up;
+screens get the callbacks they need when they are opened; only the controllers
+talk to the core (search, store, similarity). Whatever changes what is shown calls
+`view_changed()`, the one place the marks, the detail pane and the header are redrawn.
 """
 
 from __future__ import annotations
 
 import gc
-import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on
@@ -23,25 +26,26 @@ from textual.widgets import Footer, Input, Static
 from tui import locations
 from tui.corpus.model import Abstract, Corpus
 from tui.sanitize import visible_line
-from tui.ui.filtering import FilterMixin
-from tui.ui.personal import PersonalMixin
+from tui.ui.controllers.personal import PersonalController
+from tui.ui.controllers.search import SearchController
+from tui.ui.controllers.triage import TriageController
 from tui.ui.quitting import QuitSequence
-from tui.ui.triage import TriageMixin
-from tui.ui.widgets.abstract_list import AbstractList, Spans
+from tui.ui.widgets.abstract_list import AbstractList
 from tui.ui.widgets.detail import DetailPane, DetailView
 from tui.ui.widgets.header import AppHeader
 
 if TYPE_CHECKING:
     from textual.driver import Driver
 
-    # Search pulls in rapidfuzz and numpy: imported when first needed, after the first paint.
-    from tui.caches import CacheBuild
-    from tui.search.index import SearchIndex
+    # Screens are imported when first opened (not needed for the first paint); their
+    # messages are handled by name (`on_note_editor_screen_changed`).
+    from tui.ui.screens.note_editor import NoteEditorScreen
+    from tui.ui.screens.notes import NotesScreen
 
 NARROW_WIDTH = 100
 
 
-class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
+class AbstractsApp(App[int]):
     """A two-pane reader over a corpus of abstracts."""
 
     TITLE = "abstracts"
@@ -62,35 +66,34 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
         Binding("v", "toggle_raw", "LaTeX source", show=False),
         Binding("o", "toggle_order", "Order", show=False),
         Binding("L", "load_report", "Load report", show=False),
-        *PersonalMixin.PERSONAL_BINDINGS,
-        *TriageMixin.TRIAGE_BINDINGS,
+        Binding("b", "toggle_bookmark", "★ Bookmark"),
+        Binding("n", "edit_note", "Note"),
+        Binding("r", "toggle_read", "Read/unread", show=False),
+        Binding("N", "notes", "Notes view", show=False),
+        Binding("ctrl+l", "refresh_data", "Refresh from disk", show=False),
+        Binding("space", "space", "Next unread"),
+        Binding("u", "undo", "Undo", show=False),
+        Binding("ctrl+r", "redo", "Redo", show=False),
+        Binding("A", "mark_all_read", "Mark list read", show=False),
+        Binding("m", "more_like_this", "Similar"),
+        Binding("M", "more_like_bookmarks", "More like ★", show=False),
+        Binding("O", "overview", "Overview", show=False),
     ]
 
     def __init__(self, corpus: Corpus, *, data_dir: Path | None = None) -> None:
         super().__init__()
         self.corpus = corpus
         self._data_dir_override = data_dir
-        self.index: SearchIndex | None = None
-        self._index_lock = threading.Lock()
-        self.query_text = ""
-        self.order: Literal["relevance", "file"] = "relevance"
+        #: Show the LaTeX source instead of the rendered text.
         self.raw = False
-        self._spans: Spans | None = None
-        # (full matches, closest matches) of the search shown; None when unfiltered.
-        self.match_counts: tuple[int, int] | None = None
-        self.query_error: str | None = None
-        self.indexing = False
+        #: Set once quitting has begun: workers build nothing more, late results are dropped.
+        self.quitting = False
+        self.search = SearchController(self)
+        self.personal = PersonalController(self)
+        self.triage = TriageController(self)
         #: Saving at quit, signals and the bound on quitting (the command line installs
         #: its guard; the tests do not).
         self.quit_sequence = QuitSequence(self)
-        self.quitting = False
-        self._cache_build: CacheBuild | None = None
-        self._saved_selection: str | None = None
-        self.resume_selection: str | None = None
-        self.resume_scroll = 0
-        self.resume_detail: tuple[str, int] | None = None
-        self.init_personal()
-        self.init_triage()
 
     @property
     def data_dir(self) -> Path:
@@ -124,11 +127,14 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
     def filter_input(self) -> Input:
         return self.query_one("#filter", Input)
 
+    @property
+    def query_error_line(self) -> Static:
+        return self.query_one("#query-error", Static)
+
     def on_mount(self) -> None:
         self.abstract_list.empty_text = "No abstracts loaded."
         self.abstract_list.focus()
-        self._show_current()
-        self.refresh_header()
+        self.view_changed()
         self._report_problems()
         self.quit_sequence.attach()
         self.call_after_refresh(self.start_background_work)
@@ -140,8 +146,8 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
             # lives for the whole session, so keep it out of future collections.
             gc.freeze()
             gc.enable()
-        self._warm_index()
-        self.open_personal()
+        self.search.warm_index()
+        self.personal.open()
 
     async def action_quit(self) -> None:
         """Remember where the user is, write everything pending, then exit (status 0, or 1
@@ -167,8 +173,7 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
         """Quitting must not wait for a cache build: stop the child, build nothing more.
         A half-built cache is simply rebuilt next time."""
         self.quitting = True
-        if self._cache_build is not None:
-            self._cache_build.stop()
+        self.search.stop()
 
     def _report_problems(self) -> None:
         problems = self.corpus.problems
@@ -184,11 +189,21 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
             markup=False,  # a file name is data: `[@click=app.quit]x.txt` must not be a link
         )
 
-    # -- header and detail ---------------------------------------------------
+    # -- what is shown ---------------------------------------------------------
 
-    def refresh_header(self) -> None:
+    def view_changed(self) -> None:
+        """Something shown changed (results, personal data, indexing, saving): redraw the
+        list's marks, the detail pane and the header from the controllers' state."""
         if self.quitting:  # a worker's late report: the widgets may be gone already
             return
+        marks = self.personal.marks()
+        if marks is not None:
+            self.abstract_list.set_marks(marks)
+        self._show_current()
+        self._refresh_header()
+
+    def _refresh_header(self) -> None:
+        search, personal = self.search, self.personal
         header = self.query_one(AppHeader)
         labels = sorted({visible_line(info.collection.short) for info in self.corpus.files})
         title = Text.assemble(("abstracts", "bold"), "  ", ", ".join(labels[:3]))
@@ -196,68 +211,100 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
             title.append(f" +{len(labels) - 3}")
         header.set_title(title)
         status = Text()
-        if self.query_text.strip() and self.index is None:
+        if search.filtered and search.index is None:
             # Never the unfiltered list as if it were the result.
             status.append("filter waits for the search index…", style="italic")
-        elif self.query_text.strip():
+        elif search.filtered:
             # Filtered: the counts that matter now, short enough for 80 columns.
-            matched, close = self.match_counts or (len(self.abstract_list.rows), 0)
+            matched, close = search.match_counts or (len(self.abstract_list.rows), 0)
             status.append(f"{matched:,} match{'es' if matched != 1 else ''}", style="bold")
             if close:
                 status.append(f" · {close:,} close")
             status.append(f" · of {len(self.corpus):,}")
-            if self.order == "file":
+            if search.order == "file":
                 status.append(" (file order)")
         else:
             status.append(self.corpus.summary)
-        progress = self.progress_text(self.abstract_list.rows)
+        progress = personal.progress_text(self.abstract_list.rows)
         if progress:
             status.append("  ·  " + progress)
-        if self.indexing:
+        if search.indexing:
             status = Text.assemble(("indexing…", "italic"), "  ·  ", status)
-        if self.saving_problem:
-            status.append("  ·  ⚠ " + self.saving_problem, style="bold")
+        if personal.saving_problem:
+            status.append("  ·  ⚠ " + personal.saving_problem, style="bold")
         header.set_status(status)
 
     def _show_current(self) -> None:
         current = self.abstract_list.current
         self.detail.show(self.detail_view(current) if current is not None else None)
-        if self.resume_detail is not None and current is not None:
-            abstract_id, y = self.resume_detail
-            if current.id == abstract_id:
-                # Restored at start-up: scroll once the abstract has been laid out.
-                self.resume_detail = None
-                self.call_after_refresh(lambda: self.detail.scroll_to(y=y, animate=False))
+        resume = self.triage.resume_detail
+        if resume is not None and current is not None and current.id == resume[0]:
+            # Restored at start-up: scroll once the abstract has been laid out.
+            self.triage.resume_detail = None
+            self.call_after_refresh(lambda: self.detail.scroll_to(y=resume[1], animate=False))
 
     def detail_view(self, abstract: Abstract) -> DetailView:
+        bookmarked, read, note = self.personal.view_of(abstract)
         return DetailView(
             abstract=abstract,
             raw=self.raw,
-            spans=self._spans,
-            near_duplicates=self.near_duplicates(abstract.index),
-            **self.personal_view(abstract),
+            spans=self.search.spans,
+            near_duplicates=self.triage.near_duplicates(abstract.index),
+            bookmarked=bookmarked,
+            read=read,
+            note=note,
         )
 
     @on(AbstractList.Highlighted)
     def _on_highlighted(self, event: AbstractList.Highlighted) -> None:
         self._show_current()
         if event.abstract is not None:
-            self.start_read_timer(event.abstract)
-            self.schedule_resume_save()
+            self.personal.start_read_timer(event.abstract)
+            self.triage.schedule_resume_save()
 
     @on(AbstractList.Chosen)
     def _on_chosen(self) -> None:
         self.detail.focus()
 
-    # -- filtering (the logic is in FilterMixin) -------------------------------
-
     @on(Input.Changed, "#filter")
     def _on_filter_changed(self, event: Input.Changed) -> None:
-        self.filter_changed(event.value)
+        self.search.filter_changed(event.value)
 
-    @on(Input.Submitted, "#filter")
-    def _on_filter_submitted(self) -> None:
-        self.action_to_results()
+    def on_note_editor_screen_changed(self, message: NoteEditorScreen.Changed) -> None:
+        self.personal.save_note(message.abstract, message.text)
+        self.view_changed()  # the ✎ mark and the note under the abstract
+
+    def on_notes_screen_conflict_dropped(self, message: NotesScreen.ConflictDropped) -> None:
+        self.personal.dismiss_conflict(message.copy_id)
+
+    def watch_theme(self, theme: str) -> None:
+        """Remember the theme chosen (palette: Theme) for the next start."""
+        self.personal.remember_theme(theme)
+
+    def on_app_focus(self) -> None:
+        """Pick up another instance's changes when the terminal regains focus."""
+        self.personal.refresh_data(quiet=True)
+
+    # -- actions ---------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "focus_filter":
+            # The priority `/` stands aside where it is text: in the filter itself, and on
+            # every other screen (the note editor, the help).
+            return len(self.screen_stack) == 1 and self.focused is not self.filter_input
+        if action == "to_results":
+            # The priority Enter only means "to the results" in the filter box.
+            return len(self.screen_stack) == 1 and self.focused is self.filter_input
+        return True
+
+    def action_focus_filter(self) -> None:
+        self.search.focus_filter()
+
+    def action_to_results(self) -> None:
+        self.search.to_results()
+
+    def action_toggle_order(self) -> None:
+        self.search.toggle_order()
 
     async def action_back(self) -> None:
         focused = self.focused
@@ -267,21 +314,52 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
             self.abstract_list.focus()
         elif focused is self.detail:
             self.abstract_list.focus()
-        elif self.query_text:
+        elif self.search.query_text:
             # Leaving results the user moved around in keeps the abstract they are on
             # (Esc in the filter box instead goes back to where they were before it).
-            if (current := self.abstract_list.current) is not None:
-                self._saved_selection = current.id
-            self.filter_input.value = ""
-
-    def watch_theme(self, theme: str) -> None:
-        """Remember the theme chosen (palette: Theme) for the next start."""
-        self.remember_theme(theme)
+            self.search.clear(keep_current=True)
 
     def action_toggle_raw(self) -> None:
         self.raw = not self.raw
         self._show_current()
         self.notify("Showing LaTeX source" if self.raw else "Showing rendered text", timeout=2)
+
+    def action_toggle_bookmark(self) -> None:
+        self.personal.toggle_bookmark()
+
+    def action_edit_note(self) -> None:
+        self.personal.edit_note()
+
+    def action_toggle_read(self) -> None:
+        self.personal.toggle_read()
+
+    def action_notes(self) -> None:
+        self.personal.show_notes()
+
+    def action_refresh_data(self) -> None:
+        """Ctrl+L: read what another instance saved."""
+        self.personal.refresh_data(quiet=False)
+
+    def action_space(self) -> None:
+        self.triage.space()
+
+    def action_undo(self) -> None:
+        self.triage.undo()
+
+    def action_redo(self) -> None:
+        self.triage.redo()
+
+    def action_mark_all_read(self) -> None:
+        self.triage.mark_all_read()
+
+    def action_more_like_this(self) -> None:
+        self.triage.more_like_this()
+
+    def action_more_like_bookmarks(self) -> None:
+        self.triage.more_like_bookmarks()
+
+    def action_overview(self) -> None:
+        self.triage.overview()
 
     # Screens are imported when first opened: they are not needed for the first paint.
 
@@ -337,8 +415,8 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
         yield SystemCommand(
             "Toggle order", "Relevance or file order for filtered results", self.action_toggle_order
         )
-        yield from self.personal_commands()
-        yield from self.triage_commands()
+        yield from self.personal.commands()
+        yield from self.triage.commands()
 
 
 def make_app(

@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tui.ui.shutdown import EXIT_OK, EXIT_UNSAVED, ShutdownGuard
 
+if TYPE_CHECKING:
+    from tui.ui.app import AbstractsApp
+
 
 class QuitSequence:
-    """The app's side of quitting (the app is typed `Any`: it is the mixins' `self`)."""
+    """The app's side of quitting."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: AbstractsApp) -> None:
         self._app = app
         self.guard = ShutdownGuard()
         #: Set once saving for the quit has started: it happens once.
@@ -46,8 +49,8 @@ class QuitSequence:
         app.stop_background()
         for screen in app.screen_stack:
             if isinstance(screen, NoteEditorScreen):
-                screen.save_now()
-        app.save_resume()
+                app.personal.save_note(screen.abstract, screen.text)
+        app.triage.save_resume()
         return self._close_store()
 
     def after_unmount(self) -> None:
@@ -59,8 +62,9 @@ class QuitSequence:
 
     def _close_store(self) -> int:
         app = self._app
-        app.close_personal()
-        status = EXIT_UNSAVED if app.rescue_path or app.rescue_text else EXIT_OK
+        app.personal.close()
+        personal = app.personal
+        status = EXIT_UNSAVED if personal.rescue_path or personal.rescue_text else EXIT_OK
         self.guard.flushed(status)
         return status
 
@@ -73,9 +77,9 @@ class QuitSequence:
         for screen in list(app.screen_stack):
             if isinstance(screen, NoteEditorScreen):
                 with contextlib.suppress(Exception):
-                    app.save_note(screen.abstract, screen.text)
-        data = app.userdata
+                    app.personal.save_note(screen.abstract, screen.text)
+        data = app.personal.userdata
         if data is None or data.flush(timeout=3.0, rescue=True):
             return EXIT_OK
-        app.rescue_path = data.rescue_path
+        app.personal.rescue_path = data.rescue_path
         return EXIT_UNSAVED

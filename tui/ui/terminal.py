@@ -24,6 +24,7 @@ import select
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from queue import Empty, Full, Queue
 from typing import IO, Any
 
@@ -39,7 +40,7 @@ _HANGUP_POLL_MS = 500
 class SafeWriter(threading.Thread):
     """Textual's output thread, except that no `write` waits on a terminal that failed."""
 
-    def __init__(self, file: IO[str], on_failure: Any) -> None:
+    def __init__(self, file: IO[str], on_failure: Callable[[], object]) -> None:
         super().__init__(daemon=True, name="abstracts-output")
         self._queue: Queue[str | None] = Queue(_MAX_QUEUED_WRITES)
         self._file = file

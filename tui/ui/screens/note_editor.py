@@ -7,12 +7,14 @@ hands the text to the store, which writes it on its thread.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import Static, TextArea
@@ -36,7 +38,15 @@ MAX_WAIT_SECONDS = 2.0
 
 
 class NoteEditorScreen(ModalScreen[str]):
-    """Edit a note; Esc saves and closes."""
+    """Edit a note; Esc saves and closes. Saving is the app's: the screen posts
+    `NoteEditorScreen.Changed` to it (while typing, debounced, and on closing)."""
+
+    @dataclass
+    class Changed(Message):
+        """The note's text should be saved (empty: the note is to be deleted)."""
+
+        abstract: Abstract
+        text: str
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Save and close")]
 
@@ -100,13 +110,10 @@ class NoteEditorScreen(ModalScreen[str]):
             if timer is not None:
                 timer.stop()
         self._timer = self._deadline = None
-        app: Any = self.app
-        app.save_note(self.abstract, self.text)
-
-    def save_now(self) -> None:
-        """Save at once what is typed (the app is quitting with the editor open)."""
-        self._save()
+        # To the app directly: a message left in this screen's queue would be lost
+        # when Esc closes it.
+        self.app.post_message(self.Changed(self.abstract, self.text))
 
     def action_close(self) -> None:
-        self.save_now()
+        self._save()
         self.dismiss(self.text)

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
-from typing import Any, ClassVar
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
@@ -18,6 +19,10 @@ from textual.widgets.option_list import Option
 from tui.corpus.model import Corpus
 from tui.sanitize import visible_line
 from tui.ui.widgets.option_list import KeyedOptionList
+
+if TYPE_CHECKING:
+    from tui.store.attach import Ambiguity
+    from tui.store.records import NoteRecord
 
 PREVIEW_CHARS = 160
 
@@ -34,7 +39,13 @@ class NotesScreen(ModalScreen[str | None]):
         Binding("x", "drop_copy", "Drop conflict copy"),
     ]
 
-    def __init__(self, notes: Sequence[Any], corpus: Corpus) -> None:
+    @dataclass
+    class ConflictDropped(Message):
+        """The user dropped a conflict copy: the app removes it from the store."""
+
+        copy_id: int
+
+    def __init__(self, notes: Sequence[NoteRecord], corpus: Corpus) -> None:
         super().__init__()
         self.notes = list(notes)
         self.corpus = corpus
@@ -56,7 +67,7 @@ class NotesScreen(ModalScreen[str | None]):
                 yield Static("No notes yet: press n on an abstract to write one.")
             yield KeyedOptionList(*(self._option(n) for n in self.notes), id="notes-list")
 
-    def _option(self, note: Any) -> Option:
+    def _option(self, note: NoteRecord) -> Option:
         # Notes, headlines and origins may come from an import: shown, never obeyed.
         preview = visible_line(" ".join(note.text.split()))
         if len(preview) > PREVIEW_CHARS:
@@ -91,8 +102,7 @@ class NotesScreen(ModalScreen[str | None]):
             self.notify("This note has no conflict copy.", timeout=3)
             return
         copy = note.conflicts[0]
-        app: Any = self.app
-        app.dismiss_conflict(copy.copy_id)
+        self.app.post_message(self.ConflictDropped(copy.copy_id))
         self.notes[options.highlighted] = replace(note, conflicts=tuple(note.conflicts[1:]))
         options.replace_option_prompt_at_index(
             options.highlighted, self._option(self.notes[options.highlighted]).prompt
@@ -105,7 +115,7 @@ class ResolveScreen(ModalScreen[tuple[str, str] | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Decide later")]
 
-    def __init__(self, ambiguity: Any, corpus: Corpus) -> None:
+    def __init__(self, ambiguity: Ambiguity, corpus: Corpus) -> None:
         super().__init__()
         self.ambiguity = ambiguity
         self.corpus = corpus

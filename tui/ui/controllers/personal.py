@@ -1,6 +1,5 @@
-"""The app's side of the user's data: bookmarks, notes and reading state.
+"""The user's data in the UI: bookmarks, notes and reading state.
 
-A mixin of AbstractsApp, kept apart so app.py stays about layout and search.
 The UI reads the in-memory `UserData` and writes through it; the store's own
 thread does the disk work, so no key press ever waits on SQLite.
 """
@@ -10,11 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING
 
-from textual import work
 from textual.app import SystemCommand
-from textual.binding import Binding, BindingType
 from textual.timer import Timer
 
 from tui.corpus.model import Abstract
@@ -22,80 +19,71 @@ from tui.sanitize import visible
 from tui.ui.widgets.abstract_list import RowMarks
 
 if TYPE_CHECKING:
+    from tui.store.attach import Ambiguity, AttachReport
+    from tui.store.records import StoreEvent
     from tui.store.userdata import UserData
+    from tui.ui.app import AbstractsApp
 
 READ_AFTER_SECONDS = 3.0
 NOTE_DEBOUNCE_SECONDS = 1.0
 THEME_KEY = "theme"
 
 
-class PersonalMixin:
-    """Bookmark, note and read-state actions of the app."""
+class PersonalController:
+    """Bookmark, note and read-state actions, and the store they go through."""
 
-    PERSONAL_BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("b", "toggle_bookmark", "★ Bookmark"),
-        Binding("n", "edit_note", "Note"),
-        Binding("r", "toggle_read", "Read/unread", show=False),
-        Binding("N", "notes", "Notes view", show=False),
-        Binding("ctrl+l", "refresh_data", "Refresh from disk", show=False),
-    ]
-
-    userdata: UserData | None
-    _read_timer: Timer | None
-    saving_problem: str
-    _ambiguous: list[Any]
-
-    def init_personal(self) -> None:
-        self.userdata = None
-        self._read_timer = None
+    def __init__(self, app: AbstractsApp) -> None:
+        self.app = app
+        self.userdata: UserData | None = None
+        self._read_timer: Timer | None = None
+        #: Shown in the header while the store cannot save.
         self.saving_problem = ""
-        self._ambiguous = []
+        self._ambiguous: list[Ambiguity] = []
         self.rescue_path: Path | None = None
         self.rescue_text: str | None = None
 
     # -- opening -------------------------------------------------------------
 
-    def open_personal(self) -> None:
-        self._open_userdata()
+    def open(self) -> None:
+        """Open the user's data off the UI thread (after the first paint)."""
+        self.app.run_worker(self._open, thread=True, exclusive=True, group="userdata")
 
-    @work(thread=True, exclusive=True, group="userdata")
-    def _open_userdata(self) -> None:
+    def _open(self) -> None:
         from tui.store.userdata import UserData
 
-        app: Any = self
+        app = self.app
         userdata = UserData.open(app.data_dir)
         report = userdata.attach(app.corpus)
         if app.quitting:
             userdata.close()  # quit while it opened: nothing was changed, nothing to show
             return
-        app.call_from_thread(self._userdata_ready, userdata, report)
+        app.call_from_thread(self._ready, userdata, report)
 
-    def _userdata_ready(self, userdata: UserData, report: Any) -> None:
-        app: Any = self
+    def _ready(self, userdata: UserData, report: AttachReport) -> None:
+        app = self.app
         if app.quitting:  # quit since the worker looked: the widgets may be gone
             userdata.close()
             return
         self.userdata = userdata
-        app.start_undo()
+        app.triage.start_undo(userdata)
         userdata.listener = lambda event: app.call_from_thread(self._on_store_event, event)
         for notice in userdata.notices:
             app.notify(
                 visible(notice), title="Your data", severity="warning", timeout=10, markup=False
             )
         self._announce_attach(report)
-        self.personal_changed()
-        app.restore_resume()
+        app.view_changed()
+        app.triage.restore_resume()
         theme = userdata.get_state(THEME_KEY)
         if theme and theme != app.theme and theme in app.available_themes:
             app.theme = theme
-        if (current := self._current()) is not None:
+        if (current := app.abstract_list.current) is not None:
             self.start_read_timer(current)  # the abstract on screen since start-up counts too
 
-    def _announce_attach(self, report: Any) -> None:
-        app: Any = self
-        reattached = len(getattr(report, "reattached", ()) or ())
-        orphaned = len(getattr(report, "orphans", ()) or ())
-        self._ambiguous = list(getattr(report, "ambiguous", ()) or ())
+    def _announce_attach(self, report: AttachReport) -> None:
+        app = self.app
+        reattached, orphaned = len(report.reattached), len(report.orphans)
+        self._ambiguous = list(report.ambiguous)
         if reattached:
             app.notify(
                 f"{reattached} note(s) or bookmark(s) re-attached to edited abstracts.", timeout=6
@@ -114,20 +102,21 @@ class PersonalMixin:
             return
         from tui.ui.screens.notes import ResolveScreen
 
-        app: Any = self
+        app = self.app
         app.push_screen(ResolveScreen(self._ambiguous.pop(0), app.corpus), self._resolved)
 
     def _resolved(self, choice: tuple[str, str] | None) -> None:
         if choice is not None and self.userdata is not None:
             self.userdata.resolve(*choice)
-            self.personal_changed()
+            self.app.view_changed()
         self._ask_next_ambiguity()
 
-    def _on_store_event(self, event: Any) -> None:
-        app: Any = self
-        name = type(event).__name__
-        message = getattr(event, "message", "") or str(event)
-        if name == "SaveFailed":
+    def _on_store_event(self, event: StoreEvent) -> None:
+        from tui.store.records import ConflictDetected, SaveFailed, SavingRecovered
+
+        app = self.app
+        message = event.message or str(event)
+        if isinstance(event, SaveFailed):
             self.saving_problem = "saving unavailable, retrying"
             app.notify(
                 visible(f"{message}. Your changes are kept in memory and retried."),
@@ -136,12 +125,12 @@ class PersonalMixin:
                 timeout=8,
                 markup=False,
             )
-        elif name == "SavingRecovered":
+        elif isinstance(event, SavingRecovered):
             self.saving_problem = ""
             app.notify(
                 "Saving works again; everything pending was saved.", title="Saved", timeout=4
             )
-        elif name == "ConflictDetected":
+        elif isinstance(event, ConflictDetected):
             app.notify(
                 visible(message),
                 title="Note edited elsewhere: both versions kept",
@@ -151,36 +140,25 @@ class PersonalMixin:
             )
         else:
             app.notify(visible(message), timeout=6, markup=False)
-        self.personal_changed()
+        app.view_changed()
 
     # -- what widgets are shown ---------------------------------------------
 
-    @property
-    def personal_data(self) -> UserData | None:
-        return self.userdata
-
-    def personal_changed(self) -> None:
-        """Push the current personal state down to the widgets."""
-        app: Any = self
-        data = self.userdata
-        if data is not None:
-            app.abstract_list.set_marks(
-                RowMarks(
-                    bookmarked=data.bookmarked_ids(), noted=data.noted_ids(), read=data.read_ids()
-                )
-            )
-        app._show_current()
-        app.refresh_header()
-
-    def personal_view(self, abstract: Abstract) -> dict[str, Any]:
+    def marks(self) -> RowMarks | None:
+        """What the list marks (None until the data is open)."""
         data = self.userdata
         if data is None:
-            return {}
-        return {
-            "bookmarked": data.is_bookmarked(abstract.id),
-            "read": data.is_read(abstract.id),
-            "note": data.note(abstract.id),
-        }
+            return None
+        return RowMarks(
+            bookmarked=data.bookmarked_ids(), noted=data.noted_ids(), read=data.read_ids()
+        )
+
+    def view_of(self, abstract: Abstract) -> tuple[bool, bool, str | None]:
+        """(bookmarked, read, note) of an abstract for the detail pane."""
+        data = self.userdata
+        if data is None:
+            return False, False, None
+        return data.is_bookmarked(abstract.id), data.is_read(abstract.id), data.note(abstract.id)
 
     def progress_text(self, rows: Sequence[int]) -> str:
         """`212 / 1,574 read · 31 ★` for the rows shown (empty until the data is open)."""
@@ -189,68 +167,67 @@ class PersonalMixin:
             return ""
         from tui.triage.navigation import progress
 
-        app: Any = self
-        return progress(rows, data.read_ids(), data.bookmarked_ids(), app.corpus.ids)
+        return progress(rows, data.read_ids(), data.bookmarked_ids(), self.app.corpus.ids)
 
     # -- actions -------------------------------------------------------------
 
-    def _current(self) -> Abstract | None:
-        app: Any = self
-        current: Abstract | None = app.abstract_list.current
-        return current
-
     def _require(self) -> UserData | None:
         if self.userdata is None:
-            app: Any = self
-            app.notify("Your data is still opening; try again in a moment.", timeout=3)
+            self.app.notify("Your data is still opening; try again in a moment.", timeout=3)
         return self.userdata
 
-    def action_toggle_bookmark(self) -> None:
-        abstract, data = self._current(), self._require()
+    def toggle_bookmark(self) -> None:
+        abstract, data = self.app.abstract_list.current, self._require()
         if abstract is None or data is None:
             return
-        app: Any = self
-        app.toggle_bookmark([abstract.id], not data.is_bookmarked(abstract.id))
+        self.app.triage.set_bookmarks([abstract.id], not data.is_bookmarked(abstract.id))
 
-    def action_toggle_read(self) -> None:
-        abstract, data = self._current(), self._require()
+    def toggle_read(self) -> None:
+        abstract, data = self.app.abstract_list.current, self._require()
         if abstract is None or data is None:
             return
         if self._read_timer is not None:
             self._read_timer.stop()  # an explicit choice, not to be overridden by dwell time
-        app: Any = self
-        app.set_read([abstract.id], not data.is_read(abstract.id))
+        self.app.triage.set_read([abstract.id], not data.is_read(abstract.id))
 
     def start_read_timer(self, abstract: Abstract) -> None:
         """An abstract shown for a few seconds counts as read."""
-        app: Any = self
         if self._read_timer is not None:
             self._read_timer.stop()
-        self._read_timer = app.set_timer(READ_AFTER_SECONDS, lambda: self._read_elapsed(abstract))
+        self._read_timer = self.app.set_timer(
+            READ_AFTER_SECONDS, lambda: self._read_elapsed(abstract)
+        )
 
     def _read_elapsed(self, abstract: Abstract) -> None:
         data = self.userdata
-        if data is None or self._current() is not abstract or data.is_read(abstract.id):
+        if data is None or self.app.abstract_list.current is not abstract:
+            return
+        if data.is_read(abstract.id):
             return
         data.set_read([abstract], True)
-        self.personal_changed()
+        self.app.view_changed()
 
-    def action_edit_note(self) -> None:
-        abstract, data = self._current(), self._require()
+    def edit_note(self) -> None:
+        abstract, data = self.app.abstract_list.current, self._require()
         if abstract is None or data is None:
             return
+        self._open_editor(abstract, data.note(abstract.id) or "")
+
+    def _open_editor(self, abstract: Abstract, text: str, *, orphaned: bool = False) -> None:
         from tui.ui.screens.note_editor import NoteEditorScreen
 
-        app: Any = self
-        app.push_screen(
+        self.app.push_screen(
             NoteEditorScreen(
-                abstract, data.note(abstract.id) or "", debounce=NOTE_DEBOUNCE_SECONDS
+                abstract,
+                text,
+                debounce=NOTE_DEBOUNCE_SECONDS,
+                orphaned=orphaned,
             ),
-            lambda _: self.personal_changed(),
+            lambda _: self.app.view_changed(),
         )
 
     def save_note(self, abstract: Abstract, text: str) -> None:
-        """Called by the note editor while typing (debounced) and when it closes."""
+        """The note editor's save: while typing (debounced) and when it closes."""
         data = self.userdata
         if data is None:
             return
@@ -269,7 +246,6 @@ class PersonalMixin:
         if data is None or snapshot is None:
             return
         from tui.corpus.model import Collection, SourceRef
-        from tui.ui.screens.note_editor import NoteEditorScreen
 
         stored = Abstract(
             abstract_id,
@@ -277,20 +253,14 @@ class PersonalMixin:
             Collection(snapshot.collection, snapshot.venue, snapshot.year),
             [SourceRef(Path(snapshot.source or "?"), snapshot.position)],
         )
-        app: Any = self
-        app.push_screen(
-            NoteEditorScreen(
-                stored, data.note(abstract_id) or "", debounce=NOTE_DEBOUNCE_SECONDS, orphaned=True
-            ),
-            lambda _: self.personal_changed(),
-        )
+        self._open_editor(stored, data.note(abstract_id) or "", orphaned=True)
 
-    def action_notes(self) -> None:
+    def show_notes(self) -> None:
         if (data := self._require()) is None:
             return
         from tui.ui.screens.notes import NotesScreen
 
-        app: Any = self
+        app = self.app
         app.push_screen(NotesScreen(data.notes(), app.corpus), self.jump_to)
 
     def remember_theme(self, theme: str) -> None:
@@ -300,12 +270,13 @@ class PersonalMixin:
     def dismiss_conflict(self, copy_id: int) -> None:
         """The user dropped a conflict copy in the notes view (the only way one goes away)."""
         if self.userdata is not None and self.userdata.dismiss_conflict(copy_id):
-            self.personal_changed()
+            self.app.view_changed()
 
     def jump_to(self, abstract_id: str | None) -> None:
+        """Select an abstract (clearing the filter if it hides it); an orphan opens its note."""
         if abstract_id is None:
             return
-        app: Any = self
+        app = self.app
         if abstract_id not in app.corpus.by_id:
             self._edit_orphan(abstract_id)
             return
@@ -314,15 +285,12 @@ class PersonalMixin:
             app.call_after_refresh(lambda: app.abstract_list.select_abstract(abstract_id))
         app.abstract_list.focus()
 
-    def action_refresh_data(self) -> None:
-        """Ctrl+L: read what another instance saved (also done when the terminal regains focus)."""
-        self._refresh_data(quiet=False)
-
-    def _refresh_data(self, *, quiet: bool) -> None:
+    def refresh_data(self, *, quiet: bool) -> None:
+        """Read what another instance saved (Ctrl+L, or the terminal regaining focus)."""
         data = self.userdata
         if data is None:
             return
-        app: Any = self
+        app = self.app
         copies_before = {c.copy_id for c in data.conflict_copies()}
         if not data.refresh():
             if not quiet:
@@ -332,8 +300,8 @@ class PersonalMixin:
                     timeout=3,
                 )
             return
-        self.personal_changed()
-        app.rerun_filter()
+        app.view_changed()
+        app.search.rerun()
         new_copies = [c for c in data.conflict_copies() if c.copy_id not in copies_before]
         if new_copies:
             app.notify(
@@ -346,7 +314,7 @@ class PersonalMixin:
         elif not quiet:
             app.notify("Refreshed with changes saved by another instance.", timeout=3)
 
-    def close_personal(self) -> None:
+    def close(self) -> None:
         """On quit: everything pending is written before the process ends."""
         if self.userdata is not None:
             # close() writes anything it could not save to a rescue file and returns its path.
@@ -355,21 +323,18 @@ class PersonalMixin:
                 self.rescue_text = self.userdata.rescue_text()
             self.userdata = None
 
-    def on_app_focus(self) -> None:
-        """Pick up another instance's changes when the terminal regains focus."""
-        self._refresh_data(quiet=True)
-
     def export(self, fmt: str, *only: str) -> None:
         """Export from the palette into the working directory, under a new file name."""
-        self._export(fmt, list(only))
+        self.app.run_worker(
+            lambda: self._export(fmt, list(only)), thread=True, exclusive=True, group="export"
+        )
 
-    @work(thread=True, exclusive=True, group="export")
     def _export(self, fmt: str, only: list[str]) -> None:
         from datetime import datetime
 
         from tui.commands.export import main_export
 
-        app: Any = self
+        app = self.app
         if self.userdata is not None:
             self.userdata.flush(timeout=5)
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -388,19 +353,20 @@ class PersonalMixin:
                 app.notify, f"Export failed (status {code}).", title="Export", severity="error"
             )
 
-    def personal_commands(self) -> Iterable[SystemCommand]:
+    def commands(self) -> Iterable[SystemCommand]:
+        app = self.app
         yield SystemCommand(
-            "Toggle bookmark", "Bookmark the selected abstract (b)", self.action_toggle_bookmark
+            "Toggle bookmark", "Bookmark the selected abstract (b)", app.action_toggle_bookmark
         )
         yield SystemCommand(
-            "Edit note", "Write a note on the selected abstract (n)", self.action_edit_note
+            "Edit note", "Write a note on the selected abstract (n)", app.action_edit_note
         )
         yield SystemCommand(
-            "Toggle read", "Mark the selected abstract read or unread (r)", self.action_toggle_read
+            "Toggle read", "Mark the selected abstract read or unread (r)", app.action_toggle_read
         )
-        yield SystemCommand("Notes", "Every note, including orphaned ones (N)", self.action_notes)
+        yield SystemCommand("Notes", "Every note, including orphaned ones (N)", app.action_notes)
         yield SystemCommand(
-            "Refresh from disk", "See changes made by another instance", self.action_refresh_data
+            "Refresh from disk", "See changes made by another instance", app.action_refresh_data
         )
         for title, fmt, only in (
             ("Export notes and bookmarks as Markdown", "md", ()),

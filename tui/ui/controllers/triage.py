@@ -1,122 +1,116 @@
 """Triage: next unread, undo and redo, "more like this", overview, resume.
 
-A mixin of AbstractsApp. The logic lives in the pure core (tui.triage,
-tui.similar); this module wires it to keys, screens and the user's data.
-Core modules are imported where first used: none is needed for the first paint.
+The logic lives in the pure core (tui.triage, tui.similar); this controller wires
+it to the list, the user's data and screens. Core modules are imported where first
+used: none is needed for the first paint.
 """
 
 from __future__ import annotations
 
+import json
 import threading
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
-from textual import work
 from textual.app import SystemCommand
-from textual.binding import Binding, BindingType
 from textual.timer import Timer
 
 from tui import locations
 from tui.triage.navigation import next_unread
 
 if TYPE_CHECKING:
+    from tui.corpus.model import Abstract
     from tui.similar.model import SimilarityModel
+    from tui.store.userdata import UserData
+    from tui.triage.overview import CountRow
     from tui.triage.undo import Action, UndoStack
+    from tui.ui.app import AbstractsApp
 
 RESUME_SAVE_SECONDS = 2.0
 
 
-class TriageMixin:
-    """Keys and screens for getting through hundreds of abstracts in one sitting."""
+class TriageController:
+    """Getting through hundreds of abstracts in one sitting, and coming back to them."""
 
-    TRIAGE_BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "space", "Next unread"),
-        Binding("u", "undo", "Undo", show=False),
-        Binding("ctrl+r", "redo", "Redo", show=False),
-        Binding("A", "mark_all_read", "Mark list read", show=False),
-        Binding("m", "more_like_this", "Similar"),
-        Binding("M", "more_like_bookmarks", "More like ★", show=False),
-        Binding("O", "overview", "Overview", show=False),
-    ]
-
-    undo_stack: UndoStack | None
-    similarity: SimilarityModel | None
-    _similarity_lock: threading.Lock
-    _resume_timer: Timer | None
-
-    def init_triage(self) -> None:
-        self.undo_stack = None
-        self.similarity = None
-        self._similarity_lock = threading.Lock()
-        self._resume_timer = None
+    def __init__(self, app: AbstractsApp) -> None:
+        self.app = app
+        self.undo_stack: UndoStack | None = None
+        self.similarity: SimilarityModel | None = None
+        self.similarity_lock = threading.Lock()
+        self._resume_timer: Timer | None = None
+        # Where the user left off, restored once the user's data is open.
+        self.resume_selection: str | None = None
+        self.resume_scroll = 0
+        self.resume_detail: tuple[str, int] | None = None
 
     # -- undoable changes ----------------------------------------------------
 
-    def start_undo(self) -> None:
+    def start_undo(self, userdata: UserData) -> None:
         """Once the user's data is open, changes to it can be undone (this session only)."""
         from tui.triage.undo import CorpusTarget, UndoStack
 
-        app: Any = self
-        self.undo_stack = UndoStack(target=CorpusTarget(app.userdata, app.corpus))
+        self.undo_stack = UndoStack(target=CorpusTarget(userdata, self.app.corpus))
 
     def perform(self, action: Action) -> bool:
         """Apply an undoable change through the store and refresh what shows it."""
-        app: Any = self
         if self.undo_stack is None:
-            app.notify("Your data is still opening; try again in a moment.", timeout=3)
+            self.app.notify("Your data is still opening; try again in a moment.", timeout=3)
             return False
         changed = self.undo_stack.do(action)
         if changed:
-            app.personal_changed()
+            self.app.view_changed()
         return changed
 
-    def action_undo(self) -> None:
+    def undo(self) -> None:
         from tui.triage.undo import undo_notice
 
         if self.undo_stack is not None:
             self._step(self.undo_stack.undo, undo_notice, "Nothing to undo.")
 
-    def action_redo(self) -> None:
+    def redo(self) -> None:
         from tui.triage.undo import redo_notice
 
         if self.undo_stack is not None:
             self._step(self.undo_stack.redo, redo_notice, "Nothing to redo.")
 
-    def _step(self, step: Any, notice: Any, empty: str) -> None:
-        app: Any = self
+    def _step(
+        self, step: Callable[[], Action | None], notice: Callable[[Action], str], empty: str
+    ) -> None:
+        app = self.app
         action = step()
         if action is None:
             app.notify(empty, timeout=2)
             return
         app.notify(notice(action), timeout=3)
-        app.personal_changed()
-        app.rerun_filter()
+        app.view_changed()
+        app.search.rerun()
 
-    def toggle_bookmark(self, ids: Iterable[str], on: bool) -> None:
+    def set_bookmarks(self, ids: Iterable[str], on: bool) -> None:
         from tui.triage.undo import SetBookmarks
 
-        app: Any = self
-        self.perform(SetBookmarks.capture(ids, on, app.userdata.is_bookmarked))
+        data = self.app.personal.userdata
+        if data is not None:
+            self.perform(SetBookmarks.capture(ids, on, data.is_bookmarked))
 
     def set_read(self, ids: Iterable[str], on: bool) -> bool:
         from tui.triage.undo import SetRead
 
-        app: Any = self
-        return self.perform(SetRead.capture(ids, on, app.userdata.is_read))
+        data = self.app.personal.userdata
+        return data is not None and self.perform(SetRead.capture(ids, on, data.is_read))
 
     # -- reading flow --------------------------------------------------------
 
-    def action_space(self) -> None:
+    def space(self) -> None:
         """Page the detail pane; at its end (or from the list) mark read and go to the next unread."""
-        app: Any = self
+        app = self.app
         if app.focused is app.detail and not app.detail.at_bottom:
             app.detail.scroll_page_down(animate=False)
             return
         self.read_and_next()
 
     def read_and_next(self) -> None:
-        app: Any = self
-        data = app.userdata
+        app = self.app
+        data = app.personal.userdata
         current = app.abstract_list.current
         if data is None or current is None:
             return
@@ -144,17 +138,18 @@ class TriageMixin:
             return
         app.abstract_list.cursor = position
 
-    def action_mark_all_read(self) -> None:
+    def mark_all_read(self) -> None:
         from tui.triage.undo import SetRead
 
-        app: Any = self
-        if app.userdata is None:
+        app = self.app
+        data = app.personal.userdata
+        if data is None:
             return
         ids = [app.corpus.abstracts[i].id for i in app.abstract_list.rows]
         if not ids:
             app.notify("The list is empty: nothing to mark.", timeout=3)
             return
-        action = SetRead.capture(ids, True, app.userdata.is_read)
+        action = SetRead.capture(ids, True, data.is_read)
         if self.perform(action):
             app.notify(f"Marked {len(action.changed):,} as read. u undoes.", timeout=4)
         else:
@@ -165,49 +160,47 @@ class TriageMixin:
     def ensure_similarity(self) -> SimilarityModel | None:
         """The similarity model, loaded from the cache or built (call off the UI thread);
         None once the app is quitting."""
-        app: Any = self
-        with self._similarity_lock:
+        app = self.app
+        with self.similarity_lock:
             if self.similarity is None and not app.quitting:
                 from tui.similar.cache import load_or_build
 
                 self.similarity = load_or_build(app.corpus, locations.cache_dir(app.data_dir))
             return self.similarity
 
-    def near_duplicates(self, index: int) -> list[tuple[Any, float]]:
+    def near_duplicates(self, index: int) -> list[tuple[Abstract, float]]:
         """Near-duplicates of an abstract, once the model is ready (never waits for it)."""
         if self.similarity is None:
             return []
-        app: Any = self
-        return [
-            (app.corpus.abstracts[j], score) for j, score in self.similarity.near_duplicates(index)
-        ]
+        abstracts = self.app.corpus.abstracts
+        return [(abstracts[j], score) for j, score in self.similarity.near_duplicates(index)]
 
-    @work(thread=True, exclusive=True, group="similar")
     def warm_similarity(self) -> None:
-        app: Any = self
-        if self.ensure_similarity() is not None:
-            app.call_from_thread(app._show_current)
+        self.app.run_worker(self._warm_similarity, thread=True, exclusive=True, group="similar")
 
-    def action_more_like_this(self) -> None:
-        app: Any = self
-        if (current := app.abstract_list.current) is not None:
+    def _warm_similarity(self) -> None:
+        if self.ensure_similarity() is not None:
+            self.app.call_from_thread(self.app.view_changed)
+
+    def more_like_this(self) -> None:
+        if (current := self.app.abstract_list.current) is not None:
             self._say_if_building()
             self._rank_similar("More like this", current.headline, seeds=[current.index])
 
     def _still_on(self, seeds: list[int]) -> bool:
         """A "more like this" result belongs to the abstract it was asked for."""
-        app: Any = self
-        current = app.abstract_list.current
+        current = self.app.abstract_list.current
         return len(seeds) != 1 or (current is not None and current.index == seeds[0])
 
     def _say_if_building(self) -> None:
         if self.similarity is None:
-            app: Any = self
-            app.notify("Building the similarity model; the list opens when it is ready.", timeout=4)
+            self.app.notify(
+                "Building the similarity model; the list opens when it is ready.", timeout=4
+            )
 
-    def action_more_like_bookmarks(self) -> None:
-        app: Any = self
-        data = app.userdata
+    def more_like_bookmarks(self) -> None:
+        app = self.app
+        data = app.personal.userdata
         if data is None:
             return
         marked = data.bookmarked_ids()
@@ -222,16 +215,24 @@ class TriageMixin:
             "More like my bookmarks", f"{len(seeds)} bookmarked, unread only", seeds=seeds
         )
 
-    @work(thread=True, exclusive=True, group="similar-query")
     def _rank_similar(self, title: str, subtitle: str, seeds: list[int]) -> None:
-        app: Any = self
+        self.app.run_worker(
+            lambda: self._ranked(title, subtitle, seeds),
+            thread=True,
+            exclusive=True,
+            group="similar-query",
+        )
+
+    def _ranked(self, title: str, subtitle: str, seeds: list[int]) -> None:
+        app = self.app
         model = self.ensure_similarity()
         if model is None:
             return
         if len(seeds) == 1:
             ranked = model.similar(seeds[0], k=10)
         else:
-            read = app.userdata.read_ids() if app.userdata is not None else set()
+            data = app.personal.userdata
+            read = data.read_ids() if data is not None else set()
             unread = [a.index for a in app.corpus.abstracts if a.id not in read]
             ranked = model.like(seeds, unread, k=20)
         per_seed = {s: model.scores(s) for s in seeds}
@@ -246,33 +247,32 @@ class TriageMixin:
         self,
         title: str,
         subtitle: str,
-        rows: list[tuple[Any, float, list[str]]],
+        rows: list[tuple[Abstract, float, list[str]]],
         seeds: list[int],
     ) -> None:
         from tui.ui.screens.similar import SimilarScreen
 
-        app: Any = self
+        app = self.app
         if len(app.screen_stack) > 1 or not self._still_on(seeds):
             # Ready late (the model was building) while the user is elsewhere: never pop
             # up over another screen and take the keys typed there.
             app.notify(f"{title}: ready; press the key again to see it.", timeout=4)
             return
-        app.push_screen(SimilarScreen(title, subtitle, rows), app.jump_to)
+        app.push_screen(SimilarScreen(title, subtitle, rows), app.personal.jump_to)
 
     # -- overview ------------------------------------------------------------
 
-    def action_overview(self) -> None:
-        self._open_overview()
+    def overview(self) -> None:
+        self.app.run_worker(self._overview, thread=True, exclusive=True, group="overview")
 
-    @work(thread=True, exclusive=True, group="overview")
-    def _open_overview(self) -> None:
+    def _overview(self) -> None:
         from tui.triage.overview import collection_rows, distinctive_terms, file_rows
 
-        app: Any = self
+        app = self.app
         model = self.ensure_similarity()
         if model is None:
             return
-        data = app.userdata
+        data = app.personal.userdata
         read = data.read_ids() if data is not None else set()
         marked = data.bookmarked_ids() if data is not None else set()
         collections = collection_rows(app.corpus, read, marked)
@@ -280,15 +280,16 @@ class TriageMixin:
         terms = distinctive_terms(app.corpus, model.terms)
         app.call_from_thread(self._show_overview, collections, files, terms)
 
-    def _show_overview(self, collections: Any, files: Any, terms: Any) -> None:
+    def _show_overview(
+        self, collections: list[CountRow], files: list[CountRow], terms: dict[str, list[str]]
+    ) -> None:
         from tui.ui.screens.overview import OverviewScreen
 
-        app: Any = self
-        app.push_screen(OverviewScreen(collections, files, terms), self._filter_by_term)
+        self.app.push_screen(OverviewScreen(collections, files, terms), self._filter_by_term)
 
     def _filter_by_term(self, term: str | None) -> None:
         if term:
-            app: Any = self
+            app = self.app
             app.filter_input.value = term
             app.abstract_list.focus()
 
@@ -296,76 +297,81 @@ class TriageMixin:
 
     @property
     def _resume_key(self) -> str:
-        app: Any = self
-        return f"resume:{app.corpus.fingerprint}"
+        return f"resume:{self.app.corpus.fingerprint}"
 
     def schedule_resume_save(self) -> None:
-        app: Any = self
         if self._resume_timer is not None:
             self._resume_timer.stop()
-        self._resume_timer = app.set_timer(RESUME_SAVE_SECONDS, self.save_resume)
+        self._resume_timer = self.app.set_timer(RESUME_SAVE_SECONDS, self.save_resume)
 
     def save_resume(self) -> None:
         """Remember where the user is in this corpus: selection, filter, order and scroll."""
-        app: Any = self
-        if app.userdata is None:
+        app = self.app
+        data = app.personal.userdata
+        if data is None:
             return
         current = app.abstract_list.current
         state = {
             "selected": current.id if current else None,
-            "filter": app.query_text,
-            "order": app.order,
+            "filter": app.search.query_text,
+            "order": app.search.order,
             "scroll": int(app.abstract_list.scroll_y),
             "detail_scroll": int(app.detail.scroll_y),
         }
-        import json
-
-        app.userdata.set_state(self._resume_key, json.dumps(state))
+        data.set_state(self._resume_key, json.dumps(state))
 
     def restore_resume(self) -> None:
-        app: Any = self
-        raw = app.userdata.get_state(self._resume_key) if app.userdata is not None else None
+        app = self.app
+        data = app.personal.userdata
+        raw = data.get_state(self._resume_key) if data is not None else None
         if not raw:
             return
-        import json
-
         try:
             state = json.loads(raw)
         except ValueError:
             return
-        app.order = (
-            state.get("order") if state.get("order") in ("relevance", "file") else "relevance"
-        )
-        app.resume_selection = state.get("selected")
-        app.resume_scroll = int(state.get("scroll") or 0)
-        if app.resume_selection and state.get("detail_scroll"):
-            app.resume_detail = (app.resume_selection, int(state["detail_scroll"]))
+        app.search.set_order("file" if state.get("order") == "file" else "relevance")
+        self.resume_selection = state.get("selected")
+        self.resume_scroll = int(state.get("scroll") or 0)
+        if self.resume_selection and state.get("detail_scroll"):
+            self.resume_detail = (self.resume_selection, int(state["detail_scroll"]))
         if state.get("filter"):
             app.filter_input.value = state["filter"]
         else:
-            app.apply_resume_selection()
+            self.apply_resume_selection()
 
-    def triage_commands(self) -> Iterable[SystemCommand]:
+    def apply_resume_selection(self) -> None:
+        """Once the restored filter has produced its rows, put the cursor back where it was."""
+        if self.resume_selection is None:
+            return
+        app = self.app
+        selected, self.resume_selection = self.resume_selection, None
+        if app.abstract_list.select_abstract(selected):
+            app.abstract_list.scroll_to(y=self.resume_scroll, animate=False, immediate=True)
+            app.abstract_list.refresh()
+
+    def commands(self) -> Iterable[SystemCommand]:
+        app = self.app
         yield SystemCommand(
             "Next unread", "Mark read and go to the next unread (Space)", self.read_and_next
         )
         yield SystemCommand(
             "Mark list read",
             "Mark every abstract in the list as read (A)",
-            self.action_mark_all_read,
+            app.action_mark_all_read,
         )
-        yield SystemCommand("Undo", "Undo the last bookmark or read change (u)", self.action_undo)
-        yield SystemCommand("Redo", "Redo what was undone (Ctrl+R)", self.action_redo)
+        yield SystemCommand("Undo", "Undo the last bookmark or read change (u)", app.action_undo)
+        yield SystemCommand("Redo", "Redo what was undone (Ctrl+R)", app.action_redo)
         yield SystemCommand(
             "More like this",
             "Abstracts similar to the selected one (m)",
-            self.action_more_like_this,
+            app.action_more_like_this,
         )
         yield SystemCommand(
             "More like my bookmarks",
             "Unread abstracts like the bookmarked ones (M)",
-            self.action_more_like_bookmarks,
+            app.action_more_like_bookmarks,
         )
         yield SystemCommand(
-            "Overview", "Collections and files: read and bookmarked (O)", self.action_overview
+            "Overview", "Collections and files: read and bookmarked (O)", app.action_overview
         )

@@ -1,0 +1,247 @@
+"""The filter: searching as the user types, and the search index it needs.
+
+Searching runs in an exclusive thread worker; a result is applied only if the
+filter text and order still match, so a stale result never paints over a newer one.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Literal
+
+from rich.text import Text
+
+from tui import locations
+from tui.ui.widgets.abstract_list import Spans
+
+if TYPE_CHECKING:
+    from tui.caches import CacheBuild
+    from tui.search.index import SearchIndex
+    from tui.ui.app import AbstractsApp
+
+Order = Literal["relevance", "file"]
+
+
+class SearchController:
+    """The filter's state: the text typed, the order, the index and the results shown."""
+
+    def __init__(self, app: AbstractsApp) -> None:
+        self.app = app
+        self.index: SearchIndex | None = None
+        self._index_lock = threading.Lock()
+        self.query_text = ""
+        self.order: Order = "relevance"
+        #: Highlight spans of the search shown (None when unfiltered).
+        self.spans: Spans | None = None
+        #: (full matches, closest matches) of the search shown; None when unfiltered.
+        self.match_counts: tuple[int, int] | None = None
+        self.query_error: str | None = None
+        #: True while a child process builds the index.
+        self.indexing = False
+        self.cache_build: CacheBuild | None = None
+        #: The abstract to come back to when the filter is cleared.
+        self.saved_selection: str | None = None
+
+    @property
+    def filtered(self) -> bool:
+        return bool(self.query_text.strip())
+
+    # -- the index -----------------------------------------------------------
+
+    def warm_index(self) -> None:
+        """After the first paint: load or build the index (and the similarity model)."""
+        self.app.run_worker(self._warm_index, thread=True, exclusive=True, group="index")
+
+    def _warm_index(self) -> None:
+        """Load the search index and similarity model, building large ones in a child process.
+
+        Both locks are held while the child builds, so a search typed or an `m`
+        pressed meanwhile waits for its result instead of starting a second build
+        in this process (whose GIL-bound work would make every key press lag).
+        """
+        from tui import caches
+        from tui.search import cache as search_cache
+        from tui.similar import cache as similar_cache
+
+        app, triage = self.app, self.app.triage
+        cache_dir = locations.cache_dir(app.data_dir)
+        if len(app.corpus) >= caches.SUBPROCESS_THRESHOLD:
+            with triage.similarity_lock:
+                with self._index_lock:
+                    if app.quitting:  # never start a build for an app that is ending
+                        return
+                    self.index = search_cache.load(app.corpus, cache_dir)
+                    triage.similarity = similar_cache.load(app.corpus, cache_dir)
+                    build = None
+                    if self.index is None or triage.similarity is None:
+                        build = self.cache_build = caches.CacheBuild(app.corpus, cache_dir)
+                        self.indexing = True
+                        app.call_from_thread(app.view_changed)
+                        if build.wait_for("index"):
+                            self.index = search_cache.load(app.corpus, cache_dir)
+                        self.indexing = False
+                # Searching works from here on; similarity may still be building.
+                app.call_from_thread(app.view_changed)
+                if build is not None and build.wait_for("similar"):
+                    triage.similarity = similar_cache.load(app.corpus, cache_dir)
+        # Either may still be None (small corpus, or the child failed): built in a thread.
+        if self.ensure_index() is None:
+            return  # quitting
+        app.call_from_thread(app.view_changed)
+        app.call_from_thread(triage.warm_similarity)
+
+    def ensure_index(self) -> SearchIndex | None:
+        """The index, loaded or built here; None once the app is quitting (never build then:
+        the interpreter would wait for the build before it could exit)."""
+        with self._index_lock:
+            if self.index is None and not self.app.quitting:
+                from tui.search.cache import load_or_build
+
+                app = self.app
+                self.index = load_or_build(app.corpus, locations.cache_dir(app.data_dir))
+            return self.index
+
+    def stop(self) -> None:
+        """Quitting: stop a cache build in progress (a half-built cache is rebuilt next time)."""
+        if self.cache_build is not None:
+            self.cache_build.stop()
+
+    # -- searching -----------------------------------------------------------
+
+    def filter_changed(self, value: str) -> None:
+        """The filter text changed: show everything, or search in a worker."""
+        app = self.app
+        self.query_text = value
+        if not value.strip():
+            self._set_query_error(None)
+            self.match_counts = None
+            self._apply_rows(list(range(len(app.corpus))), None, keep=self.saved_selection)
+            return
+        self._start_search(value, self.order)
+        if self.index is None:
+            # The list still shows what it showed; the header says the filter waits.
+            app.view_changed()
+            if self.indexing:
+                self._show_line(
+                    Text(
+                        f"Building the search index for {len(app.corpus):,} abstracts; "
+                        "the filter runs as soon as it is ready.",
+                        style="italic",
+                    ),
+                    error=False,
+                )
+
+    def rerun(self) -> None:
+        """Run the current filter again (personal data changed, or the order did)."""
+        if self.filtered:
+            self._start_search(self.query_text, self.order)
+
+    def _start_search(self, text: str, order: Order) -> None:
+        self.app.run_worker(
+            lambda: self._search(text, order), thread=True, exclusive=True, group="search"
+        )
+
+    def _search(self, text: str, order: Order) -> None:
+        from tui.search.query import QueryError, parse_query
+
+        app = self.app
+        try:
+            query = parse_query(text)
+        except QueryError as error:
+            app.call_from_thread(self._show_query_error, text, str(error))
+            return
+        index = self.ensure_index()
+        if index is None:
+            return
+        result = index.search(query, app.corpus, personal=app.personal.userdata, order=order)
+        highlighter = index.highlighter(query)
+        counts = (result.matched, result.close)
+        app.call_from_thread(
+            self.apply_search, text, order, list(result.indices), highlighter.spans, counts
+        )
+
+    def apply_search(
+        self, text: str, order: Order, rows: list[int], spans: Spans, counts: tuple[int, int]
+    ) -> None:
+        """Show a search's result, unless the filter or order has changed since it started:
+        a slower, older search must never paint over a newer one."""
+        if text != self.query_text or order != self.order:
+            return
+        app = self.app
+        self._set_query_error(None)
+        current = app.abstract_list.current
+        app.abstract_list.empty_text = (
+            f"No abstract shares a word with “{text.strip()}”. Esc clears the filter."
+        )
+        self.match_counts = counts
+        matched, close = counts
+        self._apply_rows(
+            rows, spans, keep=current.id if current else None, divider=matched if close else None
+        )
+        app.triage.apply_resume_selection()
+
+    def _show_query_error(self, text: str, message: str) -> None:
+        if text == self.query_text:
+            self._set_query_error(message)
+
+    def _set_query_error(self, message: str | None) -> None:
+        """A query that does not parse (often half-typed, like `year:`) is explained on a
+        line under the filter, which turns red; the last good results stay. No toast: it
+        would fire on every keystroke while a field is being typed."""
+        self.query_error = message
+        field = self.app.filter_input
+        field.set_class(message is not None, "-error")
+        field.tooltip = message
+        self._show_line(Text("⚠ " + message) if message else None, error=message is not None)
+
+    def _show_line(self, text: Text | None, *, error: bool) -> None:
+        line = self.app.query_error_line
+        line.set_class(error, "-error")
+        line.update(text or "")
+        line.display = text is not None
+
+    def _apply_rows(
+        self,
+        rows: Sequence[int],
+        spans: Spans | None,
+        keep: str | None,
+        divider: int | None = None,
+    ) -> None:
+        app = self.app
+        self.spans = spans
+        app.abstract_list.set_highlighter(spans)
+        app.abstract_list.set_rows(rows, keep=keep, divider=divider)
+        app.view_changed()
+
+    # -- user actions --------------------------------------------------------
+
+    def focus_filter(self) -> None:
+        app = self.app
+        if not self.filtered and (current := app.abstract_list.current):
+            self.saved_selection = current.id
+        # Focus now, not on the next loop turn as Widget.focus would.
+        app.screen.set_focus(app.filter_input)
+
+    def to_results(self) -> None:
+        """Enter in the filter: to the first result, focused at once."""
+        app = self.app
+        app.screen.set_focus(app.abstract_list)
+        app.abstract_list.cursor = 0
+
+    def set_order(self, order: Order) -> None:
+        self.order = order
+
+    def toggle_order(self) -> None:
+        self.order = "file" if self.order == "relevance" else "relevance"
+        scope = "" if self.filtered else " (for filtered results; the full list is in file order)"
+        self.app.notify(f"Order: {self.order}{scope}", timeout=3)
+        self.rerun()
+        self.app.view_changed()
+
+    def clear(self, *, keep_current: bool) -> None:
+        """Empty the filter; `keep_current` comes back to the abstract under the cursor."""
+        app = self.app
+        if keep_current and (current := app.abstract_list.current) is not None:
+            self.saved_selection = current.id
+        app.filter_input.value = ""
