@@ -6,14 +6,19 @@ the app they would hold the GIL and make every key press wait (measured at
 `python -m tui.caches CACHE_DIR` with the loaded files on stdin; this process
 loads those same files, builds and saves both caches, printing a line as each
 is saved, and exits. The app loads each cache as soon as it is reported, which
-takes milliseconds. Small corpora build in a thread:
-starting a second interpreter would cost more than the build.
+takes milliseconds. Small corpora build in a thread: starting a second
+interpreter would cost more than the build. The app keeps the child's stdin open
+after the list of files: when the app ends, however it ends (even SIGKILL), the
+child reads end-of-file and exits too.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import subprocess
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -43,17 +48,24 @@ class CacheBuild:
                 stderr=subprocess.DEVNULL,
             )
             assert self._process.stdin is not None
-            files = "\0".join(str(info.path) for info in corpus.files)
-            self._process.stdin.write(files.encode("utf-8", "surrogateescape"))
-            self._process.stdin.close()
+            files = "\0".join(str(info.path) for info in corpus.files).encode(
+                "utf-8", "surrogateescape"
+            )
+            # The length first: the pipe stays open after the list (see the module doc).
+            self._process.stdin.write(b"%d\n" % len(files) + files)
+            self._process.stdin.flush()
         except OSError:
             self._process = None
 
     def stop(self) -> None:
         """Stop the child (the app is quitting); a waiting `wait_for` returns False."""
-        if self._process is not None and self._process.poll() is None:
-            self._process.kill()
-            self._process.wait()
+        process = self._process
+        if process is None:
+            return
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        _close_stdin(process)
 
     def wait_for(self, stage: str) -> bool:
         """Block until the child reports `stage` ("index" or "similar"); False if it never will."""
@@ -64,22 +76,42 @@ class CacheBuild:
             line = process.stdout.readline()
             if not line:  # the child exited (or died) without reporting it
                 process.wait(timeout=_TIMEOUT_SECONDS)
+                _close_stdin(process)
                 return False
             self.done.add(line.decode("ascii", "replace").strip())
         return True
 
 
+def _close_stdin(process: subprocess.Popen[bytes]) -> None:
+    if process.stdin is not None:
+        with contextlib.suppress(OSError):  # a pipe the dead child no longer reads
+            process.stdin.close()
+
+
+def _exit_with_the_app() -> None:
+    """Child side: the app holds our stdin open; end-of-file means it has gone."""
+    sys.stdin.buffer.read()
+    os._exit(1)
+
+
 def main(argv: Sequence[str]) -> int:
-    """Child side: read NUL-separated file paths on stdin, build and save both caches."""
+    """Child side: read the file paths on stdin (their length in bytes on a line, then
+    the paths separated by NUL), build and save both caches."""
     from tui.corpus.load import load_corpus
     from tui.search.cache import load_or_build as load_or_build_index
     from tui.similar.cache import load_or_build as load_or_build_similar
 
     if len(argv) != 1:
-        print("usage: python -m tui.caches CACHE_DIR < NUL-separated paths", file=sys.stderr)
+        print("usage: python -m tui.caches CACHE_DIR < LENGTH NEWLINE PATHS", file=sys.stderr)
         return 2
     cache_dir = Path(argv[0])
-    raw = sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
+    header = sys.stdin.buffer.readline()
+    size = int(header) if header.strip().isdigit() else -1
+    payload = sys.stdin.buffer.read(size) if size >= 0 else b""
+    if size < 0 or len(payload) < size:
+        return 1  # the app went away while sending the list
+    threading.Thread(target=_exit_with_the_app, daemon=True).start()
+    raw = payload.decode("utf-8", "surrogateescape")
     corpus = load_corpus([p for p in raw.split("\0") if p])
     if not corpus.abstracts:
         return 1

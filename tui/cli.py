@@ -8,14 +8,19 @@ subcommand of that name instead (write `./search` for a file called search).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from tui import __version__
 from tui.sanitize import json_safe, visible_line
+
+if TYPE_CHECKING:
+    from tui.ui.app import AbstractsApp
 
 # name -> (module, function); imported only when used, to keep start-up fast.
 SUBCOMMANDS = {
@@ -86,22 +91,47 @@ def main(argv: Sequence[str] | None = None) -> int:
     from tui.ui.app import make_app
 
     app = make_app(corpus=corpus, data_dir=args.data_dir)
-    app.install_signal_handlers = True
+    guard = app.quit_sequence.guard
+    guard.last_words = lambda: _after_the_app(app)
+    guard.install()
     result = app.run()
-    report_problems("abstracts", corpus.problems)
-    if app.rescue_path is not None:
-        rescue = visible_line(str(app.rescue_path))
-        print(
-            f"abstracts: saving failed; unsaved changes were written to {rescue}.\n"
-            f"abstracts: bring them back with: abstracts import {rescue}",
-            file=sys.stderr,
-        )
-    elif app.rescue_text:
-        print("abstracts: saving failed and no rescue file could be written;", file=sys.stderr)
-        print(
-            "abstracts: your unsaved changes follow (save them as a .json file to import):",
-            file=sys.stderr,
-        )
-        # JSON: escaped, not replaced, so what is saved from the screen imports exactly.
-        print(json_safe(app.rescue_text), file=sys.stderr)
-    return int(result or 0)
+    guard.say_last_words()
+    status = int(result or 0)
+    if guard.hung_up or not _stderr_works():
+        # The terminal is gone: the interpreter's own exit would only fail flushing it
+        # (and turn the status into 120).
+        os._exit(status)
+    return status
+
+
+def _stderr_works() -> bool:
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def _after_the_app(app: AbstractsApp) -> None:
+    """What the user must see once the screen is back: load problems, unsaved changes.
+    A closed terminal cannot be written to (the rescue file is on disk either way)."""
+    from tui.commands import report_problems
+
+    with contextlib.suppress(OSError, ValueError):
+        report_problems("abstracts", app.corpus.problems)
+        if app.rescue_path is not None:
+            rescue = visible_line(str(app.rescue_path))
+            print(
+                f"abstracts: saving failed; unsaved changes were written to {rescue}.\n"
+                f"abstracts: bring them back with: abstracts import {rescue}",
+                file=sys.stderr,
+            )
+        elif app.rescue_text:
+            print("abstracts: saving failed and no rescue file could be written;", file=sys.stderr)
+            print(
+                "abstracts: your unsaved changes follow (save them as a .json file to import):",
+                file=sys.stderr,
+            )
+            # JSON: escaped, not replaced, so what is saved from the screen imports exactly.
+            print(json_safe(app.rescue_text), file=sys.stderr)
+        sys.stderr.flush()

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tui.corpus import latex_math
-from tui.corpus.latex import render
+from tui.corpus.latex import _text_argument, render
 from tui.corpus.model import Collection, FileInfo, SourceRef
 
 SIMPLE = [
@@ -61,14 +61,14 @@ _PIECES = [
 
 @pytest.mark.parametrize("content", SIMPLE)
 def test_simple_fragments_take_the_fast_path_and_agree(content: str) -> None:
-    fast = latex_math._render_simple(content)
+    fast = latex_math._render_simple(content, _text_argument)
     assert fast is not None
-    assert fast == latex_math._render_walked(content)
+    assert fast == latex_math._render_walked(content, _text_argument)
 
 
 @pytest.mark.parametrize("content", NOT_SIMPLE)
 def test_other_fragments_go_through_the_walker(content: str) -> None:
-    assert latex_math._render_simple(content) is None
+    assert latex_math._render_simple(content, _text_argument) is None
 
 
 def test_render_math_uses_either_path_with_the_same_result() -> None:
@@ -80,9 +80,9 @@ def test_render_math_uses_either_path_with_the_same_result() -> None:
 @given(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=14))
 def test_fast_path_agrees_with_the_walker(pieces: list[str]) -> None:
     content = "".join(pieces)
-    fast = latex_math._render_simple(content)
+    fast = latex_math._render_simple(content, _text_argument)
     if fast is not None:
-        assert fast == latex_math._render_walked(content)
+        assert fast == latex_math._render_walked(content, _text_argument)
 
 
 def test_records_behave_like_frozen_dataclasses() -> None:

@@ -1,64 +1,133 @@
-"""Crash safety (SIGKILL at random moments) and two processes writing one store."""
+"""Crash safety (SIGKILL at random moments) and two processes writing one store, both
+through the app's own path: `UserData` and its writer thread (see child_writer.py)."""
 
 from __future__ import annotations
 
+import os
 import random
 import signal
 import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from tui.store.db import Store
+from tui.store.userdata import UserData
 
 CHILD = Path(__file__).with_name("child_writer.py")
-KILLS = 55
+REPO = Path(__file__).resolve().parents[2]
+KILLS = 40
 
 
-def _spawn(data: Path, prefix: str, count: int) -> subprocess.Popen[str]:
+def _spawn(data: Path, prefix: str, count: int, seed: int) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, str(CHILD), str(data), prefix, str(count)],
+        [sys.executable, str(CHILD), str(data), prefix, str(count), str(seed)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        cwd=REPO,
+        env=dict(os.environ, PYTHONPATH=str(REPO)),
     )
 
 
-def test_sigkill_never_loses_an_acknowledged_note(tmp_path: Path) -> None:
-    rng = random.Random(1234)
-    acknowledged: list[str] = []
-    kills = 0
-    for round_ in range(KILLS):
-        child = _spawn(tmp_path, f"r{round_}", 0)
+class _Lines:
+    """The child's complete output lines, read as they come (a killed child may leave a
+    half-written last line: it does not count)."""
+
+    def __init__(self, child: subprocess.Popen[str]) -> None:
+        self.lines: list[str] = []
+        self.acknowledged = threading.Event()
         assert child.stdout is not None
-        lines: list[str] = []
-        reader = threading.Thread(target=lambda c=child, out=lines: out.extend(c.stdout))
-        reader.start()
-        # Random moments: often mid-commit, sometimes before the first commit.
-        time.sleep(rng.uniform(0.05, 0.35))
+        self._thread = threading.Thread(target=self._read, args=(child.stdout,))
+        self._thread.start()
+
+    def _read(self, stream) -> None:
+        for line in stream:
+            if line.endswith("\n"):
+                self.lines.append(line)
+                if line.startswith("A "):
+                    self.acknowledged.set()
+
+    def join(self) -> None:
+        self._thread.join()
+
+
+def _killed_round(data: Path, prefix: str, seed: int, delay: float) -> tuple[int, list[str]]:
+    """A child writing until SIGKILL, `delay` seconds after its first acknowledgement."""
+    child = _spawn(data, prefix, 0, seed)
+    lines = _Lines(child)
+    try:
+        # Only after the first commit: a kill before it tests nothing.
+        assert lines.acknowledged.wait(30), "the child never committed"
+        time.sleep(delay)
+    finally:
         child.send_signal(signal.SIGKILL)
         child.wait()
-        reader.join()
-        kills += child.returncode == -signal.SIGKILL
-        acknowledged += [line.strip() for line in lines if line.strip()]
-    assert kills >= 50
-    assert len(acknowledged) > KILLS  # the children did get notes committed
-    store = Store.open(tmp_path)
-    assert store.integrity_check() == "ok"
-    notes = store.load().notes
-    missing = [i for i in acknowledged if i not in notes]
-    assert missing == []
-    print(f"crash test: {kills} SIGKILLs, {len(acknowledged)} acknowledged notes, 0 lost")
+        lines.join()
+    return child.returncode, lines.lines
 
 
-def test_two_processes_write_500_notes_each(tmp_path: Path) -> None:
-    children = [_spawn(tmp_path, prefix, 500) for prefix in ("a", "b")]
+def test_sigkill_never_loses_an_acknowledged_note(tmp_path: Path) -> None:
+    seed = int(os.environ.get("ABSTRACTS_CRASH_SEED") or random.randrange(1 << 30))
+    print(f"crash test: seed {seed} (ABSTRACTS_CRASH_SEED={seed} repeats it)")
+    rng = random.Random(seed)
+    plan = [(f"r{n}", rng.randrange(1 << 30), rng.uniform(0.0, 0.25)) for n in range(KILLS)]
+    # Two children at a time (each on its own ids): half the time, and the kills land
+    # while another process is writing the same database too.
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        rounds = list(pool.map(lambda r: _killed_round(tmp_path, *r), plan))
+    # For each id: the newest acknowledged text, then every text sent after it.
+    allowed: dict[str, tuple[bytes, set[bytes]]] = {}
+    kills = acknowledged = 0
+    for returncode, lines in rounds:
+        kills += returncode == -signal.SIGKILL
+        sent: dict[str, set[bytes]] = {}
+        for line in lines:
+            kind, abstract_id, hex_text = line.split()
+            text = bytes.fromhex(hex_text)
+            if kind == "S":
+                sent.setdefault(abstract_id, set()).add(text)
+            else:
+                acknowledged += 1
+                sent[abstract_id] = set()  # filled by the texts sent after this one
+                allowed[abstract_id] = (text, sent[abstract_id])
+    assert kills == KILLS
+    assert acknowledged > KILLS  # the children did get notes committed
+    stored = UserData.open(tmp_path)
+    try:
+        assert stored.notices == []
+        notes = {i: t.encode() for i, t in stored.note_items()}
+    finally:
+        stored.close()
+    lost = [
+        abstract_id
+        for abstract_id, (acked, later) in allowed.items()
+        if notes.get(abstract_id) not in {acked, *later}
+    ]
+    assert lost == []
+    print(
+        f"crash test: {kills} SIGKILLs, {acknowledged} acknowledged notes "
+        f"({len(allowed)} distinct), {len(lost)} lost"
+    )
+
+
+def test_two_processes_save_500_notes_each(tmp_path: Path) -> None:
+    children = [_spawn(tmp_path, prefix, 500, n) for n, prefix in enumerate(("a", "b"))]
     outputs = [child.communicate(timeout=120) for child in children]
     for child, (_, err) in zip(children, outputs, strict=True):
         assert "locked" not in err
         assert child.returncode == 0, err
-    assert all(len(out.split()) == 500 for out, _ in outputs)
-    store = Store.open(tmp_path)
-    assert store.conn.execute("SELECT count(*) FROM notes").fetchone()[0] == 1000
-    assert store.integrity_check() == "ok"
+    expected: dict[str, bytes] = {}
+    for out, _ in outputs:
+        for line in out.splitlines():
+            kind, abstract_id, hex_text = line.split()
+            if kind == "A":
+                expected[abstract_id] = bytes.fromhex(hex_text)
+    stored = UserData.open(tmp_path)
+    try:
+        notes = {i: t.encode() for i, t in stored.note_items()}
+    finally:
+        stored.close()
+    assert notes == expected
+    assert len(notes) > 600

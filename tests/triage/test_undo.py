@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 from tests.similar.fixtures import make_corpus
 from tui.corpus.model import Abstract
 from tui.triage.undo import (
-    Compound,
     CorpusTarget,
     SetBookmarks,
     SetRead,
@@ -130,22 +129,6 @@ def test_descriptions(data: FakeUserData) -> None:
 def test_missing_previous_value_is_refused() -> None:
     with pytest.raises(ValueError):
         SetRead(["a", "b"], {"a": False}, True)
-
-
-def test_compound_undoes_in_reverse_as_one_step(data: FakeUserData) -> None:
-    stack = UndoStack(data)
-    both = Compound(
-        [
-            SetBookmarks.capture(["a"], True, data.bookmarked.__contains__),
-            SetRead.capture(["a"], True, data.read.__contains__),
-        ],
-        "bookmarked and read 1 abstract",
-    )
-    stack.do(both)
-    assert data.bookmarked == {"a"} and data.read == {"a"}
-    assert stack.undo() is both
-    assert data.bookmarked == set() and data.read == set()
-    assert not stack.can_undo
 
 
 def test_limit_drops_the_oldest(data: FakeUserData) -> None:

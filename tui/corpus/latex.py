@@ -20,7 +20,8 @@ data), so abstract text can never restyle or reorder the terminal.
 The work is split in four modules: this one (the public API and text mode:
 prose, braces, text macros, URLs), `latex_math` (what is inside `$...$`),
 `latex_symbols` (what each macro becomes, shared by both), and `latex_types`
-(the output types all three write and pass around).
+(the output types all three write and pass around). Imports go one way: math
+mode is handed text mode (for `\\text{...}`) as a parameter, never imports it.
 """
 
 from __future__ import annotations
@@ -204,6 +205,11 @@ def text_mode(src: str, i: int, end: int, out: Out, depth: int) -> None:
         out.span(start, style)
 
 
+def _text_argument(source: str, out: Out) -> None:
+    """Render a math macro's `\\text{...}`-like argument (it may hold `$...$` again)."""
+    text_mode(source, 0, len(source), out, 1)
+
+
 def _dollar(src: str, k: int, end: int, out: Out) -> int:
     """Inline `$...$` or display `$$...$$` math at `k`; a lone `$` stays as it is."""
     closer = "$$" if src.startswith("$$", k) else "$"
@@ -212,7 +218,7 @@ def _dollar(src: str, k: int, end: int, out: Out) -> int:
     if close == -1 or close == start:
         out.add(closer)
         return start
-    out.add_rendered(render_math(src[start:close]))
+    out.add_rendered(render_math(src[start:close], _text_argument))
     return close + len(closer)
 
 
@@ -227,7 +233,7 @@ def _backslash(
         if close == -1:
             out.add(src[k : k + 2])
             return k + 2
-        out.add_rendered(render_math(src[k + 2 : close]))
+        out.add_rendered(render_math(src[k + 2 : close], _text_argument))
         return close + 2
     m = _MACRO_NAME.match(src, k + 1, end)
     if m is None:

@@ -1,12 +1,12 @@
 r"""Math mode: the inside of `$...$`, `$$...$$`, `\(...\)` and `\[...\]` as readable text.
 
 Internal to `tui.corpus.latex`. The boundary: text mode (latex.py) finds a math
-fragment and calls `render_math(content)`; this module parses it with
+fragment and calls `render_math(content, text)`; this module parses it with
 pylatexenc's LatexWalker and walks the nodes, joining `^`/`_` with what follows
 them as Unicode scripts. Macros are turned into text by
-`latex_symbols.apply_macro`, as in text mode. The one call back into text mode
-is for `\text{...}`-like arguments, imported at call time because latex.py
-imports this module.
+`latex_symbols.apply_macro`, as in text mode. `\text{...}`-like arguments are
+text mode again; this module knows nothing of text mode and renders them with
+the `text` renderer its caller passes in (so it never imports latex.py).
 """
 
 from __future__ import annotations
@@ -21,19 +21,22 @@ from tui.corpus.latex_symbols import (
     special,
     walker_db,
 )
-from tui.corpus.latex_types import Arg, Out, Rendered
+from tui.corpus.latex_types import Arg, Out, Rendered, TextMode
 
 
 @lru_cache(maxsize=8192)
-def render_math(content: str) -> Rendered:
-    """Render the inside of one `$...$` (cached: the same fragments recur across abstracts)."""
-    fast = _render_simple(content)
+def render_math(content: str, text: TextMode) -> Rendered:
+    """Render the inside of one `$...$`; `text` renders `\\text{...}`-like arguments.
+
+    Cached: the same fragments recur across abstracts.
+    """
+    fast = _render_simple(content, text)
     if fast is not None:
         return fast
-    return _render_walked(content)
+    return _render_walked(content, text)
 
 
-def _render_walked(content: str) -> Rendered:
+def _render_walked(content: str, text: TextMode) -> Rendered:
     """`render_math` through pylatexenc's LatexWalker: any fragment."""
     try:
         from pylatexenc import latexwalker
@@ -42,14 +45,14 @@ def _render_walked(content: str) -> Rendered:
         state = walker.make_parsing_state(in_math_mode=True)
         nodes, _, _ = walker.get_latex_nodes(parsing_state=state)
         out = Out()
-        _math_nodes(nodes, out)
+        _math_nodes(nodes, out, text)
         return Rendered(out.text(), tuple(out.spans))
     except Exception:
         # Whatever pylatexenc or the tables could not handle is shown as written.
         return Rendered("$" + content + "$")
 
 
-def _math_nodes(nodes: list[object], out: Out) -> None:
+def _math_nodes(nodes: list[object], out: Out, text: TextMode) -> None:
     """Render a math node list, joining `^`/`_` with the item after them."""
     from pylatexenc import latexwalker as lw
 
@@ -59,10 +62,10 @@ def _math_nodes(nodes: list[object], out: Out) -> None:
             items.extend(node.chars)
         elif node is not None:
             items.append(node)
-    _math_items(items, out)
+    _math_items(items, out, text)
 
 
-def _math_items(items: list[object], out: Out) -> None:
+def _math_items(items: list[object], out: Out, text: TextMode) -> None:
     """Render flattened math items (characters and nodes)."""
     from pylatexenc import latexwalker as lw
 
@@ -77,7 +80,7 @@ def _math_items(items: list[object], out: Out) -> None:
                     i += 1
                 if i < len(items):
                     sub = Out()
-                    _math_item(items[i], sub)
+                    _math_item(items[i], sub, text)
                     out.add(script(sub.text(), sup=item == "^"))
                     i += 1
                     continue
@@ -92,15 +95,16 @@ def _math_items(items: list[object], out: Out) -> None:
         elif isinstance(item, lw.LatexMacroNode) and item.macroname in SWITCHES:
             # `{\bf K}`, `\cal O`: the declaration styles the rest of its group.
             rest = Out()
-            _math_items(items[i:], rest)
+            _math_items(items[i:], rest, text)
             name = item.macroname
             if name == "cal":
                 from pylatexenc.latex2text import fmt_math_text_style
 
                 # TeX's calligraphic font has capitals only: `\cal O(n)` is 𝒪(n).
-                text = rest.text()
                 out.add(
-                    "".join(fmt_math_text_style(c, "script") if c.isupper() else c for c in text)
+                    "".join(
+                        fmt_math_text_style(c, "script") if c.isupper() else c for c in rest.text()
+                    )
                 )
             else:
                 start = out.n
@@ -114,11 +118,11 @@ def _math_items(items: list[object], out: Out) -> None:
             out.add(item.latex_verbatim())
             while i < len(items) and isinstance(items[i], lw.LatexGroupNode):
                 out.add("{")
-                _math_nodes(items[i].nodelist, out)  # type: ignore[attr-defined]
+                _math_nodes(items[i].nodelist, out, text)  # type: ignore[attr-defined]
                 out.add("}")
                 i += 1
         else:
-            _math_item(item, out)
+            _math_item(item, out, text)
             name = getattr(item, "macroname", None)
             # `\left.` is an invisible delimiter.
             if name in ("left", "right") and i < len(items) and _is_char(items[i], "."):
@@ -136,21 +140,21 @@ def _is_char(item: object, char: str) -> bool:
     return isinstance(item, str) and item == char
 
 
-def _math_item(item: object, out: Out) -> None:
+def _math_item(item: object, out: Out, text: TextMode) -> None:
     """Render one math item: a character or a node."""
     from pylatexenc import latexwalker as lw
 
     if isinstance(item, str):
         out.add(item)
     elif isinstance(item, lw.LatexCharsNode):
-        _math_nodes([item], out)
+        _math_nodes([item], out, text)
     elif isinstance(item, (lw.LatexGroupNode, lw.LatexMathNode)):
-        _math_nodes(item.nodelist, out)
+        _math_nodes(item.nodelist, out, text)
     elif isinstance(item, lw.LatexMacroNode):
         name = item.macroname
         argnodes = item.nodeargd.argnlist if item.nodeargd is not None else []
         text_args = name.startswith("text") or name in ("mbox", "hbox", "emph")
-        out_args = [_math_arg(a, text_args) if a is not None else None for a in argnodes]
+        out_args = [_math_arg(a, text_args, text) if a is not None else None for a in argnodes]
         apply_macro(name, out_args, item.latex_verbatim(), out, math=True)
     elif isinstance(item, lw.LatexSpecialsNode):
         out.add(special(item.specials_chars))
@@ -161,26 +165,18 @@ def _math_item(item: object, out: Out) -> None:
         out.add(item.latex_verbatim())  # type: ignore[attr-defined]
 
 
-def _math_arg(node: object, text_mode: bool) -> Arg:
-    """A macro argument node as an `Arg`; `\\text{...}` arguments render in text mode."""
+def _math_arg(node: object, text_args: bool, text: TextMode) -> Arg:
+    """A macro argument node as an `Arg`; `\\text{...}` arguments render through `text`."""
     from pylatexenc import latexwalker as lw
 
     source: str = node.latex_verbatim()  # type: ignore[attr-defined]
     if isinstance(node, lw.LatexGroupNode) and source.startswith("{") and source.endswith("}"):
         source = source[1:-1]
-    if text_mode:
-        return Arg(source, lambda o: _text_mode(source, o))
+    if text_args:
+        return Arg(source, lambda o: text(source, o))
     if isinstance(node, lw.LatexGroupNode):
-        return Arg(source, lambda o: _math_nodes(node.nodelist, o))
-    return Arg(source, lambda o: _math_item(node, o))
-
-
-def _text_mode(source: str, out: Out) -> None:
-    """Render `\\text{...}`-like argument `source` in text mode (it may hold `$...$` again)."""
-    # Imported here: latex.py imports this module, so a top-level import would be circular.
-    from tui.corpus.latex import text_mode
-
-    text_mode(source, 0, len(source), out, 1)
+        return Arg(source, lambda o: _math_nodes(node.nodelist, o, text))
+    return Arg(source, lambda o: _math_item(node, o, text))
 
 
 # --- The fast path: simple fragments without pylatexenc. ---
@@ -221,7 +217,7 @@ class _Macro:
         self.post_space = post_space
 
 
-def _render_simple(content: str) -> Rendered | None:
+def _render_simple(content: str, text: TextMode) -> Rendered | None:
     """`render_math(content)` without pylatexenc, or None when `content` is not simple."""
     if not (content.isascii() and content.isprintable()) or "''" in content or "--" in content:
         return None
@@ -232,7 +228,7 @@ def _render_simple(content: str) -> Rendered | None:
         if items is None or end != len(content):
             return None
         out = Out()
-        _simple_walk(items, out)
+        _simple_walk(items, out, text)
         return Rendered(out.text(), tuple(out.spans))
     except Exception:
         return None
@@ -307,7 +303,7 @@ def _simple_shape(name: str) -> str | None:
     return shape if isinstance(shape, str) and not shape.strip("{[") else None
 
 
-def _simple_walk(items: list[object], out: Out) -> None:
+def _simple_walk(items: list[object], out: Out, text: TextMode) -> None:
     """`_math_items` for fast-path items (characters, `_Macro`s, `_Group`s)."""
     i = 0
     n = len(items)
@@ -320,13 +316,13 @@ def _simple_walk(items: list[object], out: Out) -> None:
                     i += 1
                 if i < n:
                     sub = Out()
-                    _simple_one(items[i], sub)
+                    _simple_one(items[i], sub, text)
                     out.add(script(sub.text(), sup=item == "^"))
                     i += 1
                     continue
             out.add(item)
         else:
-            _simple_one(item, out)
+            _simple_one(item, out, text)
             if isinstance(item, _Macro):
                 if item.name in ("left", "right") and i < n and items[i] == ".":
                     i += 1
@@ -335,22 +331,22 @@ def _simple_walk(items: list[object], out: Out) -> None:
                     out.add(" ")
 
 
-def _simple_one(item: object, out: Out) -> None:
+def _simple_one(item: object, out: Out, text: TextMode) -> None:
     """`_math_item` for one fast-path item."""
     if isinstance(item, str):
         out.add(item)
     elif isinstance(item, _Group):
-        _simple_walk(item.items, out)
+        _simple_walk(item.items, out, text)
     elif isinstance(item, _Macro):
         name = item.name
         text_args = name.startswith("text") or name in ("mbox", "hbox", "emph")
-        args = [_simple_arg(a, text_args) if a is not None else None for a in item.args]
+        args = [_simple_arg(a, text_args, text) if a is not None else None for a in item.args]
         apply_macro(name, args, item.verbatim, out, math=True)
 
 
-def _simple_arg(group: _Group, text_args: bool) -> Arg:
+def _simple_arg(group: _Group, text_args: bool, text: TextMode) -> Arg:
     """`_math_arg` for a fast-path group."""
     source = group.source
     if text_args:
-        return Arg(source, lambda o: _text_mode(source, o))
-    return Arg(source, lambda o: _simple_walk(group.items, o))
+        return Arg(source, lambda o: text(source, o))
+    return Arg(source, lambda o: _simple_walk(group.items, o, text))

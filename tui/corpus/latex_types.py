@@ -2,8 +2,9 @@
 
 Internal to `tui.corpus.latex`, which re-exports `Rendered` and `StyleSpan`.
 `Rendered` and `StyleSpan` are the result; `Out` is the buffer text mode and
-math mode (latex_math.py) write into; `Arg` is one parsed macro argument as
-`latex_symbols.apply_macro` receives it. Nothing here knows any LaTeX.
+math mode (latex_math.py) write into; `TextMode` is how math mode is handed text
+mode; `Arg` is one parsed macro argument as `latex_symbols.apply_macro` receives
+it. Nothing here knows any LaTeX.
 """
 
 from __future__ import annotations
@@ -78,6 +79,11 @@ class Out:
 
     def text(self) -> str:
         return "".join(self.parts)
+
+
+# Renders a source string in text mode into an output: what math mode is given for
+# `\\text{...}`-like arguments, so it needs no import of text mode (latex.py).
+TextMode = Callable[[str, Out], None]
 
 
 class Arg:

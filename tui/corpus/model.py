@@ -47,6 +47,13 @@ def _blake2b(data: bytes = b"", *, digest_size: int) -> hashlib.blake2b:
     return hashlib.blake2b(data, digest_size=digest_size)
 
 
+def venue_year(label: str, venue: str | None, year: int | None) -> str:
+    """`ICLR 2023`, or `label` (a collection's header) when venue or year is unknown."""
+    if venue and year:
+        return f"{venue} {year}"
+    return label
+
+
 # The value classes below are `Record`s rather than frozen dataclasses: same
 # behaviour, without the dataclass cost when the module is imported at start-up.
 
@@ -69,9 +76,7 @@ class Collection(Record):
     @property
     def short(self) -> str:
         """`ICLR 2023`, or the label when the header did not parse."""
-        if self.venue and self.year:
-            return f"{self.venue} {self.year}"
-        return self.label
+        return venue_year(self.label, self.venue, self.year)
 
 
 class SourceRef(Record):

@@ -74,10 +74,6 @@ class Expansion:
         """The prefixes matched whole."""
         return tuple(r.prefix for r in self.ranges if r.prefix is not None)
 
-    @property
-    def empty(self) -> bool:
-        return not self.ranges
-
 
 class Expander:
     """Expands terms against one sorted vocabulary; keeps an LRU cache of answers."""

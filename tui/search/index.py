@@ -31,6 +31,7 @@ from tui.search.expand import Expander, Expansion
 from tui.search.filters import BoolArray, FilterContext, select
 from tui.search.highlight import Highlighter
 from tui.search.personal import PersonalData
+from tui.search.postings import run_positions
 from tui.search.query import SYMBOL_MARK, Query, Term, parse_query
 
 Order = Literal["relevance", "file"]
@@ -285,8 +286,7 @@ class SearchIndex:
         bonus = np.zeros(docs.size, dtype=np.float32)
         if total == 0:
             return bonus
-        offsets = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
-        tokens = data.tokens[np.arange(total, dtype=np.int64) + offsets]
+        tokens = data.tokens[run_positions(starts, lengths)]
         owner = np.repeat(np.arange(docs.size, dtype=np.int64), lengths)
         # Each position's own document's bounds in the concatenated tokens.
         first = np.repeat(np.cumsum(lengths) - lengths, lengths)
@@ -455,8 +455,7 @@ class SearchIndex:
         total = int(lengths.sum())
         if total == 0:
             return mask
-        offsets = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
-        positions = np.arange(total, dtype=np.int64) + offsets
+        positions = run_positions(starts, lengths)
         tokens = data.tokens
         pos = positions[tokens[positions] == a_id] - anchor
         k = len(words)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from rapidfuzz.distance import OSA
 
@@ -124,11 +124,6 @@ class Query:
         """True when a clause must be answered from the user's data."""
         return any(f.personal for f in self.fields)
 
-    @property
-    def scoring_terms(self) -> tuple[Term, ...]:
-        """The terms that add to an abstract's score (not negated)."""
-        return tuple(t for t in self.terms if not t.negated)
-
 
 FieldParser = Callable[[str], object]
 
@@ -140,7 +135,6 @@ class FieldSpec:
     name: str
     parse: FieldParser
     personal: bool = False
-    help: str = ""
 
 
 _FIELDS: dict[str, FieldSpec] = {}
@@ -207,13 +201,13 @@ def _parse_note(value: str) -> object:
     return tuple(words)
 
 
-register_field(FieldSpec("venue", _parse_text_value("venue"), help="venue:iclr"))
-register_field(FieldSpec("year", _parse_year, help="year:2023, year:2022..2024"))
-register_field(FieldSpec("file", _parse_text_value("file"), help="file:NAME (part of a file name)"))
+register_field(FieldSpec("venue", _parse_text_value("venue")))
+register_field(FieldSpec("year", _parse_year))
+register_field(FieldSpec("file", _parse_text_value("file")))
 _IS_VALUES = ("bookmarked", "read", "unread")
-register_field(FieldSpec("is", _parse_choice("is", _IS_VALUES), personal=True, help="is:unread"))
-register_field(FieldSpec("has", _parse_choice("has", ("note",)), personal=True, help="has:note"))
-register_field(FieldSpec("note", _parse_note, personal=True, help="note:WORD"))
+register_field(FieldSpec("is", _parse_choice("is", _IS_VALUES), personal=True))
+register_field(FieldSpec("has", _parse_choice("has", ("note",)), personal=True))
+register_field(FieldSpec("note", _parse_note, personal=True))
 
 
 # A field is `letters:` at the start of a chunk; anything else with a colon
@@ -227,8 +221,6 @@ class _Chunk:
     quoted: bool
     negated: bool
     field_name: str | None = None
-    end: int = 0
-    clauses: list[object] = field(default_factory=list)
 
 
 def _split(text: str) -> list[_Chunk]:
@@ -252,7 +244,7 @@ def _split(text: str) -> list[_Chunk]:
             close = text.find('"', i + 1)
             if close < 0:
                 raise QueryError(f'unclosed quote: {text[start:].strip()} (add a closing ")')
-            chunks.append(_Chunk(text[i + 1 : close], True, negated, field_name, close + 1))
+            chunks.append(_Chunk(text[i + 1 : close], True, negated, field_name))
             i = close + 1
             continue
         j = i
@@ -263,7 +255,7 @@ def _split(text: str) -> list[_Chunk]:
                     '(put a space before the opening ")'
                 )
             j += 1
-        chunks.append(_Chunk(text[i:j], False, negated, field_name, j))
+        chunks.append(_Chunk(text[i:j], False, negated, field_name))
         i = j
     return chunks
 

@@ -20,6 +20,7 @@ from rapidfuzz import fuzz
 
 from tui.corpus.model import Corpus
 from tui.corpus.tokens import tokenize
+from tui.search.postings import run_positions
 from tui.similar.terms import IntArray, OffsetArray, TermMatrix, count_terms, pick_terms
 
 FloatArray = npt.NDArray[np.float32]
@@ -116,10 +117,7 @@ class SimilarityModel:
         total = int(lengths.sum())
         if total == 0:
             return np.zeros(len(self), dtype=np.float64)
-        # Positions of all the query terms' postings, without a Python loop:
-        # each run k covers starts[k] .. starts[k] + lengths[k].
-        run_offsets = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
-        gather = run_offsets + np.arange(total)
+        gather = run_positions(starts, lengths)  # all the query terms' postings
         values = p.weights[gather] * np.repeat(weights, lengths)
         summed = np.bincount(p.rows[gather], weights=values, minlength=len(self))
         return np.asarray(summed, dtype=np.float64)

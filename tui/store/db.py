@@ -11,6 +11,7 @@ Opening (damaged files set aside, newer schemas read-only) lives in `opening.py`
 from __future__ import annotations
 
 import contextlib
+import shutil
 import sqlite3
 import threading
 import time
@@ -65,10 +66,17 @@ class Store:
     """One open `abstracts.db`. Thread-safe (one connection behind a lock)."""
 
     def __init__(
-        self, conn: sqlite3.Connection, path: Path, notices: list[str], read_only: str | None
+        self,
+        conn: sqlite3.Connection,
+        path: Path,
+        notices: list[str],
+        read_only: str | None,
+        copy_dir: Path | None = None,
     ) -> None:
         self.conn = conn
         self.path = path
+        #: The private copy read instead of `path` (an unreadable WAL database), or None.
+        self.copy_dir = copy_dir
         self.notices = notices
         #: Why writes are refused, or None when the store is writable.
         self.read_only = read_only
@@ -83,7 +91,7 @@ class Store:
         cannot be opened at all.
         """
         opened = open_database(directory, read_only=read_only)
-        return cls(opened.conn, opened.path, opened.notices, opened.read_only)
+        return cls(opened.conn, opened.path, opened.notices, opened.read_only, opened.copy_dir)
 
     # Reading
 
@@ -157,6 +165,8 @@ class Store:
         """Close the connection (SQLite checkpoints the WAL when the last one closes)."""
         with self._lock:
             self.conn.close()
+        if self.copy_dir is not None:
+            shutil.rmtree(self.copy_dir, ignore_errors=True)
 
 
 def put_record(conn: sqlite3.Connection, abstract_id: str, snap: Snapshot, at: float) -> None:

@@ -2,14 +2,22 @@
 
 Opening never destroys anything: a corrupt file is renamed aside with its bytes
 untouched, and a file from a newer schema is opened read-only and left unchanged.
-`db.Store.open` calls `open_database` and wraps the connection it returns.
+A database abstracts did not make (tables or columns no version of the schema has)
+is never modified either: opened for writing, it is renamed aside untouched like a
+corrupt one (`abstracts.db.not-abstracts-<timestamp>`) and the user told; opened
+read-only (export), it is refused with a message naming it. A database that cannot
+be read in place (a WAL file in a directory SQLite cannot write its -shm file to)
+is read from a private copy. `db.Store.open` calls `open_database` and wraps the
+connection it returns.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import sqlite3
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +55,12 @@ class Opened:
     notices: list[str]
     #: Why writes are refused, or None when the database is writable.
     read_only: str | None
+    #: A private copy read instead of the database (removed on close), or None.
+    copy_dir: Path | None = None
+
+
+class _Foreign(Exception):
+    """The database was not made by abstracts; the message says why."""
 
 
 def is_corruption(error: sqlite3.Error) -> bool:
@@ -76,13 +90,13 @@ def _header(path: Path) -> tuple[bool, int]:
     return True, int.from_bytes(head[60:64], "big", signed=True)
 
 
-def set_aside(path: Path) -> Path:
-    """Rename a damaged database (and its -wal/-shm) to `<name>.corrupt-<timestamp>`."""
+def set_aside(path: Path, label: str = "corrupt") -> Path:
+    """Rename a damaged database (and its -wal/-shm) to `<name>.<label>-<timestamp>`."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    target = path.with_name(f"{path.name}.{label}-{stamp}")
     n = 1
     while target.exists():
-        target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+        target = path.with_name(f"{path.name}.{label}-{stamp}-{n}")
         n += 1
     os.replace(path, target)
     for suffix in ("-wal", "-shm"):
@@ -123,7 +137,7 @@ def open_database(directory: Path, *, read_only: bool = False) -> Opened:
         raise StoreUnavailable(
             f"Cannot create the data directory {directory}: {e.strerror or e}"
         ) from e
-    corrupt_seen = False
+    corrupt_seen = foreign_seen = False
     deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
     while True:
         try:
@@ -140,6 +154,15 @@ def open_database(directory: Path, *, read_only: bool = False) -> Opened:
             aside = set_aside(path)
             notices.append(
                 f"The database {path.name} was damaged ({e}). It was renamed to "
+                f"{aside.name}, unchanged, and a new empty store was started."
+            )
+        except _Foreign as e:
+            if foreign_seen:
+                raise StoreUnavailable(f"Cannot open {path}: {e}") from e
+            foreign_seen = True
+            aside = set_aside(path, "not-abstracts")
+            notices.append(
+                f"The file {path} is not an abstracts database ({e}). It was renamed to "
                 f"{aside.name}, unchanged, and a new empty store was started."
             )
         except OSError as e:
@@ -162,13 +185,17 @@ def _open_writable(path: Path, notices: list[str]) -> Opened:
     probe = _connect(path, read_only=True)
     try:
         version = int(probe.execute("PRAGMA user_version").fetchone()[0])
-        check = "ok" if version > schema.SCHEMA_VERSION else _quick_check(probe)
+        if version > schema.SCHEMA_VERSION:
+            return _open_newer(path, notices, version)
+        check = _quick_check(probe)
+        if check != "ok":
+            raise sqlite3.DatabaseError(f"database disk image is malformed: {check}")
+        # Before anything writes (even the switch to WAL): never modify a stranger's file.
+        foreign = schema.foreign_reason(probe, version)
+        if foreign is not None:
+            raise _Foreign(foreign)
     finally:
         probe.close()
-    if version > schema.SCHEMA_VERSION:
-        return _open_newer(path, notices, version)
-    if check != "ok":
-        raise sqlite3.DatabaseError(f"database disk image is malformed: {check}")
     conn = _connect(path, read_only=False)
     try:
         conn.execute("PRAGMA journal_mode = WAL")
@@ -193,7 +220,55 @@ def _open_newer(path: Path, notices: list[str], version: int) -> Opened:
 def _open_read_only(path: Path, notices: list[str], reason: str) -> Opened:
     try:
         conn = _connect(path, read_only=True)
-        conn.execute("PRAGMA user_version").fetchone()
     except sqlite3.Error as e:
         raise StoreUnavailable(f"Cannot read {path}: {e}") from e
-    return Opened(conn, path, notices, reason)
+    try:
+        _check_readable(conn, path)
+        return Opened(conn, path, notices, reason)
+    except sqlite3.Error as e:
+        conn.close()
+        if is_corruption(e):
+            raise StoreUnavailable(f"Cannot read {path}: {e}") from e
+        problem = e
+    except BaseException:
+        conn.close()
+        raise
+    # A WAL database is read through its -shm file, which a read-only connection
+    # cannot create in a directory it cannot write to: read a private copy instead.
+    try:
+        conn, copy_dir = _open_copy(path)
+    except (OSError, sqlite3.Error) as e:
+        raise StoreUnavailable(f"Cannot read {path}: {problem}") from e
+    return Opened(conn, path, notices, reason, copy_dir)
+
+
+def _check_readable(conn: sqlite3.Connection, path: Path) -> None:
+    """Read the schema (the first read that needs the -shm file); refuse a stranger's file."""
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    if version <= schema.SCHEMA_VERSION:
+        foreign = schema.foreign_reason(conn, version)
+        if foreign is not None:
+            raise StoreUnavailable(
+                f"{path} is not an abstracts database ({foreign}); it was left unchanged."
+            )
+
+
+def _open_copy(path: Path) -> tuple[sqlite3.Connection, Path]:
+    """Copy the database and its -wal (what a reader needs) into a private temp folder."""
+    copy_dir = Path(tempfile.mkdtemp(prefix="abstracts-readonly-"))
+    try:
+        for suffix in ("", "-wal"):
+            source = path.with_name(path.name + suffix)
+            if source.is_file():
+                shutil.copyfile(source, copy_dir / source.name)
+        conn = _connect(copy_dir / path.name, read_only=False)
+        try:
+            _check_readable(conn, path)
+        except BaseException:
+            conn.close()
+            raise
+    except BaseException:
+        shutil.rmtree(copy_dir, ignore_errors=True)
+        raise
+    return conn, copy_dir

@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from tui.corpus.model import venue_year
+
 if TYPE_CHECKING:
     from tui.corpus.model import Abstract
 
@@ -59,9 +61,7 @@ class Snapshot:
     @property
     def venue_year(self) -> str:
         """`ICLR 2023`, or the collection label when venue or year is unknown."""
-        if self.venue and self.year:
-            return f"{self.venue} {self.year}"
-        return self.collection
+        return venue_year(self.collection, self.venue, self.year)
 
 
 @dataclass(frozen=True, slots=True)

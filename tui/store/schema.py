@@ -9,7 +9,8 @@ the abstract snapshots into one `records` table.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import cache
 
 SCHEMA_VERSION = 2
 
@@ -108,3 +109,51 @@ def migrate(conn: sqlite3.Connection) -> int:
         conn.execute("ROLLBACK")
         raise
     return found
+
+
+# The tables each version of the schema has, exactly: anything else is not our database.
+KNOWN_SCHEMAS: dict[int, Sequence[str]] = {0: (), 1: V1_TABLES, 2: _V2_TABLES}
+
+
+def _tables(conn: sqlite3.Connection) -> dict[str, list[str]]:
+    names = [
+        str(row[0])
+        for row in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        )
+    ]
+    return {
+        name: sorted(
+            str(col[1]) for col in conn.execute("SELECT * FROM pragma_table_info(?)", (name,))
+        )
+        for name in names
+    }
+
+
+@cache
+def _expected(version: int) -> dict[str, list[str]]:
+    conn = sqlite3.connect(":memory:")
+    try:
+        for statement in KNOWN_SCHEMAS[version]:
+            conn.execute(statement)
+        return _tables(conn)
+    finally:
+        conn.close()
+
+
+def foreign_reason(conn: sqlite3.Connection, version: int) -> str | None:
+    """Why the database on `conn` (at `version`, not newer than ours) was not made by
+    abstracts, ready to show; None when its tables are exactly those of that version."""
+    if version not in KNOWN_SCHEMAS:
+        return f"its schema version {version} is not one abstracts uses"
+    found, expected = _tables(conn), _expected(version)
+    if found == expected:
+        return None
+    unknown = sorted(set(found) - set(expected))
+    if unknown:
+        return "tables abstracts does not make: " + ", ".join(unknown)
+    missing = sorted(set(expected) - set(found))
+    if missing:
+        return "tables missing: " + ", ".join(missing)
+    differ = sorted(name for name in found if found[name] != expected[name])
+    return "columns abstracts does not make in: " + ", ".join(differ)

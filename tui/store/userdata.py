@@ -71,10 +71,12 @@ class UserData(Writer):
             if store is not None:
                 store.close()
                 store = None
-            notices.append(
-                f"Saving is unavailable: {e}. Changes are kept in memory and saving is retried."
-            )
             data = _read_only_load(data_dir)
+            notices.append(
+                f"Saving is unavailable: {e}. What is saved is shown, read-only; changes made "
+                "now are kept in memory and saving is retried. Whatever is still unsaved at "
+                "quit is written to a rescue file, which `abstracts import` brings back."
+            )
         return cls(data_dir, store, data, notices, retry_initial, retry_max)
 
     # Writes: memory now, disk in the background

@@ -13,7 +13,7 @@ ordinary write, so it can never leave the store inconsistent.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Protocol, Self
@@ -125,30 +125,6 @@ class SetRead(_SetFlag):
             target.set_read(changed, not self.after)
 
 
-@dataclass(frozen=True, slots=True)
-class Compound:
-    """Several actions done and undone as one step (e.g. bookmark and mark read)."""
-
-    actions: Sequence[Action]
-    label: str
-
-    @property
-    def description(self) -> str:
-        return self.label
-
-    @property
-    def changed(self) -> bool:
-        return any(_changes_something(a) for a in self.actions)
-
-    def apply(self, target: Target) -> None:
-        for action in self.actions:
-            action.apply(target)
-
-    def revert(self, target: Target) -> None:
-        for action in reversed(self.actions):
-            action.revert(target)
-
-
 def _changes_something(action: Action) -> bool:
     changed = getattr(action, "changed", True)
     return bool(changed)
@@ -211,11 +187,6 @@ class UndoStack:
         self._redo.pop()
         self._undo.append(action)
         return action
-
-    def clear(self) -> None:
-        """Forget the history (e.g. when another corpus is opened)."""
-        self._undo.clear()
-        self._redo.clear()
 
 
 class AbstractWriter(Protocol):

@@ -25,12 +25,15 @@ from tui.corpus.model import Abstract, Corpus
 from tui.sanitize import visible_line
 from tui.ui.filtering import FilterMixin
 from tui.ui.personal import PersonalMixin
+from tui.ui.quitting import QuitSequence
 from tui.ui.triage import TriageMixin
 from tui.ui.widgets.abstract_list import AbstractList, Spans
 from tui.ui.widgets.detail import DetailPane, DetailView
 from tui.ui.widgets.header import AppHeader
 
 if TYPE_CHECKING:
+    from textual.driver import Driver
+
     # Search pulls in rapidfuzz and numpy: imported when first needed, after the first paint.
     from tui.caches import CacheBuild
     from tui.search.index import SearchIndex
@@ -77,7 +80,9 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
         self.match_counts: tuple[int, int] | None = None
         self.query_error: str | None = None
         self.indexing = False
-        self.install_signal_handlers = False
+        #: Saving at quit, signals and the bound on quitting (the command line installs
+        #: its guard; the tests do not).
+        self.quit_sequence = QuitSequence(self)
         self.quitting = False
         self._cache_build: CacheBuild | None = None
         self._saved_selection: str | None = None
@@ -125,8 +130,7 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
         self._show_current()
         self.refresh_header()
         self._report_problems()
-        if self.install_signal_handlers:
-            self.handle_signals()
+        self.quit_sequence.attach()
         self.call_after_refresh(self.start_background_work)
 
     def start_background_work(self) -> None:
@@ -140,37 +144,26 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
         self.open_personal()
 
     async def action_quit(self) -> None:
-        """Remember where the user is, write everything pending, then exit with status 0."""
-        self._finish()
-        self.exit(0)
-
-    def _finish(self) -> None:
-        """Everything that must reach the disk before the process ends, in order: a note
-        still waiting for its debounced save, where the user is, then the store's queue."""
-        from tui.ui.screens.note_editor import NoteEditorScreen
-
-        self._stop_background()
-        for screen in self.screen_stack:
-            if isinstance(screen, NoteEditorScreen):
-                screen.save_now()
-        self.save_resume()
-        self.close_personal()
-
-    def handle_signals(self) -> None:
-        """Quit properly on SIGTERM, SIGHUP (the terminal closed) and SIGINT, as `q` does,
-        instead of dying with unsaved changes. Installed by the command line only."""
-        import asyncio
-        import signal
-
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
-            loop.add_signal_handler(signum, lambda: self.call_later(self.action_quit))
+        """Remember where the user is, write everything pending, then exit (status 0, or 1
+        when something could only be written to a rescue file). See ui/quitting.py."""
+        if not self.quit_sequence.finished:
+            self.exit(self.quit_sequence.finish())
 
     def on_unmount(self) -> None:
-        self._stop_background()
-        self.close_personal()
+        self.quit_sequence.after_unmount()
 
-    def _stop_background(self) -> None:
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's Linux driver can hang for ever on a closed terminal; ours cannot."""
+        from textual.drivers.linux_driver import LinuxDriver
+
+        driver = super().get_driver_class()
+        if driver is LinuxDriver:
+            from tui.ui.terminal import SafeLinuxDriver
+
+            return SafeLinuxDriver
+        return driver
+
+    def stop_background(self) -> None:
         """Quitting must not wait for a cache build: stop the child, build nothing more.
         A half-built cache is simply rebuilt next time."""
         self.quitting = True
@@ -194,6 +187,8 @@ class AbstractsApp(FilterMixin, PersonalMixin, TriageMixin, App[int]):
     # -- header and detail ---------------------------------------------------
 
     def refresh_header(self) -> None:
+        if self.quitting:  # a worker's late report: the widgets may be gone already
+            return
         header = self.query_one(AppHeader)
         labels = sorted({visible_line(info.collection.short) for info in self.corpus.files})
         title = Text.assemble(("abstracts", "bold"), "  ", ", ".join(labels[:3]))

@@ -65,10 +65,16 @@ class PersonalMixin:
         app: Any = self
         userdata = UserData.open(app.data_dir)
         report = userdata.attach(app.corpus)
+        if app.quitting:
+            userdata.close()  # quit while it opened: nothing was changed, nothing to show
+            return
         app.call_from_thread(self._userdata_ready, userdata, report)
 
     def _userdata_ready(self, userdata: UserData, report: Any) -> None:
         app: Any = self
+        if app.quitting:  # quit since the worker looked: the widgets may be gone
+            userdata.close()
+            return
         self.userdata = userdata
         app.start_undo()
         userdata.listener = lambda event: app.call_from_thread(self._on_store_event, event)

@@ -1,7 +1,8 @@
 """The note editor: a Markdown TextArea over one abstract's note.
 
-Saved while typing (debounced) and again when the editor closes, never only
-on quit: the app hands the text to the store, which writes it on its thread.
+Saved while typing (debounced, and at least every `max_wait` seconds while the
+typing goes on) and again when the editor closes, never only on quit: the app
+hands the text to the store, which writes it on its thread.
 """
 
 from __future__ import annotations
@@ -30,20 +31,34 @@ class NoteArea(TextArea):
         return Text(visible(self.document.get_line(line_index)), end="", no_wrap=True)
 
 
+#: Typing that never pauses as long as the debounce is still saved this often.
+MAX_WAIT_SECONDS = 2.0
+
+
 class NoteEditorScreen(ModalScreen[str]):
     """Edit a note; Esc saves and closes."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Save and close")]
 
     def __init__(
-        self, abstract: Abstract, text: str, *, debounce: float = 1.0, orphaned: bool = False
+        self,
+        abstract: Abstract,
+        text: str,
+        *,
+        debounce: float = 1.0,
+        max_wait: float = MAX_WAIT_SECONDS,
+        orphaned: bool = False,
     ) -> None:
         super().__init__()
         self.abstract = abstract
         self.orphaned = orphaned
         self.initial = text
         self.debounce = debounce
+        self.max_wait = max_wait
         self._timer: Timer | None = None
+        # Started by the first unsaved change and not pushed back by later ones: typing
+        # without a pause is still saved every `max_wait` seconds.
+        self._deadline: Timer | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="editor-box") as box:
@@ -77,15 +92,19 @@ class NoteEditorScreen(ModalScreen[str]):
         if self._timer is not None:
             self._timer.stop()
         self._timer = self.set_timer(self.debounce, self._save)
+        if self._deadline is None:
+            self._deadline = self.set_timer(self.max_wait, self._save)
 
     def _save(self) -> None:
+        for timer in (self._timer, self._deadline):
+            if timer is not None:
+                timer.stop()
+        self._timer = self._deadline = None
         app: Any = self.app
         app.save_note(self.abstract, self.text)
 
     def save_now(self) -> None:
         """Save at once what is typed (the app is quitting with the editor open)."""
-        if self._timer is not None:
-            self._timer.stop()
         self._save()
 
     def action_close(self) -> None:

@@ -1,0 +1,81 @@
+"""Quitting the app: what is saved, in which order, and the bound on it.
+
+The app owns one `QuitSequence` and calls it from `action_quit` and `on_unmount`.
+Its `guard` (a `ShutdownGuard`, installed by the command line) turns SIGTERM,
+SIGHUP and SIGINT into the same quit, and ends the process within a bound once
+`finish` has flushed the store, whatever hangs after that.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from tui.ui.shutdown import EXIT_OK, EXIT_UNSAVED, ShutdownGuard
+
+
+class QuitSequence:
+    """The app's side of quitting (the app is typed `Any`: it is the mixins' `self`)."""
+
+    def __init__(self, app: Any) -> None:
+        self._app = app
+        self.guard = ShutdownGuard()
+        #: Set once saving for the quit has started: it happens once.
+        self.finished = False
+
+    def attach(self) -> None:
+        """In the app's loop, once mounted: signals quit as `q` does, saving first."""
+        if not self.guard.installed:
+            return
+        app, loop = self._app, asyncio.get_running_loop()
+        self.guard.emergency = self._emergency_flush
+        self.guard.request_quit = lambda: loop.call_soon_threadsafe(app.call_later, app.action_quit)
+        if self.guard.pending_request():  # a signal came during start
+            app.call_later(app.action_quit)
+
+    def finish(self) -> int:
+        """Everything that must reach the disk before the process ends, in order: a note
+        still waiting for its debounced save, where the user is, then the store's queue.
+        Returns the exit status (1 when something could only go to a rescue file)."""
+        from tui.ui.screens.note_editor import NoteEditorScreen
+
+        app = self._app
+        self.finished = True
+        self.guard.begin()
+        app.stop_background()
+        for screen in app.screen_stack:
+            if isinstance(screen, NoteEditorScreen):
+                screen.save_now()
+        app.save_resume()
+        return self._close_store()
+
+    def after_unmount(self) -> None:
+        """The app ended without `finish` (its widgets are gone): at least flush the store."""
+        if not self.finished:
+            self.finished = True
+            self._app.stop_background()
+            self._close_store()
+
+    def _close_store(self) -> int:
+        app = self._app
+        app.close_personal()
+        status = EXIT_UNSAVED if app.rescue_path or app.rescue_text else EXIT_OK
+        self.guard.flushed(status)
+        return status
+
+    def _emergency_flush(self) -> int:
+        """From the guard's thread when the app's loop is stuck: save what can be saved
+        without it (the note in an open editor, then the store's queue)."""
+        from tui.ui.screens.note_editor import NoteEditorScreen
+
+        app = self._app
+        for screen in list(app.screen_stack):
+            if isinstance(screen, NoteEditorScreen):
+                with contextlib.suppress(Exception):
+                    app.save_note(screen.abstract, screen.text)
+        data = app.userdata
+        if data is None or data.flush(timeout=3.0, rescue=True):
+            return EXIT_OK
+        app.rescue_path = data.rescue_path
+        return EXIT_UNSAVED
