@@ -63,3 +63,19 @@ def test_a_closed_pipe_is_not_an_error(seeds_dir: Path) -> None:
     )
     assert result.stdout.count("\n") == 1
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("name", ["search", "similar", "export", "import"])
+def test_every_subcommand_help_shows_examples(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    try:
+        code = main([name, "--help"])
+    except SystemExit as exit_info:  # search and similar let argparse exit
+        code = int(exit_info.code or 0)
+    assert code == 0
+    examples = capsys.readouterr().out.split("examples:\n", 1)[1].splitlines()
+    # RawDescriptionHelpFormatter: one example per line, as written, none wrapped.
+    assert len(examples) >= 2
+    assert any(line.startswith(f"  abstracts {name} ") for line in examples)
+    assert all(line.startswith("  abstracts ") for line in examples if line.strip())

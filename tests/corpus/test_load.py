@@ -333,3 +333,28 @@ def test_a_huge_paragraph_is_cut_and_said(tmp_path: Path, monkeypatch: pytest.Mo
     (problem,) = corpus.problems
     assert problem.path == f and not problem.fatal
     assert problem.message.startswith("abstract 2 is 1,400 characters long: only its first 100")
+
+
+def test_repeated_paragraphs_are_counted_per_file_and_add_up(tmp_path: Path) -> None:
+    a = write(tmp_path / "a.txt", f"ICLR 2023 Papers\n\n{A1}\n\n{A2}\n")
+    b = write(tmp_path / "b.txt", f"ICLR 2024 Papers\n\n{A3}\n\n{A1.replace(' ', '  ')}\n\n{A1}\n")
+    c = write(tmp_path / "c.txt", f"ICLR 2025 Papers\n\n{A2}\n\n{A3}\n\n{A1}\n")
+    corpus = load_corpus([a, b, c])
+    assert [(f.count, f.repeated, f.added) for f in corpus.files] == [
+        (2, 0, 2),
+        (3, 2, 1),
+        (3, 3, 0),
+    ]
+    # Distinct abstracts plus repeated paragraphs are every paragraph of every file.
+    assert sum(f.added for f in corpus.files) == len(corpus) == 3
+    assert corpus.repeated == 5 == sum(f.count for f in corpus.files) - len(corpus)
+    assert corpus.repeated_summary.startswith("5 repeated paragraphs merged")
+    repeats = corpus.repeats()
+    assert [(r.path, r.count) for r in repeats] == [(b, 2), (c, 3)]
+    assert repeats[0].first_in == ((a, 2),)
+    assert repeats[1].first_in == ((a, 2), (b, 1))
+
+
+def test_no_repeats_no_repeated_summary(tmp_path: Path) -> None:
+    corpus = load_corpus([write(tmp_path / "a.txt", f"ICLR 2023 Papers\n\n{A1}\n\n{A2}\n")])
+    assert corpus.repeated == 0 and corpus.repeated_summary == "" and corpus.repeats() == []

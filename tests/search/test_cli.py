@@ -124,15 +124,28 @@ def test_default_is_bundled_seeds(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(capsys.readouterr().out.splitlines()) == 3
 
 
-@pytest.mark.parametrize("query", ["", "   ", "\t"])
-def test_empty_query_is_a_usage_error(
-    query: str, corpus_dir: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("", "QUERY is empty"),
+        ("   ", "QUERY is empty"),
+        ("\t", "QUERY is empty"),
+        # No word, symbol or field: it would match everything.
+        ("🙂", "nothing to look for"),
+        ("*", "nothing to look for"),
+        ('""', "nothing to look for"),
+        ("-", "nothing to look for"),
+        ("?!", "nothing to look for"),
+    ],
+)
+def test_a_query_with_nothing_to_look_for_is_a_usage_error(
+    query: str, message: str, corpus_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main([query, str(corpus_dir)])
     assert exit_info.value.code == 2
     err = capsys.readouterr()
-    assert "QUERY is empty" in err.err
+    assert message in err.err
     assert err.out == ""
 
 
@@ -141,7 +154,7 @@ def test_missing_query_names_only_query(capsys: pytest.CaptureFixture[str]) -> N
         main([])
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
-    assert "QUERY [PATH ...]" in err
+    assert "(QUERY | -q QUERY | -- QUERY) [PATH ...]" in err
     assert "required: QUERY" in err
     assert "PATH" not in err.split("error:")[1]
 
@@ -151,3 +164,49 @@ def test_symbol_query_finds_the_symbol(
 ) -> None:
     assert main(["×", str(corpus_dir)]) == 0
     assert "Vision" in capsys.readouterr().out
+
+
+def test_a_query_starting_with_a_dash_after_double_dash(
+    corpus_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Options after `--` are still options: --limit 1 limits, and is no path.
+    assert main(["--", "-vision", str(corpus_dir), "--limit", "1", "--json"]) == 0
+    out = capsys.readouterr()
+    records = [json.loads(line) for line in out.out.splitlines()]
+    assert len(records) == 1
+    assert "Vision" not in records[0]["headline"]
+    assert "--limit" not in out.err and "no such file" not in out.err
+
+
+def test_a_query_starting_with_a_dash_with_q(
+    corpus_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["-q", "-vision", str(corpus_dir)]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 2
+    assert main(["--query=-vision -graph", str(corpus_dir), "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["headline"][:11] for r in records] == ["Contrastive"]
+
+
+def test_options_may_come_anywhere(corpus_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a, b = str(corpus_dir / "a.txt"), str(corpus_dir / "b.txt")
+    assert main(["--limit", "5", "images", a, "--json", b]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert {Path(str(r["source"])).name for r in records} == {"a.txt", "b.txt"}
+
+
+def test_the_query_given_twice_is_a_usage_error(
+    corpus_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["-q", "graph", "--", "vision", str(corpus_dir)])
+    assert exit_info.value.code == 2
+    assert "once" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("query", ["the", "×", "\\times", "venue:iclr"])
+def test_stop_words_symbols_and_fields_are_queries(
+    query: str, corpus_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([query, str(corpus_dir)]) in (0, 1)
+    assert "nothing to look for" not in capsys.readouterr().err

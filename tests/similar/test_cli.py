@@ -43,7 +43,7 @@ def test_json_lines_rank_the_known_neighbour_first(
     lines = capsys.readouterr().out.splitlines()
     assert 1 <= len(lines) <= 2
     first = json.loads(lines[0])
-    assert set(first) == {"id", "score", "venue", "year", "headline"}
+    assert set(first) == {"id", "venue", "year", "source", "headline", "text", "score"}
     assert first["id"] == abstract_id(GRAPH_NEIGHBOUR)
     assert (first["venue"], first["year"]) == ("ICLR", 2024)
     assert 0 < first["score"] <= 1
@@ -97,3 +97,29 @@ def test_nothing_loaded_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[st
 def test_default_corpus_is_the_bundled_seeds(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["not-an-id"]) == 2
     assert "no abstract has an id" in capsys.readouterr().err
+
+
+def test_unknown_id_without_path_says_it_looked_in_the_seeds(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["0123456789abcdef"]) == 2
+    err = capsys.readouterr().err
+    assert "no abstract has an id starting with '0123456789abcdef'" in err
+    assert "bundled seeds" in err and "PATH" in err
+
+
+def test_unknown_id_with_a_path_does_not_mention_the_seeds(
+    corpus_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["0123456789abcdef", str(corpus_dir)]) == 2
+    assert "seeds" not in capsys.readouterr().err
+
+
+def test_options_may_come_before_the_id_and_between_paths(
+    corpus_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = sorted(str(p) for p in corpus_dir.iterdir())
+    assert main(["--limit", "1", abstract_id(GRAPH), files[0], "--json", files[1]]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 1
+    assert json.loads(lines[0])["id"] == abstract_id(GRAPH_NEIGHBOUR)

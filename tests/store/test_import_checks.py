@@ -141,6 +141,13 @@ def test_damaged_values_do_not_stop_export_or_the_app(
         ud.close()
 
 
+def _store_with_a_note(directory: Path) -> None:
+    """A store with something to export."""
+    store = Store.open(directory)
+    store.save_note("x", "a note")
+    store.close()
+
+
 def test_export_without_a_store(
     data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -153,13 +160,18 @@ def test_export_without_a_store(
     assert main_export(["--data-dir", str(empty_dir), "--format", "json"]) == 1
     assert not database_path(empty_dir).exists()  # exporting never creates a store
     Store.open(empty_dir).close()
+    # An empty store: nothing to export (issue 10), said, and nothing printed.
+    capsys.readouterr()
+    assert main_export(["--data-dir", str(empty_dir), "--format", "json"]) == 3
+    assert capsys.readouterr().out == ""
+    _store_with_a_note(empty_dir)
     assert main_export(["--data-dir", str(empty_dir), "--format", "json"]) == 0
-    assert json.loads(capsys.readouterr().out)["notes"] == []
+    assert [n["text"] for n in json.loads(capsys.readouterr().out)["notes"]] == ["a note"]
 
 
 @pytest.mark.skipif(not Path("/proc/version").is_file(), reason="needs Linux /proc")
 def test_unwritable_output_is_named(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    Store.open(data_dir).close()
+    _store_with_a_note(data_dir)
     assert main_export(["-o", "/proc/version"]) == 1
     err = capsys.readouterr().err
     assert "cannot write /proc/version: cannot create a file in /proc" in err
@@ -168,7 +180,7 @@ def test_unwritable_output_is_named(data_dir: Path, capsys: pytest.CaptureFixtur
 def test_output_problems_explained(
     data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    Store.open(data_dir).close()
+    _store_with_a_note(data_dir)
     assert main_export(["-o", str(tmp_path)]) == 1
     assert f"cannot write {tmp_path}: it is a directory" in capsys.readouterr().err
     target = tmp_path / "nope" / "x.md"

@@ -180,3 +180,24 @@ async def test_a_paragraph_of_many_abstracts_is_reported_and_shown_in_part(tmp_p
         assert "more words" in body
         assert "x²" in body
         assert "words" in str(app.detail.query_one("#detail-meta").render())
+
+
+async def test_load_report_lists_repeated_paragraphs_and_its_counts_add_up(
+    tmp_path: Path,
+) -> None:
+    first = "We study graph networks. They work."
+    second = "We study diffusion models. They sample."
+    (tmp_path / "a.txt").write_text(f"ICLR 2023 Papers\n\n{first}\n\n{second}\n")
+    (tmp_path / "b.txt").write_text(f"ICLR 2024 Papers\n\n{second}\n\nA third one.\n\n{first}\n")
+    app = make_app(corpus=load_corpus([tmp_path]))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("L")
+        assert isinstance(app.screen, LoadReportScreen)
+        repeats = str(app.screen.query_one("#report-repeats").render())
+        assert "2 repeated paragraphs merged" in repeats
+        assert "b.txt · first found in" in repeats and "a.txt (2)" in repeats
+        files = app.screen._files().renderables[0]
+        assert "3 abstracts · 2 files (from 5 paragraphs: 2 repeated)" in str(files.title)
+        added = list(files.columns[2].cells)
+        assert added == ["2", "1", "3"]  # a.txt, b.txt, then the total: it adds up
+        assert list(files.columns[3].cells) == ["", "2", "2"]

@@ -3,8 +3,9 @@
 Export reads the store alone (records carry snapshots), so no corpus is loaded.
 Exit codes: 0 done, 1 a problem (unreadable or malformed file, no store to export,
 store unavailable), 2 bad usage or a file beyond the import limits (too large,
-nested too deeply, not a regular file). An import is checked field by field
-before anything is written, so a malformed file changes nothing.
+nested too deeply, not a regular file), 3 (export) nothing to export: it says so
+and writes nothing, no empty file. An import is checked field by field before
+anything is written, so a malformed file changes nothing.
 """
 
 from __future__ import annotations
@@ -16,14 +17,28 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tui import locations
-from tui.commands import complain
+from tui.commands import complain, help_formatter
 from tui.fileio import write_text_atomically
 from tui.sanitize import visible_line
 from tui.store import export
 from tui.store.db import Store, StoreError
 from tui.store.records import StoreData
 
-EXIT_OK, EXIT_PROBLEM, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, EXIT_NOTHING = 0, 1, 2, 3
+
+EXPORT_EXAMPLES = """\
+examples:
+  abstracts export                                 notes and bookmarks as Markdown, to stdout
+  abstracts export --bookmarked --format bibtex -o refs.bib
+  abstracts export --with-notes --format csv -o notes.csv
+  abstracts export --format json -o backup.json    everything, lossless (for import)
+  abstracts export --data-dir ~/other              another data directory
+"""
+IMPORT_EXAMPLES = """\
+examples:
+  abstracts import backup.json                     merge an export (twice changes nothing)
+  abstracts import backup.json --data-dir ~/other  into another data directory
+"""
 
 
 def _parse(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Namespace | int:
@@ -36,6 +51,8 @@ def _parse(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Nam
 def _export_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="abstracts export",
+        formatter_class=help_formatter,
+        epilog=EXPORT_EXAMPLES,
         description="Export bookmarks and notes (from the store alone; no corpus needed).",
     )
     p.add_argument("--format", choices=export.FORMATS, default="md", help="default: md")
@@ -81,8 +98,21 @@ def _write_problem(target: Path, error: OSError) -> str:
     return reason
 
 
-def render(data: StoreData, fmt: str, *, bookmarked: bool, with_notes: bool) -> str:
-    """The export text in one of `export.FORMATS`."""
+def _nothing(fmt: str, bookmarked: bool, with_notes: bool) -> str:
+    """Why there is nothing to export, in the words of what was asked for."""
+    if bookmarked and with_notes:
+        return "no bookmarked abstract has a note"
+    if bookmarked:
+        return "no abstract is bookmarked"
+    if with_notes:
+        return "no abstract has a note"
+    return "no bookmarks, notes or read marks" if fmt == "json" else "no bookmarks or notes"
+
+
+def render(data: StoreData, fmt: str, *, bookmarked: bool, with_notes: bool) -> str | None:
+    """The export text in one of `export.FORMATS`, or None when there is nothing to export
+    (JSON, unfiltered, exports read marks and saved state too; the other formats
+    bookmarks and notes)."""
     if fmt == "json":
         if bookmarked or with_notes:
             keep = {i.id for i in export.items(data, bookmarked=bookmarked, with_notes=with_notes)}
@@ -93,8 +123,12 @@ def render(data: StoreData, fmt: str, *, bookmarked: bool, with_notes: bool) -> 
                 notes={k: v for k, v in data.notes.items() if k in keep},
                 conflicts=[c for c in data.conflicts if c.abstract_id in keep],
             )
+        if not (data.bookmarks or data.notes or data.reads or data.conflicts or data.state):
+            return None
         return export.to_json(data)
     selected = export.items(data, bookmarked=bookmarked, with_notes=with_notes)
+    if not selected:
+        return None
     if fmt == "md":
         return export.to_markdown(selected)
     if fmt == "bibtex":
@@ -117,6 +151,11 @@ def main_export(argv: Sequence[str]) -> int:
         complain(f"abstracts export: {e}")
         return EXIT_PROBLEM
     text = render(data, args.format, bookmarked=args.bookmarked, with_notes=args.with_notes)
+    if text is None:
+        # No empty file and no empty page: one would read as a successful export.
+        scope = _nothing(args.format, args.bookmarked, args.with_notes)
+        complain(f"abstracts export: nothing to export: {scope} in {directory}; nothing written")
+        return EXIT_NOTHING
     if args.output is None or args.output == "-":
         sys.stdout.write(text)
         return EXIT_OK
@@ -137,6 +176,8 @@ def main_import(argv: Sequence[str]) -> int:
     """`abstracts import FILE.json [--data-dir DIR]`: merge an export (idempotent)."""
     p = argparse.ArgumentParser(
         prog="abstracts import",
+        formatter_class=help_formatter,
+        epilog=IMPORT_EXAMPLES,
         description="Merge a JSON export into the store. Importing twice changes nothing; "
         "a note that differs from yours is kept beside it, never over it.",
     )

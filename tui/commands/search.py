@@ -15,7 +15,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from tui import locations
-from tui.commands import complain, report_problems
+from tui.commands import (
+    complain,
+    help_formatter,
+    json_row,
+    parse_first_and_paths,
+    report_problems,
+)
 from tui.sanitize import json_line, visible_line
 from tui.search.personal import PersonalData
 from tui.search.query import QueryError, parse_query
@@ -24,11 +30,24 @@ EXIT_MATCHED = 0
 EXIT_NO_MATCH = 1
 EXIT_ERROR = 2
 
+EXAMPLES = """\
+examples:
+  abstracts search 'contrastve learning'           typos are fine; the bundled seeds
+  abstracts search 'diffusion year:2023' papers/   every *.txt below papers/
+  abstracts search '"graph neural" -survey' a.txt  a phrase, and an excluded word
+  abstracts search -- -survey papers/ --limit 5    a query starting with -: after --
+  abstracts search -q -survey papers/              ... or with -q
+  abstracts search '×' papers/ --json              symbols and LaTeX macros (\\times) too
+"""
+
 
 def build_parser() -> argparse.ArgumentParser:
     """The subcommand's own argument parser."""
     parser = argparse.ArgumentParser(
         prog="abstracts search",
+        usage="abstracts search [options] (QUERY | -q QUERY | -- QUERY) [PATH ...]",
+        formatter_class=help_formatter,
+        epilog=EXAMPLES,
         description=(
             "Print the abstracts matching QUERY, best first: those with every term, then the "
             "closest matches. Terms match every form of a word (network, networks) and "
@@ -37,15 +56,19 @@ def build_parser() -> argparse.ArgumentParser:
             "is:bookmarked, is:read, is:unread, has:note, note:WORD."
         ),
     )
-    parser.add_argument("query", metavar="QUERY", help="what to look for (quote it in the shell)")
     parser.add_argument(
-        "paths",
+        "words",
         nargs="*",
-        # A default makes argparse treat PATH as optional: without it, a missing
-        # QUERY is reported as "required: QUERY, PATH".
-        default=[],
-        metavar="PATH",
-        help="abstract files, directories or globs; default: the bundled seeds",
+        metavar="QUERY [PATH ...]",
+        help="what to look for (quote it in the shell), then abstract files, directories "
+        "or globs; default: the bundled seeds",
+    )
+    parser.add_argument(
+        "-q",
+        "--query",
+        metavar="QUERY",
+        help="the query, when it starts with - (or write it after --); every "
+        "argument left is a PATH",
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     parser.add_argument("--limit", type=int, metavar="N", help="print at most N matches")
@@ -74,7 +97,7 @@ def _personal_data(data_dir: Path) -> Iterator[PersonalData | None]:
 def main(argv: list[str]) -> int:
     """Run the search subcommand; returns the exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parse_first_and_paths(parser, argv, "query", "--query")
     if args.limit is not None and args.limit < 0:
         parser.error("--limit must be 0 or more")
     if not args.query.strip():
@@ -86,6 +109,12 @@ def main(argv: list[str]) -> int:
     except QueryError as error:
         complain(f"abstracts search: bad query: {error}")
         return EXIT_ERROR
+    if query.is_empty:
+        # `'*'`, `'🙂'`, `'""'`: no word, symbol or field, so it would match everything.
+        parser.error(
+            f"QUERY {args.query!r} has nothing to look for (no word, symbol or field); "
+            "give a word, as in: abstracts search 'graph'"
+        )
 
     from tui.corpus.load import load_corpus
     from tui.search.cache import load_or_build
@@ -112,16 +141,7 @@ def main(argv: list[str]) -> int:
             # On a terminal only: a pipe gets rows and nothing else.
             out.write(f"-- closest matches ({result.close:,}; not every word) --\n")
         if args.json:
-            record = {
-                "id": abstract.id,
-                "venue": abstract.collection.venue,
-                "year": abstract.collection.year,
-                "source": str(abstract.source.path),
-                "headline": abstract.headline,
-                "text": abstract.plain,
-                "score": round(score, 4),
-                "match": "close" if close else "all",
-            }
+            record = json_row(abstract, score=round(score, 4), match="close" if close else "all")
             out.write(json_line(record) + "\n")
         else:
             line = f"{abstract.id}  {abstract.collection.short}  {abstract.headline}"

@@ -2,7 +2,9 @@
 
 The same ranking as the app's `m` key (near-duplicates left out; `--duplicates`
 lists them instead). Exit status: 0 with results, 1 when nothing is similar,
-2 when the id is unknown or ambiguous or nothing could be loaded.
+2 when the id is unknown or ambiguous or nothing could be loaded. Without PATH
+it looks in the bundled seeds, and says so when the id is not there. Options may
+come anywhere (see `tui.commands`).
 """
 
 from __future__ import annotations
@@ -11,7 +13,13 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from tui.commands import complain, report_problems
+from tui.commands import (
+    complain,
+    help_formatter,
+    json_row,
+    parse_first_and_paths,
+    report_problems,
+)
 from tui.corpus.model import Abstract, Corpus
 from tui.sanitize import json_line, visible_line
 
@@ -19,18 +27,30 @@ EXIT_OK = 0
 EXIT_NOTHING_SIMILAR = 1
 EXIT_USAGE = 2
 
+EXAMPLES = """\
+examples:
+  abstracts search 'graph neural' papers/          find an id (the first column)
+  abstracts similar 3f2a9c1d papers/               a unique prefix of the id is enough
+  abstracts similar 3f2a9c1d papers/ --limit 20 --json
+  abstracts similar 3f2a9c1d papers/ --duplicates  the same paper, lightly reworded
+  abstracts similar 3f2a9c1d                       an abstract of the bundled seeds
+"""
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="abstracts similar",
+        usage="abstracts similar [options] ID [PATH ...]",
+        formatter_class=help_formatter,
+        epilog=EXAMPLES,
         description="Print the abstracts most similar to one abstract (TF-IDF cosine, offline).",
     )
-    parser.add_argument("id", metavar="ID", help="an abstract id, or a unique prefix of one")
     parser.add_argument(
-        "paths",
+        "words",
         nargs="*",
-        metavar="PATH",
-        help="abstract files, directories or globs; default: the bundled seeds",
+        metavar="ID [PATH ...]",
+        help="an abstract id or a unique prefix of one, then the abstract files, directories "
+        "or globs it is in; default: the bundled seeds",
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     parser.add_argument(
@@ -63,24 +83,14 @@ def resolve_id(corpus: Corpus, wanted: str) -> tuple[Abstract | None, str]:
     return None, f"id prefix {wanted!r} is ambiguous: {shown}{more}"
 
 
-def _record(abstract: Abstract, score: float) -> dict[str, object]:
-    collection = abstract.collection
-    return {
-        "id": abstract.id,
-        "score": round(score, 4),
-        "venue": collection.venue if collection.venue else collection.label,
-        "year": collection.year,
-        "headline": abstract.headline,
-    }
-
-
 def main(argv: Sequence[str]) -> int:
     """Run `abstracts similar`; returns the exit status."""
-    args = build_parser().parse_args(list(argv))
+    args = parse_first_and_paths(build_parser(), argv, "id")
     from tui import locations
     from tui.corpus.load import load_corpus
     from tui.similar import load_or_build
 
+    seeds = not args.paths
     corpus = load_corpus(args.paths or [locations.seeds_dir()])
     report_problems("abstracts similar", corpus.problems)
     if not corpus.abstracts:
@@ -88,6 +98,11 @@ def main(argv: Sequence[str]) -> int:
         return EXIT_USAGE
     abstract, reason = resolve_id(corpus, args.id)
     if abstract is None:
+        if seeds and not reason.startswith("id prefix"):
+            reason += (
+                f" in the bundled seeds ({locations.seeds_dir()}), where it looks without PATH;"
+                " give the files the abstract is in: abstracts similar ID PATH ..."
+            )
         complain(f"abstracts similar: {reason}")
         return EXIT_USAGE
 
@@ -106,7 +121,7 @@ def main(argv: Sequence[str]) -> int:
     for rank, (index, score) in enumerate(ranked, 1):
         other = corpus.abstracts[index]
         if args.json:
-            print(json_line(_record(other, score)))
+            print(json_line(json_row(other, score=round(score, 4))))
         else:
             line = f"{rank:>2}. {score:.3f}  {other.id}  {other.collection.short}  {other.headline}"
             print(visible_line(line))

@@ -278,7 +278,8 @@ def load_corpus(paths: Sequence[str | os.PathLike[str]]) -> Corpus:
     """Load every abstract from `paths` (files, directories, globs). Never raises for bad input.
 
     The same abstract (same normalised text) in several places becomes one
-    `Abstract` carrying every `SourceRef`, in load order.
+    `Abstract` carrying every `SourceRef`, in load order; each file's `FileInfo`
+    counts its paragraphs merged that way as `repeated`.
     """
     files, problems = expand_paths(paths)
     abstracts: list[Abstract] = []
@@ -300,6 +301,7 @@ def load_corpus(paths: Sequence[str | os.PathLike[str]]) -> Corpus:
         if parsed is None:
             continue
         collection = parsed.collection
+        repeated = 0
         for position, paragraph in enumerate(parsed.paragraphs, start=1):
             aid = _fast_id(paragraph)
             ref = SourceRef(path, position)
@@ -310,5 +312,6 @@ def load_corpus(paths: Sequence[str | os.PathLike[str]]) -> Corpus:
                 abstracts.append(abstract)
             else:
                 existing.sources.append(ref)
-        infos.append(FileInfo(path, collection, len(parsed.paragraphs), digest))
+                repeated += 1
+        infos.append(FileInfo(path, collection, len(parsed.paragraphs), digest, repeated))
     return Corpus(abstracts, infos, problems)

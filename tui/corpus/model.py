@@ -193,21 +193,52 @@ class LoadProblem(Record):
 
 
 class FileInfo(Record):
-    """One loaded file: its header and how many abstracts came from it."""
+    """One loaded file: its header, how many abstracts (paragraphs) it holds, and how
+    many of those were `repeated`: the same abstract as one loaded before it (from an
+    earlier file, or earlier in this one), merged into that abstract."""
 
-    __match_args__ = ("path", "collection", "count", "digest")
+    __match_args__ = ("path", "collection", "count", "digest", "repeated")
     __slots__ = __match_args__
     path: Path
     collection: Collection
     count: int
     digest: str
+    repeated: int
 
-    def __init__(self, path: Path, collection: Collection, count: int, digest: str) -> None:
+    def __init__(
+        self, path: Path, collection: Collection, count: int, digest: str, repeated: int = 0
+    ) -> None:
         _set = object.__setattr__
         _set(self, "path", path)
         _set(self, "collection", collection)
         _set(self, "count", count)
         _set(self, "digest", digest)
+        _set(self, "repeated", repeated)
+
+    @property
+    def added(self) -> int:
+        """The abstracts first found in this file: over all files, these add up to the corpus."""
+        return self.count - self.repeated
+
+
+class Repeats(Record):
+    """The repeated paragraphs of one file, and where each abstract was found first.
+
+    `first_in` pairs each earlier file (possibly this one) with how many of this
+    file's repeated paragraphs were first found there, most first.
+    """
+
+    __match_args__ = ("path", "count", "first_in")
+    __slots__ = __match_args__
+    path: Path
+    count: int
+    first_in: tuple[tuple[Path, int], ...]
+
+    def __init__(self, path: Path, count: int, first_in: tuple[tuple[Path, int], ...]) -> None:
+        _set = object.__setattr__
+        _set(self, "path", path)
+        _set(self, "count", count)
+        _set(self, "first_in", first_in)
 
 
 class Corpus:
@@ -268,6 +299,41 @@ class Corpus:
 
     @property
     def summary(self) -> str:
-        """`76 abstracts · 4 files`."""
+        """`76 abstracts · 4 files`: distinct abstracts (short, for the status line)."""
         n, f = len(self.abstracts), len(self.files)
         return f"{n:,} abstract{'s' * (n != 1)} · {f:,} file{'s' * (f != 1)}"
+
+    @property
+    def repeated(self) -> int:
+        """Paragraphs merged into an abstract loaded before them (the same text, found
+        again): the files hold `len(self) + self.repeated` paragraphs in all."""
+        return sum(info.repeated for info in self.files)
+
+    @property
+    def repeated_summary(self) -> str:
+        """`437 repeated paragraphs merged (the same abstract in two places)`, or ""."""
+        n = self.repeated
+        if not n:
+            return ""
+        return (
+            f"{n:,} repeated paragraph{'s' * (n != 1)} merged "
+            "(the same abstract in two places, counted once)"
+        )
+
+    def repeats(self) -> list[Repeats]:
+        """Per file with repeated paragraphs (in load order): how many, and first found where."""
+        first_in: dict[Path, dict[Path, int]] = {}
+        for abstract in self.abstracts:
+            first = abstract.sources[0].path
+            for ref in abstract.sources[1:]:
+                counts = first_in.setdefault(ref.path, {})
+                counts[first] = counts.get(first, 0) + 1
+        order = {info.path: i for i, info in enumerate(self.files)}
+        return [
+            Repeats(
+                path,
+                sum(counts.values()),
+                tuple(sorted(counts.items(), key=lambda item: (-item[1], order.get(item[0], 0)))),
+            )
+            for path, counts in sorted(first_in.items(), key=lambda item: order.get(item[0], 0))
+        ]

@@ -1,9 +1,13 @@
 """English stopwords: words that say nothing about what an abstract is about.
 
 Removed before similarity and distinctive-term statistics so that two abstracts
-are not "similar" because both say "we" and "the". The list is the usual
-function-word list (close to sklearn's and NLTK's) plus the debris of URLs
-(`https`, `www`); LaTeX command names are stripped before tokenizing instead.
+are not "similar" because both say "we" and "the"; search never requires them.
+The list is scikit-learn's `ENGLISH_STOP_WORDS` (the Glasgow Information
+Retrieval Group's list, as shipped in scikit-learn 1.6), with the pieces our
+tokenizer makes of contractions (`doesn't` -> `doesn`, `t`) and a few function
+words from NLTK's English list, plus the debris of URLs (`https`, `www`). Nothing
+is added for one corpus or field; LaTeX command names are stripped before
+tokenizing instead.
 """
 
 from __future__ import annotations
@@ -30,6 +34,10 @@ _WORDS = """
     s t d ll m o re ve y isn aren wasn weren hasn haven hadn doesn don didn won wouldn shan
     shouldn can couldn mustn needn
     http https www com org html pdf url
+    amoungst amount back bill bottom call cant co con couldnt cry de describe detail eight
+    eleven empty fifteen fifty fill find fire first five forty found four front full get give
+    go hasnt hundred inc interest keep ltd made mill move name nine part put see serious show
+    side sincere six sixty system take ten thick thin third three top twelve twenty two un
 """
 
 STOPWORDS: frozenset[str] = frozenset(_WORDS.split())

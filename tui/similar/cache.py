@@ -21,7 +21,7 @@ from tui.similar.model import SimilarityModel
 from tui.similar.terms import TermMatrix
 
 # Bump when the tokenization, stopwords or file layout change.
-CACHE_VERSION = 2  # 2: a tui.cachefile
+CACHE_VERSION = 3  # 2: a tui.cachefile; 3: stems and pairs, shown as written
 _KIND = "similar"
 
 
@@ -41,6 +41,7 @@ def save(model: SimilarityModel, corpus: Corpus, cache_dir: Path) -> Path:
         "indptr": terms.indptr,
         "indices": terms.indices,
         "counts": terms.counts,
+        "parts": terms.parts,
     }
     try:
         cachefile.save(
@@ -68,6 +69,7 @@ def load(corpus: Corpus, cache_dir: Path) -> SimilarityModel | None:
             indptr=arrays["indptr"].astype(np.int64),
             indices=arrays["indices"].astype(np.int32),
             counts=arrays["counts"].astype(np.int32),
+            parts=arrays["parts"].astype(np.int32).reshape(-1, 2),
         )
     except (KeyError, ValueError, TypeError):
         return None
@@ -86,6 +88,8 @@ def _consistent(terms: TermMatrix, n_docs: int) -> bool:
         and bool(np.all(np.diff(indptr) >= 0))
         and (len(indices) == 0 or 0 <= int(indices.min()) <= int(indices.max()) < len(terms.vocab))
         and (len(terms.counts) == 0 or int(terms.counts.min()) >= 1)
+        and terms.parts.shape == (len(terms.vocab), 2)
+        and (len(terms.parts) == 0 or int(terms.parts.max()) < len(terms.vocab))
     )
 
 

@@ -21,7 +21,7 @@ from rapidfuzz import fuzz
 from tui.corpus.model import Corpus
 from tui.corpus.tokens import tokenize
 from tui.search.postings import run_positions
-from tui.similar.terms import IntArray, OffsetArray, TermMatrix, count_terms
+from tui.similar.terms import IntArray, OffsetArray, TermMatrix, count_terms, pick_terms
 
 FloatArray = npt.NDArray[np.float32]
 ScoreArray = npt.NDArray[np.float64]
@@ -85,11 +85,13 @@ class SimilarityModel:
     weights: FloatArray = field(init=False)
     _postings: _Postings = field(init=False)
     _dup_keys: dict[int, str] = field(init=False, default_factory=dict)
+    _document_frequency: IntArray = field(init=False)
 
     def __post_init__(self) -> None:
         if len(self.texts) != self.terms.n_docs:
             raise ValueError("texts and term matrix disagree on the number of abstracts")
         self.weights = _tfidf(self.terms)
+        self._document_frequency = self.terms.document_frequency()
         self._postings = _invert(self.terms, self.weights)
 
     @classmethod
@@ -219,13 +221,15 @@ class SimilarityModel:
         return norm if norm > 0 else 1.0
 
     def shared_terms(self, i: int, j: int, top: int = 5) -> list[str]:
-        """The words contributing most to the similarity of `i` and `j` (to explain a match)."""
+        """The terms contributing most to the similarity of `i` and `j` (to explain a match),
+        one per meaning (see `tui.similar.terms.pick_terms`)."""
         ti, wi = self._row(i)
         tj, wj = self._row(j)
         common, at_i, at_j = np.intersect1d(ti, tj, assume_unique=True, return_indices=True)
         contribution = wi[at_i] * wj[at_j]
-        order = np.argsort(-contribution, kind="stable")[:top]
-        return [self.terms.vocab[int(common[o])] for o in order]
+        order = np.argsort(-contribution, kind="stable")
+        ranked = (int(common[o]) for o in order)
+        return pick_terms(self.terms, ranked, top, self._document_frequency)
 
 
 def _top(scores: ScoreArray, k: int) -> list[tuple[int, float]]:

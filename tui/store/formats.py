@@ -10,18 +10,25 @@ never written raw), and each format neutralises what its reader would obey:
 - BibTeX: LaTeX specials are written as the commands that typeset them literally
   (`\\%`, `\\textbackslash{}`, `\\textbraceleft{}`...), so braces stay balanced and a
   note "100% & $x^2$" prints as written, in every entry a BibTeX parser accepts.
+  Keys are readable (`iclr2023contrastive`, then `...a`, `...b` when two collide).
+- Markdown: the abstract as the reader shows it (LaTeX rendered to Unicode), and
+  notes in fenced blocks, so their lines and characters are kept as typed.
 """
 
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import re
 import time
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from tui.corpus.headline import make_headline
+from tui.corpus.latex import to_plain
+from tui.corpus.stopwords import STOPWORDS
+from tui.corpus.tokens import tokenize
 from tui.sanitize import visible, visible_line
 from tui.store.records import ConflictCopy, Snapshot, StoreData
 
@@ -72,8 +79,17 @@ def _iso(t: float | None) -> str:
     return "" if t is None else time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(t))
 
 
+def _fenced(text: str) -> list[str]:
+    """`text` as a fenced block: every line kept as typed. The fence is longer than
+    any run of backticks inside, so no line of the text can close it."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [f"{fence}text", *text.rstrip("\n").split("\n"), fence]
+
+
 def to_markdown(selected: Iterable[Item]) -> str:
-    """Per abstract: headline, venue and year, source, the abstract, the note."""
+    """Per abstract: headline, venue and year, source, the abstract as the reader shows
+    it (LaTeX rendered), the note and any conflict copies with their lines kept."""
     parts = ["# Abstracts export", ""]
     for it in selected:
         s = it.snapshot
@@ -83,12 +99,13 @@ def to_markdown(selected: Iterable[Item]) -> str:
         venue = visible_line(s.venue_year or "unknown venue")
         parts.append(f"*{venue}* · {where} · id `{visible_line(it.id)}`")
         parts.append("")
-        parts.extend(f"> {line}" for line in visible(s.text or "(text not kept)").splitlines())
+        text = to_plain(s.text) if s.text else "(text not kept)"
+        parts.extend(f"> {line}" for line in visible(text).splitlines())
         if it.note is not None:
-            parts += ["", "**Note**", "", it.note.rstrip("\n")]
+            parts += ["", "**Note**", "", *_fenced(it.note)]
         for c in it.conflicts:
             origin = visible_line(c.origin)
-            parts += ["", f"**Conflict copy** ({origin}, {_iso(c.created)})", "", c.text]
+            parts += ["", f"**Conflict copy** ({origin}, {_iso(c.created)})", "", *_fenced(c.text)]
         parts += ["", "---", ""]
     # Notes keep their lines; what is left of any control character is shown, not sent.
     return visible("\n".join(parts))
@@ -109,7 +126,7 @@ _BIB_ESCAPES = {
     "^": r"\textasciicircum{}",
 }
 _BIB_SPECIAL = re.compile(r"[\\{}%#&_$~^]")
-_BIB_KEY_UNSAFE = re.compile(r"[^A-Za-z0-9_.:-]")
+_NOT_KEY_CHAR = re.compile(r"[^a-z0-9]")
 
 
 def bib_text(text: str) -> str:
@@ -122,27 +139,79 @@ def bib_text(text: str) -> str:
     return _BIB_SPECIAL.sub(lambda m: _BIB_ESCAPES[m.group()], one_line)
 
 
-def bib_key(abstract_id: str) -> str:
-    """The entry key: `abstracts-<id>`; an id with characters keys cannot hold (only an
-    import can make one) has them replaced and a short hash added, so keys stay distinct."""
-    safe = _BIB_KEY_UNSAFE.sub("-", abstract_id)
-    if safe != abstract_id:
-        safe += "-" + hashlib.blake2b(abstract_id.encode(), digest_size=4).hexdigest()
-    return f"abstracts-{safe}"
+_TITLE_LIMIT = 300
+
+
+def bib_title(snapshot: Snapshot) -> str:
+    """The headline in full: the abstract's first sentence as the reader shows it, never
+    cut with "…" (only a first sentence over 300 characters is cut, at a word), without
+    its final full stop (bibliography styles add their own)."""
+    title = snapshot.headline
+    if title.endswith("…") and snapshot.text:
+        title = make_headline(to_plain(snapshot.text), _TITLE_LIMIT)
+    title = title.removesuffix("…").rstrip()
+    return title[:-1] if title.endswith(".") and not title.endswith("..") else title
+
+
+def _key_word(text: str) -> str:
+    """The first content word of `text` as lowercase ASCII letters and digits, or ""."""
+    for token in tokenize(text):
+        word = _NOT_KEY_CHAR.sub("", token)
+        if len(word) > 1 and word not in STOPWORDS and not word.isdigit():
+            return word
+    return ""
+
+
+def bib_key_base(snapshot: Snapshot) -> str:
+    """`iclr2023contrastive`: venue (or collection), year and the headline's first
+    content word, lowercase ASCII; `abstract` when none of them has a letter to give."""
+    venue = _key_word(snapshot.venue or snapshot.collection)
+    year = str(snapshot.year) if snapshot.year else ""
+    return venue + year + _key_word(snapshot.headline) or "abstract"
+
+
+def _suffix(n: int) -> str:
+    """a, b, ..., z, aa, ab, ...: the n-th (0-based) letters suffix."""
+    letters = ""
+    n += 1
+    while n:
+        n, rest = divmod(n - 1, 26)
+        letters = chr(ord("a") + rest) + letters
+    return letters
+
+
+def bib_keys(snapshots: Iterable[Snapshot]) -> list[str]:
+    """Readable keys for the entries in order, unique: keys that collide all get a
+    letter (`iclr2023grapha`, `iclr2023graphb`), in the order of the entries."""
+    bases = [bib_key_base(s) for s in snapshots]
+    counts = Counter(bases)
+    taken = {b for b in bases if counts[b] == 1}
+    next_letter: dict[str, int] = {}
+    keys = []
+    for base in bases:
+        key = base
+        if counts[base] > 1:
+            while key in taken or key == base:
+                key = base + _suffix(next_letter.get(base, 0))
+                next_letter[base] = next_letter.get(base, 0) + 1
+        taken.add(key)
+        keys.append(key)
+    return keys
 
 
 def to_bibtex(selected: Iterable[Item]) -> str:
-    """One @misc entry per abstract, keyed by its id."""
+    """One @misc entry per abstract, with a readable key (see `bib_keys`)."""
+    chosen = list(selected)
     entries = []
-    for it in selected:
+    for key, it in zip(bib_keys(it.snapshot for it in chosen), chosen, strict=True):
         s = it.snapshot
-        fields = [("title", s.headline), ("howpublished", s.venue_year), ("abstract", s.text)]
+        fields = [("title", bib_title(s)), ("howpublished", s.venue_year), ("abstract", s.text)]
         if s.year:
             fields.append(("year", str(s.year)))
         if it.note:
             fields.append(("note", it.note))
         body = ",\n".join(f"  {k} = {{{bib_text(v)}}}" for k, v in fields if v)
-        entries.append(f"@misc{{{bib_key(it.id)},\n{body}\n}}\n")
+        entries.append(f"@misc{{{key},\n{body}\n}}\n")
     return "\n".join(entries)
 
 

@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tui.corpus.model import Abstract, Collection, Corpus
-from tui.similar.terms import TermMatrix
+from tui.similar.terms import TermMatrix, pick_terms
 
 _PARTIAL = " ▏▎▍▌▋▊▉"
 _FULL = "█"
@@ -92,14 +92,16 @@ def file_rows(
 
 
 def distinctive_terms(corpus: Corpus, terms: TermMatrix, top: int = 8) -> dict[str, list[str]]:
-    """The `top` words most characteristic of each collection, keyed by collection label.
+    """The `top` terms most characteristic of each collection, keyed by collection label.
 
     Each collection is compared with the rest of the corpus by the z-scored
     log-odds ratio with an informative Dirichlet prior, over document
-    frequencies (how many abstracts use a word, so one abstract repeating a
+    frequencies (how many abstracts use a term, so one abstract repeating a
     word counts once). `terms` is the similarity model's `TermMatrix`
-    (`model.terms`), whose rows follow `corpus.abstracts`. With a single
-    collection there is no "rest", so its words are ranked by df·idf instead.
+    (`model.terms`), whose rows follow `corpus.abstracts`: its terms are stems
+    and pairs of words (`graph neural`), shown as most often written, one per
+    meaning (`tui.similar.terms.pick_terms`). With a single collection there is
+    no "rest", so its terms are ranked by df·idf instead.
     """
     labels = [a.collection.short for a in corpus.abstracts]
     names = sorted(set(labels))
@@ -123,8 +125,8 @@ def distinctive_terms(corpus: Corpus, terms: TermMatrix, top: int = 8) -> dict[s
         else:
             score = _log_odds_z(inside, everywhere - inside, everywhere)
         score = np.where(inside >= min(_MIN_DOCS, inside.max()), score, -np.inf)
-        best = np.argsort(-score, kind="stable")[:top]
-        result[name] = [terms.vocab[int(t)] for t in best if np.isfinite(score[t])]
+        ranked = (int(t) for t in np.argsort(-score, kind="stable") if np.isfinite(score[t]))
+        result[name] = pick_terms(terms, ranked, top, inside)
     return result
 
 

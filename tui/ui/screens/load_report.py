@@ -1,9 +1,12 @@
-"""The load report: every file loaded and every problem found, reopenable with L."""
+"""The load report: every file loaded, every problem found and every repeated
+paragraph merged, reopenable with L."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import ClassVar
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -15,9 +18,17 @@ from textual.widgets import Static
 from tui.corpus.model import Corpus
 from tui.sanitize import visible_line
 
+# How many "first found in" files a repeated file's line names before "and N more".
+_FIRST_IN_SHOWN = 3
+_COUNTS_EXPLAINED = (
+    "Abstracts counts each abstract once, in the first file it was found in; Repeated "
+    "counts the paragraphs that were the same abstract again (the same text, whitespace "
+    "aside) and were merged into it. Together they are the paragraphs of each file."
+)
+
 
 class LoadReportScreen(ModalScreen[None]):
-    """Problems first (they need the user's attention), then the files loaded."""
+    """Problems first (they need the user's attention), then what was merged, then the files."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,L", "dismiss", "Close")]
 
@@ -30,6 +41,7 @@ class LoadReportScreen(ModalScreen[None]):
             box.border_title = "Load report"
             box.border_subtitle = "Esc closes"
             yield Static(self._problems(), id="report-problems")
+            yield Static(self._repeats(), id="report-repeats")
             yield Static(self._files(), id="report-files")
 
     def _problems(self) -> Text:
@@ -45,15 +57,51 @@ class LoadReportScreen(ModalScreen[None]):
             text.append(f": {visible_line(problem.message)}\n")
         return text
 
-    def _files(self) -> Table:
-        table = Table(title=self.corpus.summary, expand=True, box=None, title_justify="left")
+    def _repeats(self) -> Text:
+        """How many paragraphs were merged, and per file where they were found first."""
+        summary = self.corpus.repeated_summary
+        if not summary:
+            return Text("No repeated paragraphs: every abstract was found once.\n")
+        text = Text(summary[0].upper() + summary[1:] + ":\n", style="bold")
+        names = [info.path.name for info in self.corpus.files]
+        # File names when they tell the files apart (the usual folder of files), else paths.
+        short = len(set(names)) == len(names)
+
+        def _name(path: Path) -> str:
+            return visible_line(path.name if short else str(path))
+
+        for repeats in self.corpus.repeats():
+            text.append(f" {repeats.count:>6,} ", style="bold yellow")
+            text.append(_name(repeats.path), style="bold")
+            found = [
+                f"{'this file' if first == repeats.path else _name(first)} ({n:,})"
+                for first, n in repeats.first_in[:_FIRST_IN_SHOWN]
+            ]
+            more = len(repeats.first_in) - _FIRST_IN_SHOWN
+            if more > 0:
+                found.append(f"{more:,} more file{'s' * (more != 1)}")
+            text.append(" · first found in " + ", ".join(found) + "\n")
+        return text
+
+    def _files(self) -> Group:
+        corpus = self.corpus
+        title = corpus.summary
+        if corpus.repeated:
+            paragraphs = len(corpus) + corpus.repeated
+            title += f" (from {paragraphs:,} paragraphs: {corpus.repeated:,} repeated)"
+        table = Table(title=title, expand=True, box=None, title_justify="left")
         table.add_column("File", overflow="fold")
         table.add_column("Collection")
         table.add_column("Abstracts", justify="right")
-        for info in self.corpus.files:
+        table.add_column("Repeated", justify="right")
+        for info in corpus.files:
             table.add_row(
                 Text(visible_line(str(info.path))),
                 Text(visible_line(info.collection.short)),
-                f"{info.count:,}",
+                f"{info.added:,}",
+                f"{info.repeated:,}" if info.repeated else "",
             )
-        return table
+        if len(corpus.files) > 1:
+            total_repeated = f"{corpus.repeated:,}" if corpus.repeated else ""
+            table.add_row(Text("Total", style="bold"), "", f"{len(corpus):,}", total_repeated)
+        return Group(table, Text("\n" + _COUNTS_EXPLAINED, style="dim"))
