@@ -332,7 +332,7 @@ class PersonalController:
     def _export(self, fmt: str, only: list[str]) -> None:
         from datetime import datetime
 
-        from tui.commands.export import main_export
+        from tui.commands.export import EXIT_NOTHING, main_export
 
         app = self.app
         if self.userdata is not None:
@@ -348,6 +348,10 @@ class PersonalController:
         )
         if code == 0:
             app.call_from_thread(app.notify, str(path), title="Exported", timeout=8)
+        elif code == EXIT_NOTHING:
+            app.call_from_thread(
+                app.notify, "Nothing to export yet: no file was written.", title="Export"
+            )
         else:
             app.call_from_thread(
                 app.notify, f"Export failed (status {code}).", title="Export", severity="error"
