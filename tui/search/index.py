@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 import numpy as np
@@ -225,6 +225,12 @@ class SearchIndex:
             groups.append(indices)
         indices = np.concatenate(groups)
         matched, n_close = int(groups[0].size), int(groups[1].size)
+        if not indices.size and any(not p.negated for p in query.phrases):
+            # No abstract has the quoted phrase (often a pasted title quoting another):
+            # the closest matches to its words rather than nothing.
+            loose = _phrases_as_terms(query)
+            result = self.search(loose, personal=personal, order=order, limit=limit)
+            return SearchResult(result.indices, result.scores, result.total, 0, result.total)
         if limit is not None:
             indices = indices[:limit]
         return SearchResult(
@@ -480,3 +486,10 @@ def _split_terms(query: Query) -> tuple[list[Term], list[Term]]:
         return positive, []
     optional = [t for t in positive if t.word in STOPWORDS and t.prefix]
     return content, optional
+
+
+def _phrases_as_terms(query: Query) -> Query:
+    """`query` with its quoted phrases read as plain words (exclusions stay phrases)."""
+    words = tuple(Term(w) for p in query.phrases if not p.negated for w in p.words)
+    kept = tuple(p for p in query.phrases if p.negated)
+    return replace(query, terms=query.terms + words, phrases=kept)
