@@ -1,0 +1,243 @@
+"""Search behaviour the other tests left unchecked, found by mutation testing (mutmut).
+
+Each test states what a user relies on; a one-line change to the code that breaks
+it makes the test fail.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.search.helpers import FakePersonal, Row, make_corpus
+from tui.search.highlight import Highlighter
+from tui.search.index import SearchIndex
+from tui.search.query import QueryError, parse_query
+
+
+def _index(texts: list[str]) -> SearchIndex:
+    return SearchIndex.build(make_corpus([("a.txt", "ICLR", 2023, t) for t in texts]))
+
+
+def _hits(index: SearchIndex, text: str, **kwargs: object) -> list[int]:
+    return index.search(text, **kwargs).indices  # type: ignore[arg-type]
+
+
+# The query language
+
+
+@pytest.mark.parametrize(
+    ("value", "years"),
+    [
+        ("2023", (2023, 2023)),
+        ("2022..2024", (2022, 2024)),
+        ("2022..", (2022, 9999)),
+        ("..2024", (0, 2024)),
+        ("2023..2023", (2023, 2023)),
+    ],
+)
+def test_year_ranges_may_be_open_at_either_end(value: str, years: tuple[int, int]) -> None:
+    [clause] = parse_query(f"year:{value} ").fields
+    assert clause.arg == years
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("year:20x3", "year: expects a year like 2023 or a range like 2022..2024, not '20x3'"),
+        ("year:", "year: expects a year like 2023 or a range like 2022..2024"),
+        ("year:..", "year: expects a year like 2023 or a range like 2022..2024, not '..'"),
+        ("year:2022..20", "year: expects a year like 2023 or a range like 2022..2024"),
+        ("is:happy", "unknown value is:happy; try is:bookmarked, is:read, is:unread"),
+        ("has:notes", "unknown value has:notes; try has:note"),
+        ("venue: ", "venue: needs a value, for example venue:iclr"),
+        ("file:", "file: needs a value, for example file:iclr"),
+        ("note:!!", "note: needs a word, for example note:revisit"),
+    ],
+)
+def test_a_bad_field_value_is_explained(text: str, message: str) -> None:
+    with pytest.raises(QueryError) as info:
+        parse_query(text)
+    assert str(info.value).startswith(message)
+
+
+def test_choice_values_are_case_blind() -> None:
+    assert [f.arg for f in parse_query("is:Read HAS:Note").fields] == ["read", "note"]
+
+
+def test_field_values_are_trimmed_and_folded() -> None:
+    assert parse_query('venue:" ICLR "').fields[0].arg == "iclr"
+
+
+def test_a_field_name_one_letter_off_is_an_error_listing_the_fields() -> None:
+    with pytest.raises(QueryError) as info:
+        parse_query("venu:iclr")
+    assert str(info.value) == (
+        "unknown field venu: (did you mean venue:? fields: file:, has:, is:, note:, venue:, year:)"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Mixup: Beyond empirical risk",  # a pasted title: the name has no value after it
+        "ab:cd",  # two letters: too short to be a misspelled field
+        "iss:x",  # `is` is too short to be misspelled
+        "yearly:2023",  # two letters off `year`
+        "vanue:",  # no value after it
+    ],
+)
+def test_other_names_with_a_colon_are_text(text: str) -> None:
+    q = parse_query(text)
+    assert q.fields == () and q.terms
+
+
+def test_a_three_letter_name_one_letter_off_a_field_is_an_error() -> None:
+    with pytest.raises(QueryError, match="did you mean has:"):
+        parse_query("haz:note")
+
+
+# Field selectors
+
+
+def test_personal_fields_without_personal_data_match_no_notes() -> None:
+    index = _index(["Graph networks for molecules.", "Vision models at scale."])
+    assert _hits(index, "has:note") == []
+    assert _hits(index, "note:graph") == []
+    assert _hits(index, "-has:note") == [0, 1]
+
+
+def test_venue_and_file_select_by_prefix_and_part() -> None:
+    rows: list[Row] = [
+        ("iclr2023.txt", "ICLR", 2023, "Graph networks for molecules."),
+        ("neurips2022.txt", "NeurIPS", 2022, "Graph models for proteins."),
+        ("iclr2024.txt", "ICLR", 2024, "Vision models at scale."),
+    ]
+    index = SearchIndex.build(make_corpus(rows))
+    assert _hits(index, "venue:icl ") == [0, 2]
+    assert _hits(index, "venue:neur graph ") == [1]
+    assert _hits(index, "venue:cvpr ") == []
+    assert _hits(index, "file:2023 ") == [0]
+    assert _hits(index, "file:iclr ") == [0, 2]
+    assert _hits(index, "-file:iclr ") == [1]
+    assert _hits(index, "year:..2023 graph ") == [0, 1]
+
+
+def test_note_selector_reads_the_personal_notes() -> None:
+    index = _index(["Graph networks for molecules.", "Vision models at scale."])
+    a, b = index.data.ids
+    personal = FakePersonal(notes={a: "read again later", b: "cite in chapter two"})
+    assert _hits(index, "has:note", personal=personal) == [0, 1]
+    assert _hits(index, "note:chapter ", personal=personal) == [1]
+
+
+# Phrases at the edges of abstracts and of the corpus
+
+EDGES = [
+    "Graph neural networks learn on molecules.",  # the phrase opens the first abstract
+    "We study vision models and graph kernels.",  # the first word only
+    "Protein design with graph neural networks",  # the phrase closes an abstract
+    "Neural graph models are not graph neural ones, and graph models differ.",
+    "Molecules meet deep learning: graph neural",  # the phrase closes the last abstract
+]
+
+
+def test_a_phrase_is_found_at_the_start_and_end_of_any_abstract() -> None:
+    index = _index(EDGES)
+    assert sorted(_hits(index, '"graph neural"')) == [0, 2, 3, 4]
+    assert sorted(_hits(index, '"graph neural networks"')) == [0, 2]
+    assert sorted(_hits(index, '"neural graph"')) == [3]
+    assert sorted(_hits(index, '-"graph neural" graph ')) == [1]
+
+
+def test_every_word_of_a_phrase_must_be_in_place() -> None:
+    index = _index(
+        [
+            "Graph convolution networks for molecules.",
+            "Graph neural networks for molecules.",
+            "Graph networks networks, a stutter.",
+        ]
+    )
+    assert _hits(index, '"graph neural networks"') == [1]
+
+
+def test_a_phrase_whose_rarest_word_ends_the_corpus_is_found_or_not_without_error() -> None:
+    # `zebra` is the rarest word and the last token of all: nothing may read past it.
+    index = _index(["A crossing for horses, crossing twice.", "Crossing the plains: the zebra"])
+    assert _hits(index, '"zebra crossing"') == []
+    assert _hits(index, '"the zebra"') == [1]
+
+
+# Ranking
+
+
+def test_equal_scores_keep_file_order() -> None:
+    # More than sixteen equal scores: an unstable sort would shuffle them.
+    texts = [f"Graph methods, study number {i}." for i in range(40)]
+    index = _index(texts)
+    result = index.search("graph ")
+    assert result.indices == list(range(40))
+    assert len(set(result.scores)) == 1
+
+
+def test_query_words_near_each_other_rank_first() -> None:
+    filler = " ".join(f"w{i}" for i in range(30))
+    texts = [
+        f"Kernels for graph data. {filler} Neural methods.",  # far apart
+        f"Neural methods and graph data. {filler}",  # within a few words, reversed
+        f"Graph neural methods. {filler}",  # adjacent, as typed
+        f"Graph and neural methods. {filler}",  # one word apart, as typed
+    ]
+    index = _index(texts)
+    order = _hits(index, "graph neural ")
+    assert order[:2] in ([2, 3], [3, 2])
+    assert order[2:] == [1, 0]
+    scores = dict(zip(order, index.search("graph neural ").scores, strict=True))
+    assert scores[2] > scores[1] > scores[0]
+    assert scores[3] > scores[1]
+
+
+def test_nearness_does_not_reach_into_the_next_abstract() -> None:
+    filler = " ".join(f"w{i}" for i in range(30))
+    texts = [
+        f"{filler} ends with graph",  # `graph` at the very end...
+        f"neural starts this one. {filler}",  # ...`neural` at the very start of the next
+        f"{filler} graph {filler} neural",
+        f"{filler} neural {filler} graph",
+    ]
+    index = _index(texts)
+    result = index.search("graph neural ")
+    scores = dict(zip(result.indices, result.scores, strict=True))
+    assert scores.get(0, 0.0) < scores[2] or 0 not in scores
+    assert scores[2] == scores[3]
+
+
+# Highlighting
+
+
+def test_highlight_paints_phrases_words_and_prefixes_together() -> None:
+    h = Highlighter(frozenset({"graph"}), ("mol",), (("neural", "networks"),))
+    text = "Graph neural networks on molecules; neural nets."
+    assert [text[s:e] for s, e in h.spans(text)] == ["Graph", "neural", "networks", "molecules"]
+
+
+def test_highlight_of_a_phrase_at_the_end_of_the_text() -> None:
+    h = Highlighter(frozenset(), (), (("neural", "networks"),))
+    text = "We train neural networks"
+    assert [text[s:e] for s, e in h.spans(text)] == ["neural", "networks"]
+
+
+def test_highlight_paints_symbols_only_in_text_that_has_them() -> None:
+    h = Highlighter(frozenset({"\\times", "speed"}))
+    text = "A 3× speed up, 3 times."
+    assert [text[s:e] for s, e in h.spans(text)] == ["×", "speed"]
+    plain = Highlighter(frozenset({"speed", "unknownmacro"}))
+    assert [text[s:e] for s, e in plain.spans(text)] == ["speed"]
+
+
+def test_highlighter_of_a_query_paints_what_the_search_matched() -> None:
+    index = _index(["Graph networks for molecules.", "Contrastive networking of images."])
+    h = index.highlighter("network graph")
+    text = "Graph networks, a network of networking."
+    painted = [text[s:e] for s, e in h.spans(text)]
+    assert painted[:3] == ["Graph", "networks", "network"]
+    assert index.highlighter("-graph").spans(text) == []
