@@ -6,14 +6,22 @@ it makes the test fail.
 
 from __future__ import annotations
 
+import csv
+import io
+import re
+import time
 from pathlib import Path
 
+import pytest
 from rapidfuzz import fuzz
 
 from tests.store.helpers import PARAGRAPHS, load, make_abstract, write_file
+from tests.store.test_conflicts import _hold_writes
 from tui.corpus.model import Abstract, Corpus, normalise
-from tui.store.attach import Matcher, match_orphans
-from tui.store.records import ConflictDetected, StoreEvent
+from tui.store.attach import Matcher, Reattachment, match_orphans
+from tui.store.db import Store
+from tui.store.formats import CSV_COLUMNS, Item, to_csv
+from tui.store.records import ConflictDetected, Snapshot, StoreEvent
 from tui.store.userdata import UserData
 
 A = make_abstract(PARAGRAPHS[0])
@@ -131,3 +139,168 @@ def test_match_orphans_moves_the_clear_winner_and_asks_about_a_tie() -> None:
     [amb] = unsure
     assert amb.orphan_id == "y" and {i for i, _ in amb.candidates} == {v1.id, v2.id}
     assert match_orphans({}, _corpus([near])) == ([], [])
+
+
+def test_a_clear_winner_is_moved_even_with_a_runner_up() -> None:
+    base = normalise(PARAGRAPHS[0])
+    same, near = make_abstract(base), make_abstract(NEAR)
+    texts = {"lost": PARAGRAPHS[3], "x": base}  # the first finds nothing: the next still moves
+    moved, unsure = match_orphans(texts, _corpus([near, same]))
+    assert [(r.old_id, r.new_id) for r in moved] == [("x", same.id)] and unsure == []
+
+
+# Re-attachment moves everything a record holds
+
+
+def _edited_corpus(tmp_path: Path) -> tuple[Path, Abstract, Abstract]:
+    f = write_file(tmp_path / "a.txt", "ICLR 2023 Papers", PARAGRAPHS[:2])
+    old = load([f]).abstracts[0]
+    write_file(f, "ICLR 2023 Papers", [NEAR, PARAGRAPHS[1]])
+    return f, old, load([f]).abstracts[0]
+
+
+def test_reattachment_moves_read_marks_copies_and_snapshot(tmp_path: Path, data_dir: Path) -> None:
+    f, old, new = _edited_corpus(tmp_path)
+    one, two = _open(data_dir), _open(data_dir)
+    one.save_note(old, "base")
+    one.set_read([old], True)
+    assert one.flush() and two.refresh()
+    two.save_note(old, "from window two")
+    assert two.flush()
+    one.save_note(old, "from window one")  # a conflict copy of window two's text
+    assert one.flush()
+    two.close()
+    read_at = one.read_at(old.id)
+    [copy] = one.conflict_copies()
+
+    report = one.attach(load([f]))
+    assert [(r.old_id, r.new_id) for r in report.reattached] == [(old.id, new.id)]
+    assert one.is_read(new.id) and not one.is_read(old.id) and one.read_at(new.id) == read_at
+    assert new.id in one.read_ids() and old.id not in one.read_ids()
+    assert new.id in one.noted_ids() and old.id not in one.noted_ids()
+    assert [(c.abstract_id, c.text) for c in one.conflict_copies()] == [(new.id, copy.text)]
+    assert one.aliases() == {old.id: new.id}
+    snap = one.snapshot(new.id)
+    assert snap is not None and snap.text == new.text
+    [record] = one.notes()
+    assert record.id == new.id and record.conflicts[0].text == "from window two"
+    assert one.flush()
+    one.close()
+
+    data = Store.open(data_dir).load()
+    assert set(data.reads) == {new.id} and set(data.notes) == {new.id}
+    assert [c.abstract_id for c in data.conflicts] == [new.id]
+    assert data.records[new.id].text == new.text
+
+
+def test_a_note_edited_after_its_reattachment_is_no_conflict(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    f, old, new = _edited_corpus(tmp_path)
+    ud = _open(data_dir)
+    events: list[StoreEvent] = []
+    ud.listener = events.append
+    ud.save_note(old, "first")
+    assert ud.flush()
+    ud.attach(load([f]))
+    assert ud.flush()
+    ud.save_note(new, "second, after the move")
+    assert ud.flush()
+    assert ud.conflict_copies() == [] and not any(isinstance(e, ConflictDetected) for e in events)
+    ud.close()
+    assert Store.open(data_dir).load().conflicts == []
+
+
+def test_reattaching_onto_the_same_note_text_keeps_no_copy(tmp_path: Path, data_dir: Path) -> None:
+    f, old, new = _edited_corpus(tmp_path)
+    ud = _open(data_dir)
+    ud.save_note(old, "same words")
+    ud.save_note(new, "same words")
+    assert ud.flush()
+    ud.attach(load([f]))
+    assert ud.flush()
+    assert ud.note(new.id) == "same words" and ud.conflict_copies() == []
+    ud.close()
+    data = Store.open(data_dir).load()
+    assert {i: n.text for i, n in data.notes.items()} == {new.id: "same words"}
+    assert data.conflicts == []
+
+
+def test_an_unsaved_edit_follows_its_note_to_the_edited_abstract(
+    tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    f, old, new = _edited_corpus(tmp_path)
+    ud = _open(data_dir)
+    ud.save_note(old, "saved")
+    assert ud.flush()
+    holding = _hold_writes(monkeypatch)
+    ud.save_note(old, "typed, not yet saved")
+    ud.attach(load([f]))
+    holding.clear()
+    assert ud.flush(timeout=5)
+    ud.close()
+    data = Store.open(data_dir).load()
+    assert {i: n.text for i, n in data.notes.items()} == {new.id: "typed, not yet saved"}
+    assert data.records[new.id].text == new.text and data.conflicts == []
+
+
+def test_resolve_reports_the_move_and_refuses_an_unknown_abstract(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    f, old, new = _edited_corpus(tmp_path)
+    ud = _open(data_dir)
+    ud.save_note(old, "note")
+    with pytest.raises(KeyError):
+        ud.resolve(old.id, new.id)  # nothing attached yet: no abstract to choose
+    ud.attach(load([f]))
+    with pytest.raises(KeyError, match="no-such-id"):
+        ud.resolve(new.id, "no-such-id")
+    other = load([f]).abstracts[1]
+    assert ud.resolve(new.id, other.id) == Reattachment(new.id, other.id, 0.0)
+    assert ud.note(other.id) == "note"
+    ud.close()
+
+
+def test_a_queued_delete_survives_a_refresh(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ud = _open(data_dir)
+    ud.save_note(A, "to be deleted")
+    assert ud.flush()
+    holding = _hold_writes(monkeypatch)
+    ud.delete_note(A.id)
+    ud.refresh()  # the database still has the note; the queued delete wins
+    assert ud.note(A.id) is None and A.id not in ud.noted_ids()
+    holding.clear()
+    assert ud.flush(timeout=5)
+    ud.close()
+    assert Store.open(data_dir).load().notes == {}
+
+
+# CSV export
+
+
+def test_csv_rows_show_flags_times_and_blanks() -> None:
+    marked = Snapshot("Text one.", "One", "/d/a.txt", 3, "ICLR 2023 Papers", "ICLR", 2023)
+    bare = Snapshot("Text two.", "Two", "/d/b.txt", 1, "Misc")
+    at = 1_700_000_000.0
+    rows = list(
+        csv.reader(
+            io.StringIO(
+                to_csv(
+                    [
+                        Item("a", marked, True, at, "my note", ()),
+                        Item("b", bare, False, None, None, ()),
+                    ]
+                )
+            )
+        )
+    )
+    assert rows[0] == CSV_COLUMNS
+    expected_time = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(at))
+    assert rows[1] == [
+        "a", "One", "ICLR", "2023", "ICLR 2023 Papers", "/d/a.txt", "3", "yes", expected_time,
+        "my note", "Text one.",
+    ]  # fmt: skip
+    assert rows[2] == ["b", "Two", "", "", "Misc", "/d/b.txt", "1", "", "", "", "Text two."]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", rows[1][8])
