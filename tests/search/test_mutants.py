@@ -241,3 +241,106 @@ def test_highlighter_of_a_query_paints_what_the_search_matched() -> None:
     painted = [text[s:e] for s, e in h.spans(text)]
     assert painted[:3] == ["Graph", "networks", "network"]
     assert index.highlighter("-graph").spans(text) == []
+
+
+# Exclusions, phrases and fields together
+
+MIX = [
+    "Graph neural networks for molecules.",
+    "Graph kernels for proteins.",
+    "Graph models for molecules and proteins, a survey.",
+    "Vision models at scale.",
+]
+
+
+def test_every_exclusion_applies() -> None:
+    index = _index(MIX)
+    assert _hits(index, "graph -molecules -proteins ") == []
+    assert _hits(index, "graph -proteins -molecules ") == []
+    assert sorted(_hits(index, "-survey -vision ")) == [0, 1]
+
+
+def test_an_exclusion_is_the_whole_word_as_typed() -> None:
+    index = _index(["Graph networks.", "Graph net sizes.", "Modal logic for graphs."])
+    assert _hits(index, "graph -net ") == [0, 2]  # `networks` starts with `net`: still shown
+    assert sorted(_hits(index, "-model ")) == [0, 1, 2]  # `modal` is one letter off
+
+
+def test_every_phrase_applies_negated_or_not() -> None:
+    index = _index(MIX)
+    assert _hits(index, '-"graph kernels" "for molecules"') == [0, 2]
+    assert _hits(index, '"for molecules" -"graph models"') == [0]
+    assert _hits(index, '"graph neural" "for proteins"') == []
+    assert _hits(index, '-"vision models" -"graph kernels" graph ') == [0, 2]
+
+
+def test_a_phrase_ranks_the_abstract_that_repeats_it_first() -> None:
+    index = _index(
+        [
+            "Graph neural methods, a study of many other things entirely.",
+            "Graph neural nets: graph neural layers and graph neural pooling.",
+        ]
+    )
+    result = index.search('"graph neural"')
+    assert result.indices == [1, 0]
+    assert result.scores[0] > result.scores[1] > 0
+
+
+def test_file_order_is_kept_when_asked() -> None:
+    index = _index(
+        [
+            "Graph neural methods, a study of many other things entirely.",
+            "Graph neural nets: graph neural layers and graph neural pooling.",
+        ]
+    )
+    assert index.search("graph neural ", order="file").indices == [0, 1]
+    assert index.search("graph neural ").indices == [1, 0]
+
+
+def test_a_stop_word_being_typed_may_start_the_next_word() -> None:
+    index = _index(["Graph kernels.", "Graph theory basics."])
+    # `the` is still being typed: it may be `theory`, which ranks that abstract first.
+    assert _hits(index, "graph the") == [1, 0]
+    assert _hits(index, "graph the ") == [0, 1]  # finished: a stop word, no help
+
+
+def test_words_written_together_are_found_from_the_words_apart() -> None:
+    index = _index(
+        [
+            "Graph pretraining at scale.",
+            "Training graph models.",
+            "Self supervised pretraining.",
+        ]
+    )
+    assert _hits(index, "graph pre training ")[:1] == [0]
+    result = index.search("graph pre training ")
+    assert result.indices[: result.matched] == [0]
+    assert _hits(index, "pre training ")[:2] in ([0, 2], [2, 0])
+    h = index.highlighter("pre training ")
+    text = "Pretraining and training."
+    assert [text[s:e] for s, e in h.spans(text)] == ["Pretraining", "training"]
+
+
+def test_with_nothing_close_the_abstracts_sharing_any_word_are_offered() -> None:
+    texts = [f"A model of thing {i}." for i in range(24)]
+    index = _index(texts)
+    result = index.search("model zebra quokka ")
+    assert result.matched == 0 and result.close == 24
+    assert index.search("venue:cvpr zebra ").indices == []
+
+
+def test_an_empty_query_returns_everything_in_file_order() -> None:
+    index = _index(MIX)
+    result = index.search("")
+    assert result.indices == [0, 1, 2, 3] and result.scores == [0.0] * 4
+    assert (result.total, result.matched, result.close) == (4, 4, 0)
+    assert not result.is_close(3)
+    limited = index.search("", limit=2)
+    assert limited.indices == [0, 1] and limited.total == 4
+
+
+def test_an_index_refuses_a_different_corpus() -> None:
+    index = _index(MIX)
+    other = make_corpus([("a.txt", "ICLR", 2023, "Only one.")])
+    with pytest.raises(ValueError, match="built for a different corpus"):
+        index.search("graph", corpus=other)
