@@ -344,3 +344,13 @@ def test_an_index_refuses_a_different_corpus() -> None:
     other = make_corpus([("a.txt", "ICLR", 2023, "Only one.")])
     with pytest.raises(ValueError, match="built for a different corpus"):
         index.search("graph", corpus=other)
+
+
+def test_a_word_in_the_headline_ranks_above_the_same_word_in_the_body() -> None:
+    index = _index(
+        [
+            "Methods for proteins. We also study graph data here.",
+            "Graph methods for proteins. We also study other data here.",
+        ]
+    )
+    assert index.search("graph ").indices == [1, 0]

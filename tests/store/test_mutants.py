@@ -20,8 +20,10 @@ from tests.store.test_conflicts import _hold_writes
 from tui.corpus.model import Abstract, Corpus, normalise
 from tui.store.attach import Matcher, Reattachment, match_orphans
 from tui.store.db import Store
-from tui.store.formats import CSV_COLUMNS, Item, to_csv
+from tui.store.export import merge, parse_export, to_json
+from tui.store.formats import CSV_COLUMNS, Item, bib_key, to_bibtex, to_csv
 from tui.store.records import ConflictDetected, Snapshot, StoreEvent
+from tui.store.schema import SCHEMA_VERSION
 from tui.store.userdata import UserData
 
 A = make_abstract(PARAGRAPHS[0])
@@ -304,3 +306,120 @@ def test_csv_rows_show_flags_times_and_blanks() -> None:
     ]  # fmt: skip
     assert rows[2] == ["b", "Two", "", "", "Misc", "/d/b.txt", "1", "", "", "", "Text two."]
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", rows[1][8])
+
+
+# Refreshing from the database
+
+
+def test_refresh_says_whether_anything_changed(data_dir: Path) -> None:
+    one, two = _open(data_dir), _open(data_dir)
+    assert one.refresh() is False
+    two.save_note(A, "from window two")
+    assert two.flush()
+    assert one.refresh() is True and one.note(A.id) == "from window two"
+    assert one.refresh() is False
+    one.close()
+    two.close()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: Writer._pending_ids protects only the old id of a queued Reattach, so a "
+    "refresh drops the moved note, bookmark and read mark from memory until a reload "
+    "after the commit",
+)
+def test_a_queued_reattachment_survives_a_refresh(
+    tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    f, old, new = _edited_corpus(tmp_path)
+    ud = _open(data_dir)
+    ud.save_note(old, "note")
+    ud.set_bookmark(old, True)
+    ud.set_read([old], True)
+    assert ud.flush()
+    holding = _hold_writes(monkeypatch)
+    ud.attach(load([f]))
+    ud.refresh()  # the database still has everything under the old id
+    assert ud.note(new.id) == "note" and ud.is_bookmarked(new.id) and ud.is_read(new.id)
+    assert ud.note(old.id) is None and not ud.is_bookmarked(old.id) and not ud.is_read(old.id)
+    holding.clear()
+    assert ud.flush(timeout=5)
+    ud.close()
+
+
+# The notes view
+
+
+def test_notes_view_is_newest_first_and_copies_alone_are_listed(data_dir: Path) -> None:
+    b, c = make_abstract(PARAGRAPHS[1]), make_abstract(PARAGRAPHS[2])
+    one, two = _open(data_dir), _open(data_dir)
+    one.save_note(A, "base")
+    assert one.flush() and two.refresh()
+    two.save_note(A, "from window two")
+    assert two.flush()
+    one.save_note(A, "from window one")
+    assert one.flush()
+    one.delete_note(A.id)  # A keeps only its conflict copy
+    time.sleep(0.01)
+    one.save_note(b, "second")
+    time.sleep(0.01)
+    one.save_note(c, "third")
+    assert one.flush()
+    records = one.notes()
+    assert [r.id for r in records] == [c.id, b.id, A.id]
+    assert [r.updated for r in records] == sorted((r.updated for r in records), reverse=True)
+    assert records[2].text == "" and records[2].updated == records[2].conflicts[0].created
+    assert records[0].headline == Snapshot.of(c).headline
+    one.close()
+    two.close()
+
+
+# Export formats
+
+
+def test_json_export_carries_copies_and_aliases_to_another_store(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    f, old, new = _edited_corpus(tmp_path)
+    one, two = _open(data_dir), _open(data_dir)
+    one.save_note(old, "base")
+    assert one.flush() and two.refresh()
+    two.save_note(old, "from window two, café")
+    assert two.flush()
+    one.save_note(old, "from window one")
+    assert one.flush()
+    two.close()
+    one.attach(load([f]))
+    assert one.flush()
+    one.close()
+    data = Store.open(data_dir).load()
+    text = to_json(data)
+    assert "café" in text  # written as UTF-8, not escaped
+    doc = parse_export(text)
+    assert doc["schema"] == SCHEMA_VERSION
+    other = Store.open(tmp_path / "elsewhere")
+    merge(other, doc, "import")
+    merged = other.load()
+    assert merged.aliases == {old.id: new.id}
+    [copy] = merged.conflicts
+    [kept] = data.conflicts
+    assert (copy.abstract_id, copy.text, copy.created, copy.origin) == (
+        kept.abstract_id,
+        kept.text,
+        kept.created,
+        kept.origin,
+    )
+    other.close()
+
+
+def test_bibtex_entries_have_the_year_and_distinct_keys() -> None:
+    snap = Snapshot("Text.", "Title", "/d/a.txt", 1, "ICLR 2023 Papers", "ICLR", 2023)
+    out = to_bibtex(
+        [Item("a b", snap, False, None, None, ()), Item("a/b", snap, False, None, None, ())]
+    )
+    assert "  year = {2023}" in out
+    entries = out.split("\n\n")
+    assert len(entries) == 2 and all(e.startswith("@misc{") for e in entries)
+    keys = [e.split("{", 1)[1].split(",", 1)[0] for e in entries]
+    assert keys[0] != keys[1] and bib_key("a b") == keys[0]
+    assert all(re.fullmatch(r"abstracts-[A-Za-z0-9_.:-]+", k) for k in keys)
