@@ -37,6 +37,19 @@ def _open(d: Path) -> UserData:
     return UserData.open(d, retry_initial=0.02, retry_max=0.1)
 
 
+def _conflict_on(data_dir: Path, abstract: Abstract, theirs: str) -> UserData:
+    """Window one's note of `abstract`, with window two's text `theirs` kept as a copy."""
+    one, two = _open(data_dir), _open(data_dir)
+    one.save_note(abstract, "base")
+    assert one.flush() and two.refresh()
+    two.save_note(abstract, theirs)
+    assert two.flush()
+    two.close()
+    one.save_note(abstract, "from window one")
+    assert one.flush()
+    return one
+
+
 # Conflicts
 
 
@@ -163,15 +176,9 @@ def _edited_corpus(tmp_path: Path) -> tuple[Path, Abstract, Abstract]:
 
 def test_reattachment_moves_read_marks_copies_and_snapshot(tmp_path: Path, data_dir: Path) -> None:
     f, old, new = _edited_corpus(tmp_path)
-    one, two = _open(data_dir), _open(data_dir)
-    one.save_note(old, "base")
+    one = _conflict_on(data_dir, old, "from window two")
     one.set_read([old], True)
-    assert one.flush() and two.refresh()
-    two.save_note(old, "from window two")
-    assert two.flush()
-    one.save_note(old, "from window one")  # a conflict copy of window two's text
     assert one.flush()
-    two.close()
     read_at = one.read_at(old.id)
     [copy] = one.conflict_copies()
 
@@ -352,13 +359,7 @@ def test_a_queued_reattachment_survives_a_refresh(
 
 def test_notes_view_is_newest_first_and_copies_alone_are_listed(data_dir: Path) -> None:
     b, c = make_abstract(PARAGRAPHS[1]), make_abstract(PARAGRAPHS[2])
-    one, two = _open(data_dir), _open(data_dir)
-    one.save_note(A, "base")
-    assert one.flush() and two.refresh()
-    two.save_note(A, "from window two")
-    assert two.flush()
-    one.save_note(A, "from window one")
-    assert one.flush()
+    one = _conflict_on(data_dir, A, "from window two")
     one.delete_note(A.id)  # A keeps only its conflict copy
     time.sleep(0.01)
     one.save_note(b, "second")
@@ -371,7 +372,6 @@ def test_notes_view_is_newest_first_and_copies_alone_are_listed(data_dir: Path) 
     assert records[2].text == "" and records[2].updated == records[2].conflicts[0].created
     assert records[0].headline == Snapshot.of(c).headline
     one.close()
-    two.close()
 
 
 # Export formats
@@ -381,14 +381,7 @@ def test_json_export_carries_copies_and_aliases_to_another_store(
     tmp_path: Path, data_dir: Path
 ) -> None:
     f, old, new = _edited_corpus(tmp_path)
-    one, two = _open(data_dir), _open(data_dir)
-    one.save_note(old, "base")
-    assert one.flush() and two.refresh()
-    two.save_note(old, "from window two, café")
-    assert two.flush()
-    one.save_note(old, "from window one")
-    assert one.flush()
-    two.close()
+    one = _conflict_on(data_dir, old, "from window two, café")
     one.attach(load([f]))
     assert one.flush()
     one.close()
