@@ -7,8 +7,11 @@ it makes the test fail.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.search.helpers import FakePersonal, Row, make_corpus
+from tui.search.expand import Expander, _subtract
 from tui.search.highlight import Highlighter
 from tui.search.index import SearchIndex
 from tui.search.query import QueryError, parse_query
@@ -354,3 +357,74 @@ def test_a_word_in_the_headline_ranks_above_the_same_word_in_the_body() -> None:
         ]
     )
     assert index.search("graph ").indices == [1, 0]
+
+
+# Expansion: near spellings and completions
+
+
+@given(
+    st.integers(0, 30),
+    st.integers(1, 30),
+    st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)), max_size=5),
+)
+def test_subtract_leaves_exactly_the_uncovered_part(
+    lo: int, size: int, covered: list[tuple[int, int]]
+) -> None:
+    hi = lo + size  # a prefix range of the vocabulary is never empty
+    covered = [(min(a, b), max(a, b)) for a, b in covered]
+    parts = _subtract(lo, hi, covered)
+    got = [i for p_lo, p_hi in parts for i in range(p_lo, p_hi)]
+    want = [i for i in range(lo, hi) if not any(c_lo <= i < c_hi for c_lo, c_hi in covered)]
+    assert sorted(got) == want and len(got) == len(set(got))
+    assert all(p_lo < p_hi for p_lo, p_hi in parts)
+
+
+VOCAB = sorted(
+    {
+        "contrast",
+        "contrastive",
+        "contrasting",
+        "learn",
+        "learned",
+        "learning",
+        "lease",
+        "least",
+        "leather",
+        "leave",
+        "model",
+        "models",
+        "modal",
+        "transformer",
+        "transformers",
+        "transform",
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("word", "prefix", "found", "not_found"),
+    [
+        ("transfomer", False, {"transformer", "transformers"}, {"transform"}),
+        ("contrastve", False, {"contrastive"}, {"contrast"}),
+        ("modle", False, {"model"}, set()),
+        ("lerni", True, {"learning"}, {"lease", "leave"}),
+        ("learnin", True, {"learning"}, {"learned"}),
+    ],
+)
+def test_near_spellings_and_completions(
+    word: str, prefix: bool, found: set[str], not_found: set[str]
+) -> None:
+    expansion = Expander(VOCAB).expand(word, prefix)
+    matched = expansion.all_words(VOCAB)
+    assert found <= matched and not (not_found & matched)
+
+
+@given(
+    st.sampled_from(["lerni", "learn", "lea", "modle", "contr", "transf", "mod", "xyz", "le"]),
+    st.booleans(),
+)
+def test_an_expansion_counts_no_word_twice(word: str, prefix: bool) -> None:
+    expansion = Expander(VOCAB).expand(word, prefix)
+    covered = [i for r in expansion.ranges for i in range(r.lo, r.hi)]
+    assert len(covered) == len(set(covered))
+    assert all(0 < r.weight <= 1 for r in expansion.ranges)
