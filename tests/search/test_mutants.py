@@ -428,3 +428,29 @@ def test_an_expansion_counts_no_word_twice(word: str, prefix: bool) -> None:
     covered = [i for r in expansion.ranges for i in range(r.lo, r.hi)]
     assert len(covered) == len(set(covered))
     assert all(0 < r.weight <= 1 for r in expansion.ranges)
+
+
+def test_year_selects_by_the_collection_year() -> None:
+    rows: list[Row] = [
+        ("a.txt", "ICLR", 2022, "Graph networks for molecules."),
+        ("b.txt", "ICLR", 2023, "Graph models for proteins."),
+        ("c.txt", "ICLR", 2024, "Vision models at scale."),
+    ]
+    index = SearchIndex.build(make_corpus(rows))
+    assert _hits(index, "year:2023 ") == [1]
+    assert _hits(index, "year:2023.. ") == [1, 2]
+    assert _hits(index, "-year:2022..2023 ") == [2]
+
+
+def test_a_macro_and_a_symbol_are_found_only_where_written() -> None:
+    rows: list[Row] = [
+        ("a.txt", "ICLR", 2023, "The λ calculus of types.", r"The $\lambda$ calculus of types."),
+        ("a.txt", "ICLR", 2023, "A 3× speedup.", r"A $3\times$ speedup."),
+        ("a.txt", "ICLR", 2023, "Bounds of order √n.", r"Bounds of order $\sqrt n$."),
+        ("a.txt", "ICLR", 2023, "Plain text, no symbols."),
+    ]
+    index = SearchIndex.build(make_corpus(rows))
+    assert _hits(index, "\\lambda ") == [0]
+    assert _hits(index, "× ") == [1]
+    assert _hits(index, "∞ ") == []
+    assert _hits(index, "√ ") == [2]

@@ -21,8 +21,15 @@ from tui.corpus.model import Abstract, Corpus, normalise
 from tui.store.attach import Matcher, Reattachment, match_orphans
 from tui.store.db import Store
 from tui.store.export import merge, parse_export, to_json
-from tui.store.formats import CSV_COLUMNS, Item, bib_key, to_bibtex, to_csv
-from tui.store.records import ConflictDetected, Snapshot, StoreEvent
+from tui.store.formats import CSV_COLUMNS, Item, bib_key, items, to_bibtex, to_csv, to_markdown
+from tui.store.records import (
+    ConflictCopy,
+    ConflictDetected,
+    NoteRow,
+    Snapshot,
+    StoreData,
+    StoreEvent,
+)
 from tui.store.schema import SCHEMA_VERSION
 from tui.store.userdata import UserData
 
@@ -416,3 +423,67 @@ def test_bibtex_entries_have_the_year_and_distinct_keys() -> None:
     keys = [e.split("{", 1)[1].split(",", 1)[0] for e in entries]
     assert keys[0] != keys[1] and bib_key("a b") == keys[0]
     assert all(re.fullmatch(r"abstracts-[A-Za-z0-9_.:-]+", k) for k in keys)
+
+
+def _store_data() -> StoreData:
+    snap = Snapshot(
+        "Line one.\nLine two.", "A title", "/d/a.txt", 3, "ICLR 2023 Papers", "ICLR", 2023
+    )
+    copy = ConflictCopy(7, "c", "their text", 1_700_000_000.0, "other instance")
+    return StoreData(
+        records={"a": snap},
+        bookmarks={"a": 1.0, "b": 2.0},
+        reads={"a": 1_700_000_000.0},
+        notes={"a": NoteRow("my note\n", 1, 1.0), "d": NoteRow("noted only", 1, 1.0)},
+        conflicts=[copy],
+    )
+
+
+def test_export_selection_narrows_by_bookmark_and_note() -> None:
+    data = _store_data()
+    assert {it.id for it in items(data)} == {"a", "b", "c", "d"}
+    assert {it.id for it in items(data, bookmarked=True)} == {"a", "b"}
+    assert {it.id for it in items(data, with_notes=True)} == {"a", "c", "d"}
+    assert {it.id for it in items(data, bookmarked=True, with_notes=True)} == {"a"}
+    by_id = {it.id: it for it in items(data)}
+    a, c = by_id["a"], by_id["c"]
+    assert (a.bookmarked, a.read_at, a.note) == (True, 1_700_000_000.0, "my note\n")
+    assert c.conflicts == tuple(data.conflicts) and c.note is None and not c.bookmarked
+    assert c.snapshot.text == "" and c.snapshot.headline == "(no snapshot for c)"
+
+
+def test_markdown_export_shows_each_item_as_documented() -> None:
+    data = _store_data()
+    chosen = [it for it in items(data) if it.id in ("a", "c")]
+    when = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(1_700_000_000.0))
+    assert to_markdown(chosen) == "\n".join(
+        [
+            "# Abstracts export",
+            "",
+            "## (no snapshot for c)",
+            "",
+            "*unknown venue* · source unknown · id `c`",
+            "",
+            "> (text not kept)",
+            "",
+            f"**Conflict copy** (other instance, {when})",
+            "",
+            "their text",
+            "",
+            "---",
+            "",
+            "## A title ★",
+            "",
+            "*ICLR 2023* · /d/a.txt (#3) · id `a`",
+            "",
+            "> Line one.",
+            "> Line two.",
+            "",
+            "**Note**",
+            "",
+            "my note",
+            "",
+            "---",
+            "",
+        ]
+    )
