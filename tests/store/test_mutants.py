@@ -22,6 +22,7 @@ from tui.store.attach import Matcher, Reattachment, match_orphans
 from tui.store.db import Store
 from tui.store.export import merge, parse_export, to_json
 from tui.store.formats import CSV_COLUMNS, Item, bib_key, items, to_bibtex, to_csv, to_markdown
+from tui.store.importcheck import ImportProblem, check_document
 from tui.store.records import (
     ConflictCopy,
     ConflictDetected,
@@ -487,3 +488,42 @@ def test_markdown_export_shows_each_item_as_documented() -> None:
             "",
         ]
     )
+
+
+# Import checks: messages that point at the bad field
+
+
+def _problem(doc: dict[str, object]) -> str:
+    with pytest.raises(ImportProblem) as info:
+        check_document(doc)
+    return str(info.value)
+
+
+def test_an_import_problem_names_the_record_and_field() -> None:
+    bad_year = {"records": [{"id": "x1", "text": "t", "headline": "h", "year": "2023"}]}
+    assert _problem(bad_year) == (
+        "records[0] (id 'x1'): \"year\" must be a whole number or null, not '2023'"
+    )
+    bad_alias = {"aliases": [{"old_id": "old", "new_id": 5}]}
+    assert _problem(bad_alias) == (
+        "aliases[0] (id 'old'): \"new_id\" must be a non-empty string, not 5"
+    )
+    no_id = {"notes": [{"id": "  ", "text": "t"}]}
+    assert _problem(no_id) == "notes[0]: \"id\" must be a non-empty string, not '  '"
+
+
+def test_optional_fields_may_be_null_but_not_wrong() -> None:
+    check_document({"notes": [{"id": "a", "text": "t", "updated": None, "version": None}]})
+    check_document({"conflict_copies": [{"id": "a", "text": "t", "origin": None}]})
+    assert "a number (a Unix time) or null" in _problem(
+        {"notes": [{"id": "a", "text": "t", "updated": "yesterday"}]}
+    )
+    assert "a string or null" in _problem(
+        {"conflict_copies": [{"id": "a", "text": "t", "origin": 3}]}
+    )
+
+
+def test_a_long_bad_value_is_shortened_in_the_message() -> None:
+    message = _problem({"bookmarks": [{"id": "a", "created": "x" * 500}]})
+    assert message.endswith("...") and len(message) < 200
+    assert message.startswith("bookmarks[0] (id 'a'): \"created\" must be a number (a Unix time)")
