@@ -10,7 +10,9 @@ import csv
 import io
 import re
 import time
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rapidfuzz import fuzz
@@ -493,7 +495,7 @@ def test_markdown_export_shows_each_item_as_documented() -> None:
 # Import checks: messages that point at the bad field
 
 
-def _problem(doc: dict[str, object]) -> str:
+def _problem(doc: Mapping[str, Any]) -> str:
     with pytest.raises(ImportProblem) as info:
         check_document(doc)
     return str(info.value)
