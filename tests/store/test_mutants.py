@@ -529,3 +529,58 @@ def test_a_long_bad_value_is_shortened_in_the_message() -> None:
     message = _problem({"bookmarks": [{"id": "a", "created": "x" * 500}]})
     assert message.endswith("...") and len(message) < 200
     assert message.startswith("bookmarks[0] (id 'a'): \"created\" must be a number (a Unix time)")
+
+
+# Bookmarks, read marks, state
+
+
+def test_bookmark_and_read_marks_turn_on_and_off(data_dir: Path) -> None:
+    ud = _open(data_dir)
+    before = time.time()
+    ud.set_bookmark(A, True)
+    ud.set_read([A], True)
+    snap = ud.snapshot(A.id)
+    assert snap is not None and snap.text == A.text
+    read_at = ud.read_at(A.id)
+    assert read_at is not None and before <= read_at <= time.time()
+    ud.set_read([A], True)  # marking again keeps when it was first read
+    assert ud.read_at(A.id) == read_at
+    assert ud.flush()
+    ud.set_bookmark(A, False)
+    ud.set_read([A], False)
+    assert not ud.is_bookmarked(A.id) and A.id not in ud.bookmarked_ids()
+    assert not ud.is_read(A.id) and ud.read_at(A.id) is None
+    assert ud.flush()
+    ud.close()
+    data = Store.open(data_dir).load()
+    assert data.bookmarks == {} and data.reads == {} and data.records[A.id].text == A.text
+
+
+def test_queued_marks_and_state_survive_a_refresh(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ud = _open(data_dir)
+    holding = _hold_writes(monkeypatch)
+    ud.set_bookmark(A, True)
+    ud.set_read([A], True)
+    ud.set_state("resume", "row 3")
+    ud.refresh()  # the database has none of them yet
+    assert ud.is_bookmarked(A.id) and ud.is_read(A.id) and ud.get_state("resume") == "row 3"
+    holding.clear()
+    assert ud.flush(timeout=5)
+    ud.close()
+    data = Store.open(data_dir).load()
+    assert set(data.bookmarks) == {A.id} and set(data.reads) == {A.id}
+    assert data.state == {"resume": "row 3"}
+
+
+def test_a_note_saved_again_after_its_deletion_is_no_conflict(data_dir: Path) -> None:
+    ud = _open(data_dir)
+    ud.save_note(A, "first")
+    assert ud.flush()
+    ud.delete_note(A.id)
+    assert ud.flush()
+    ud.save_note(A, "second")
+    assert ud.flush()
+    assert ud.conflict_copies() == [] and ud.note(A.id) == "second"
+    ud.close()
