@@ -58,9 +58,11 @@ def test_year_ranges_may_be_open_at_either_end(value: str, years: tuple[int, int
         ("venue: ", "venue: needs a value, for example venue:iclr"),
         ("file:", "file: needs a value, for example file:iclr"),
         ("note:!!", "note: needs a word, for example note:revisit"),
+        ('graph "abc', 'unclosed quote: "abc (add a closing ")'),
+        ('graph ab"cd', 'a quote inside a word: ab"cd (put a space before the opening ")'),
     ],
 )
-def test_a_bad_field_value_is_explained(text: str, message: str) -> None:
+def test_a_bad_query_is_explained_quoting_only_the_bad_part(text: str, message: str) -> None:
     with pytest.raises(QueryError) as info:
         parse_query(text)
     assert str(info.value) == message
@@ -472,19 +474,6 @@ def test_quotes_and_negations_parse_as_written() -> None:
     q = parse_query('"" graph ')
     assert q.terms == (Term("graph"),) and q.phrases == ()
     assert parse_query("$ graph ").terms == (Term("graph"),)
-
-
-@pytest.mark.parametrize(
-    ("text", "message"),
-    [
-        ('graph "abc', 'unclosed quote: "abc (add a closing ")'),
-        ('graph ab"cd', 'a quote inside a word: ab"cd (put a space before the opening ")'),
-    ],
-)
-def test_a_quote_error_quotes_only_the_bad_part(text: str, message: str) -> None:
-    with pytest.raises(QueryError) as info:
-        parse_query(text)
-    assert str(info.value) == message
 
 
 # Phrase and joined-word scoring
