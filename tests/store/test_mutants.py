@@ -29,6 +29,7 @@ from tui.store.records import (
     ConflictCopy,
     ConflictDetected,
     NoteRow,
+    OrphanReattached,
     Snapshot,
     StoreData,
     StoreEvent,
@@ -186,29 +187,40 @@ def _edited_corpus(tmp_path: Path) -> tuple[Path, Abstract, Abstract]:
 
 def test_reattachment_moves_read_marks_copies_and_snapshot(tmp_path: Path, data_dir: Path) -> None:
     f, old, new = _edited_corpus(tmp_path)
+    other = load([f]).abstracts[1]
+    _conflict_on(data_dir, other, "another abstract's copy").close()
     one = _conflict_on(data_dir, old, "from window two")
+    events: list[StoreEvent] = []
+    one.listener = events.append
     one.set_read([old], True)
     assert one.flush()
     read_at = one.read_at(old.id)
-    [copy] = one.conflict_copies()
+    copy = next(c for c in one.conflict_copies() if c.abstract_id == old.id)
+    updated = next(r.updated for r in one.notes() if r.id == old.id)
 
     report = one.attach(load([f]))
     assert [(r.old_id, r.new_id) for r in report.reattached] == [(old.id, new.id)]
     assert one.is_read(new.id) and not one.is_read(old.id) and one.read_at(new.id) == read_at
     assert new.id in one.read_ids() and old.id not in one.read_ids()
     assert new.id in one.noted_ids() and old.id not in one.noted_ids()
-    assert [(c.abstract_id, c.text) for c in one.conflict_copies()] == [(new.id, copy.text)]
+    assert sorted((c.abstract_id, c.text) for c in one.conflict_copies()) == sorted(
+        [(new.id, copy.text), (other.id, "another abstract's copy")]
+    )
     assert one.aliases() == {old.id: new.id}
     snap = one.snapshot(new.id)
     assert snap is not None and snap.text == new.text
-    [record] = one.notes()
+    [record] = [r for r in one.notes() if r.id != other.id]
     assert record.id == new.id and record.conflicts[0].text == "from window two"
+    assert record.updated == updated  # the note moved; it was not edited
     assert one.flush()
+    [moved] = [e for e in events if isinstance(e, OrphanReattached)]
+    assert (moved.old_id, moved.new_id) == (old.id, new.id)
+    assert old.id in moved.message and new.id in moved.message
     one.close()
 
     data = Store.open(data_dir).load()
-    assert set(data.reads) == {new.id} and set(data.notes) == {new.id}
-    assert [c.abstract_id for c in data.conflicts] == [new.id]
+    assert set(data.reads) == {new.id} and set(data.notes) == {new.id, other.id}
+    assert sorted(c.abstract_id for c in data.conflicts) == sorted([new.id, other.id])
     assert data.records[new.id].text == new.text
 
 
@@ -288,6 +300,7 @@ def test_a_queued_delete_survives_a_refresh(
     assert ud.flush()
     holding = _hold_writes(monkeypatch)
     ud.delete_note(A.id)
+    assert A.id not in ud.noted_ids() and ud.notes() == []
     ud.refresh()  # the database still has the note; the queued delete wins
     assert ud.note(A.id) is None and A.id not in ud.noted_ids()
     holding.clear()
@@ -437,7 +450,7 @@ def _store_data() -> StoreData:
         records={"a": snap},
         bookmarks={"a": 1.0, "b": 2.0},
         reads={"a": 1_700_000_000.0},
-        notes={"a": NoteRow("my note\n", 1, 1.0), "d": NoteRow("noted only", 1, 1.0)},
+        notes={"a": NoteRow("my note  \n", 1, 1.0), "d": NoteRow("noted only", 1, 1.0)},
         conflicts=[copy],
     )
 
@@ -450,7 +463,7 @@ def test_export_selection_narrows_by_bookmark_and_note() -> None:
     assert {it.id for it in items(data, bookmarked=True, with_notes=True)} == {"a"}
     by_id = {it.id: it for it in items(data)}
     a, c = by_id["a"], by_id["c"]
-    assert (a.bookmarked, a.read_at, a.note) == (True, 1_700_000_000.0, "my note\n")
+    assert (a.bookmarked, a.read_at, a.note) == (True, 1_700_000_000.0, "my note  \n")
     assert c.conflicts == tuple(data.conflicts) and c.note is None and not c.bookmarked
     assert c.snapshot.text == "" and c.snapshot.headline == "(no snapshot for c)"
 
@@ -484,7 +497,7 @@ def test_markdown_export_shows_each_item_as_documented() -> None:
             "",
             "**Note**",
             "",
-            "my note",
+            "my note  ",
             "",
             "---",
             "",
@@ -583,4 +596,16 @@ def test_a_note_saved_again_after_its_deletion_is_no_conflict(data_dir: Path) ->
     ud.save_note(A, "second")
     assert ud.flush()
     assert ud.conflict_copies() == [] and ud.note(A.id) == "second"
+    ud.close()
+
+
+def test_a_note_without_a_snapshot_is_listed_without_a_headline(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    store = Store.open(data_dir)
+    merge(store, {"notes": [{"id": "imported-id", "text": "a note from elsewhere"}]}, "import")
+    store.close()
+    ud = _open(data_dir)
+    [record] = ud.notes()
+    assert (record.id, record.text, record.headline) == ("imported-id", "a note from elsewhere", "")
     ud.close()
