@@ -6,11 +6,14 @@ it makes the test fail.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.search.helpers import FakePersonal, Row, make_corpus
+from tui.search import cache as search_cache
 from tui.search.expand import Expander, _subtract
 from tui.search.highlight import Highlighter
 from tui.search.index import SearchIndex
@@ -236,7 +239,7 @@ def test_highlight_of_a_phrase_at_the_end_of_the_text() -> None:
 
 def test_highlight_paints_symbols_only_in_text_that_has_them() -> None:
     h = Highlighter(frozenset({"\\times", "speed"}))
-    text = "A 3× speed up, 3 times."
+    text = "X-ray: a 3× speed up, 3 times."  # `X` is a letter, never a symbol
     assert [text[s:e] for s, e in h.spans(text)] == ["×", "speed"]
     plain = Highlighter(frozenset({"speed", "unknownmacro"}))
     assert [text[s:e] for s, e in plain.spans(text)] == ["speed"]
@@ -498,3 +501,25 @@ def test_a_joined_word_being_typed_completes() -> None:
     index = _index(["Graph pretraining at scale.", "Training graph models."])
     result = index.search("graph pre train")
     assert result.indices[: result.matched] == [0]
+
+
+def test_the_highlighter_paints_what_a_misspelt_word_being_typed_found() -> None:
+    index = _index(["Deep learning of graphs.", "Kernels for proteins."])
+    text = "Deep learning of graphs."
+    assert [text[s:e] for s, e in index.highlighter("lerni").spans(text)] == ["learning"]
+    both = index.highlighter('-"deep learning" "of graphs"')
+    assert [text[s:e] for s, e in both.spans(text)] == ["of", "graphs"]
+
+
+def test_another_form_of_a_word_finds_it() -> None:
+    index = _index(["We study graphs.", "Kernels for proteins."])
+    assert _hits(index, "studies ") == [0]
+
+
+def test_the_cache_file_changes_with_the_format_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    corpus = make_corpus([("a.txt", "ICLR", 2023, "Graph networks.")])
+    before = search_cache.cache_path(corpus, tmp_path)
+    monkeypatch.setattr(search_cache, "FORMAT_VERSION", search_cache.FORMAT_VERSION + 1)
+    assert search_cache.cache_path(corpus, tmp_path) != before
