@@ -1,0 +1,525 @@
+"""Search behaviour the other tests left unchecked, found by mutation testing (mutmut).
+
+Each test states what a user relies on; a one-line change to the code that breaks
+it makes the test fail.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.search.helpers import FakePersonal, Row, make_corpus
+from tui.search import cache as search_cache
+from tui.search.expand import Expander, _subtract
+from tui.search.highlight import Highlighter
+from tui.search.index import SearchIndex
+from tui.search.query import Phrase, QueryError, Term, parse_query
+
+
+def _index(texts: list[str]) -> SearchIndex:
+    return SearchIndex.build(make_corpus([("a.txt", "ICLR", 2023, t) for t in texts]))
+
+
+def _hits(index: SearchIndex, text: str, **kwargs: object) -> list[int]:
+    return index.search(text, **kwargs).indices  # type: ignore[arg-type]
+
+
+# The query language
+
+
+@pytest.mark.parametrize(
+    ("value", "years"),
+    [
+        ("2023", (2023, 2023)),
+        ("2022..2024", (2022, 2024)),
+        ("2022..", (2022, 9999)),
+        ("..2024", (0, 2024)),
+        ("2023..2023", (2023, 2023)),
+    ],
+)
+def test_year_ranges_may_be_open_at_either_end(value: str, years: tuple[int, int]) -> None:
+    [clause] = parse_query(f"year:{value} ").fields
+    assert clause.arg == years
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("year:20x3", "year: expects a year like 2023 or a range like 2022..2024, not '20x3'"),
+        ("year:", "year: expects a year like 2023 or a range like 2022..2024"),
+        ("year:..", "year: expects a year like 2023 or a range like 2022..2024, not '..'"),
+        (
+            "year:2022..20",
+            "year: expects a year like 2023 or a range like 2022..2024, not '2022..20'",
+        ),
+        ("is:happy", "unknown value is:happy; try is:bookmarked, is:read, is:unread"),
+        ("has:notes", "unknown value has:notes; try has:note"),
+        ("venue: ", "venue: needs a value, for example venue:iclr"),
+        ("file:", "file: needs a value, for example file:iclr"),
+        ("note:!!", "note: needs a word, for example note:revisit"),
+        ('graph "abc', 'unclosed quote: "abc (add a closing ")'),
+        ('graph ab"cd', 'a quote inside a word: ab"cd (put a space before the opening ")'),
+    ],
+)
+def test_a_bad_query_is_explained_quoting_only_the_bad_part(text: str, message: str) -> None:
+    with pytest.raises(QueryError) as info:
+        parse_query(text)
+    assert str(info.value) == message
+
+
+def test_choice_values_are_case_blind() -> None:
+    assert [f.arg for f in parse_query("is:Read HAS:Note").fields] == ["read", "note"]
+
+
+def test_field_values_are_trimmed_and_folded() -> None:
+    assert parse_query('venue:" ICLR "').fields[0].arg == "iclr"
+
+
+def test_a_field_name_one_letter_off_is_an_error_listing_the_fields() -> None:
+    with pytest.raises(QueryError) as info:
+        parse_query("venu:iclr")
+    assert str(info.value) == (
+        "unknown field venu: (did you mean venue:? fields: file:, has:, is:, note:, venue:, year:)"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Mixup: Beyond empirical risk",  # a pasted title: the name has no value after it
+        "ab:cd",  # two letters: too short to be a misspelled field
+        "iss:x",  # `is` is too short to be misspelled
+        "yearly:2023",  # two letters off `year`
+        "vanue:",  # no value after it
+    ],
+)
+def test_other_names_with_a_colon_are_text(text: str) -> None:
+    q = parse_query(text)
+    assert q.fields == () and q.terms
+
+
+def test_a_three_letter_name_one_letter_off_a_field_is_an_error() -> None:
+    with pytest.raises(QueryError, match="did you mean has:"):
+        parse_query("haz:note")
+
+
+# Field selectors
+
+
+def test_personal_fields_without_personal_data_match_no_notes() -> None:
+    index = _index(["Graph networks for molecules.", "Vision models at scale."])
+    assert _hits(index, "has:note") == []
+    assert _hits(index, "note:graph") == []
+    assert _hits(index, "-has:note") == [0, 1]
+
+
+def test_venue_and_file_select_by_prefix_and_part() -> None:
+    rows: list[Row] = [
+        ("iclr2023.txt", "ICLR", 2023, "Graph networks for molecules."),
+        ("neurips2022.txt", "NeurIPS", 2022, "Graph models for proteins."),
+        ("iclr2024.txt", "ICLR", 2024, "Vision models at scale."),
+    ]
+    index = SearchIndex.build(make_corpus(rows))
+    assert _hits(index, "venue:icl ") == [0, 2]
+    assert _hits(index, "venue:neur graph ") == [1]
+    assert _hits(index, "venue:cvpr ") == []
+    assert _hits(index, "file:2023 ") == [0]
+    assert _hits(index, "file:iclr ") == [0, 2]
+    assert _hits(index, "-file:iclr ") == [1]
+    assert _hits(index, "year:..2023 graph ") == [0, 1]
+
+
+def test_note_selector_reads_the_personal_notes() -> None:
+    index = _index(["Graph networks for molecules.", "Vision models at scale."])
+    a, b = index.data.ids
+    personal = FakePersonal(notes={a: "read again later", b: "cite in chapter two"})
+    assert _hits(index, "has:note", personal=personal) == [0, 1]
+    assert _hits(index, "note:chapter ", personal=personal) == [1]
+
+
+# Phrases at the edges of abstracts and of the corpus
+
+EDGES = [
+    "Graph neural networks learn on molecules.",  # the phrase opens the first abstract
+    "We study vision models and graph kernels.",  # the first word only
+    "Protein design with graph neural networks",  # the phrase closes an abstract
+    "Neural graph models are not graph neural ones, and graph models differ.",
+    "Molecules meet deep learning: graph neural",  # the phrase closes the last abstract
+]
+
+
+def test_a_phrase_is_found_at_the_start_and_end_of_any_abstract() -> None:
+    index = _index(EDGES)
+    assert sorted(_hits(index, '"graph neural"')) == [0, 2, 3, 4]
+    assert sorted(_hits(index, '"graph neural networks"')) == [0, 2]
+    assert sorted(_hits(index, '"neural graph"')) == [3]
+    assert sorted(_hits(index, '-"graph neural" graph ')) == [1]
+
+
+def test_every_word_of_a_phrase_must_be_in_place() -> None:
+    index = _index(
+        [
+            "Graph convolution networks for molecules.",
+            "Graph neural networks for molecules.",
+            "Graph networks networks, a stutter.",
+        ]
+    )
+    assert _hits(index, '"graph neural networks"') == [1]
+
+
+def test_a_phrase_whose_rarest_word_ends_the_corpus_is_found_or_not_without_error() -> None:
+    # `zebra` is the rarest word and the last token of all: nothing may read past it.
+    index = _index(["A crossing for horses, crossing twice.", "Crossing the plains: the zebra"])
+    assert _hits(index, '"zebra crossing"') == []
+    assert _hits(index, '"the zebra"') == [1]
+
+
+# Ranking
+
+
+def test_equal_scores_keep_file_order() -> None:
+    # More than sixteen equal scores: an unstable sort would shuffle them.
+    texts = [f"Graph methods, study number {i}." for i in range(40)]
+    index = _index(texts)
+    result = index.search("graph ")
+    assert result.indices == list(range(40))
+    assert len(set(result.scores)) == 1
+
+
+def test_query_words_near_each_other_rank_first() -> None:
+    filler = " ".join(f"w{i}" for i in range(30))
+    texts = [
+        f"Kernels for graph data. {filler} Neural methods.",  # far apart
+        f"Neural methods and graph data. {filler}",  # within a few words, reversed
+        f"Graph neural methods. {filler}",  # adjacent, as typed
+        f"Graph and neural methods. {filler}",  # one word apart, as typed
+    ]
+    index = _index(texts)
+    order = _hits(index, "graph neural ")
+    assert order[:2] in ([2, 3], [3, 2])
+    assert order[2:] == [1, 0]
+    scores = dict(zip(order, index.search("graph neural ").scores, strict=True))
+    assert scores[2] > scores[1] > scores[0]
+    assert scores[3] > scores[1]
+
+
+def test_nearness_does_not_reach_into_the_next_abstract() -> None:
+    filler = " ".join(f"w{i}" for i in range(30))
+    texts = [
+        f"{filler} ends with graph",  # `graph` at the very end...
+        f"neural starts this one. {filler}",  # ...`neural` at the very start of the next
+        f"{filler} graph {filler} neural",
+        f"{filler} neural {filler} graph",
+    ]
+    index = _index(texts)
+    result = index.search("graph neural ")
+    scores = dict(zip(result.indices, result.scores, strict=True))
+    assert scores.get(0, 0.0) < scores[2] or 0 not in scores
+    assert scores[2] == scores[3]
+
+
+# Highlighting
+
+
+def test_highlight_paints_phrases_words_and_prefixes_together() -> None:
+    h = Highlighter(frozenset({"graph"}), ("mol",), (("neural", "networks"),))
+    text = "Graph neural networks on molecules; neural nets."
+    assert [text[s:e] for s, e in h.spans(text)] == ["Graph", "neural", "networks", "molecules"]
+
+
+def test_highlight_of_a_phrase_at_the_end_of_the_text() -> None:
+    h = Highlighter(frozenset(), (), (("neural", "networks"),))
+    text = "We train neural networks"
+    assert [text[s:e] for s, e in h.spans(text)] == ["neural", "networks"]
+
+
+def test_highlight_paints_symbols_only_in_text_that_has_them() -> None:
+    h = Highlighter(frozenset({"\\times", "speed"}))
+    text = "X-ray: a 3× speed up, 3 times."  # `X` is a letter, never a symbol
+    assert [text[s:e] for s, e in h.spans(text)] == ["×", "speed"]
+    plain = Highlighter(frozenset({"speed", "unknownmacro"}))
+    assert [text[s:e] for s, e in plain.spans(text)] == ["speed"]
+
+
+def test_highlighter_of_a_query_paints_what_the_search_matched() -> None:
+    index = _index(["Graph networks for molecules.", "Contrastive networking of images."])
+    h = index.highlighter("network graph")
+    text = "Graph networks, a network of networking."
+    painted = [text[s:e] for s, e in h.spans(text)]
+    assert painted[:3] == ["Graph", "networks", "network"]
+    assert index.highlighter("-graph").spans(text) == []
+
+
+# Exclusions, phrases and fields together
+
+MIX = [
+    "Graph neural networks for molecules.",
+    "Graph kernels for proteins.",
+    "Graph models for molecules and proteins, a survey.",
+    "Vision models at scale.",
+]
+
+
+def test_every_exclusion_applies() -> None:
+    index = _index(MIX)
+    assert _hits(index, "graph -molecules -proteins ") == []
+    assert _hits(index, "graph -proteins -molecules ") == []
+    assert sorted(_hits(index, "-survey -vision ")) == [0, 1]
+
+
+def test_an_exclusion_is_the_whole_word_as_typed() -> None:
+    index = _index(["Graph networks.", "Graph net sizes.", "Modal logic for graphs."])
+    assert _hits(index, "graph -net ") == [0, 2]  # `networks` starts with `net`: still shown
+    assert sorted(_hits(index, "-model ")) == [0, 1, 2]  # `modal` is one letter off
+
+
+def test_every_phrase_applies_negated_or_not() -> None:
+    index = _index(MIX)
+    assert _hits(index, '-"graph kernels" "for molecules"') == [0, 2]
+    assert _hits(index, '"for molecules" -"graph models"') == [0]
+    assert _hits(index, '"graph neural" "for proteins"') == []
+    assert _hits(index, '-"vision models" -"graph kernels" graph ') == [0, 2]
+
+
+def test_a_phrase_ranks_the_abstract_that_repeats_it_first() -> None:
+    index = _index(
+        [
+            "Graph neural methods, a study of many other things entirely.",
+            "Graph neural nets: graph neural layers and graph neural pooling.",
+        ]
+    )
+    result = index.search('"graph neural"')
+    assert result.indices == [1, 0]
+    assert result.scores[0] > result.scores[1] > 0
+
+
+def test_file_order_is_kept_when_asked() -> None:
+    index = _index(
+        [
+            "Graph neural methods, a study of many other things entirely.",
+            "Graph neural nets: graph neural layers and graph neural pooling.",
+        ]
+    )
+    assert index.search("graph neural ", order="file").indices == [0, 1]
+    assert index.search("graph neural ").indices == [1, 0]
+
+
+def test_a_stop_word_being_typed_may_start_the_next_word() -> None:
+    index = _index(["Graph kernels.", "Graph theory basics."])
+    # `the` is still being typed: it may be `theory`, which ranks that abstract first.
+    assert _hits(index, "graph the") == [1, 0]
+    assert _hits(index, "graph the ") == [0, 1]  # finished: a stop word, no help
+
+
+def test_words_written_together_are_found_from_the_words_apart() -> None:
+    index = _index(
+        [
+            "Graph pretraining at scale.",
+            "Training graph models.",
+            "Self supervised pretraining.",
+        ]
+    )
+    assert _hits(index, "graph pre training ")[:1] == [0]
+    result = index.search("graph pre training ")
+    assert result.indices[: result.matched] == [0]
+    assert _hits(index, "pre training ")[:2] in ([0, 2], [2, 0])
+    h = index.highlighter("pre training ")
+    text = "Pretraining and training."
+    assert [text[s:e] for s, e in h.spans(text)] == ["Pretraining", "training"]
+
+
+def test_with_nothing_close_the_abstracts_sharing_any_word_are_offered() -> None:
+    texts = [f"A model of thing {i}." for i in range(24)]
+    index = _index(texts)
+    result = index.search("model zebra quokka ")
+    assert result.matched == 0 and result.close == 24
+    assert index.search("venue:cvpr zebra ").indices == []
+
+
+def test_an_empty_query_returns_everything_in_file_order() -> None:
+    index = _index(MIX)
+    result = index.search("")
+    assert result.indices == [0, 1, 2, 3] and result.scores == [0.0] * 4
+    assert (result.total, result.matched, result.close) == (4, 4, 0)
+    assert not result.is_close(3)
+    limited = index.search("", limit=2)
+    assert limited.indices == [0, 1] and limited.total == 4
+
+
+def test_an_index_refuses_a_different_corpus() -> None:
+    index = _index(MIX)
+    other = make_corpus([("a.txt", "ICLR", 2023, "Only one.")])
+    with pytest.raises(ValueError, match="built for a different corpus"):
+        index.search("graph", corpus=other)
+
+
+def test_a_word_in_the_headline_ranks_above_the_same_word_in_the_body() -> None:
+    index = _index(
+        [
+            "Methods for proteins. We also study graph data here.",
+            "Graph methods for proteins. We also study other data here.",
+        ]
+    )
+    assert index.search("graph ").indices == [1, 0]
+
+
+# Expansion: near spellings and completions
+
+
+@given(
+    st.integers(0, 30),
+    st.integers(1, 30),
+    st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)), max_size=5),
+)
+def test_subtract_leaves_exactly_the_uncovered_part(
+    lo: int, size: int, covered: list[tuple[int, int]]
+) -> None:
+    hi = lo + size  # a prefix range of the vocabulary is never empty
+    covered = [(min(a, b), max(a, b)) for a, b in covered]
+    parts = _subtract(lo, hi, covered)
+    got = [i for p_lo, p_hi in parts for i in range(p_lo, p_hi)]
+    want = [i for i in range(lo, hi) if not any(c_lo <= i < c_hi for c_lo, c_hi in covered)]
+    assert sorted(got) == want and len(got) == len(set(got))
+    assert all(p_lo < p_hi for p_lo, p_hi in parts)
+
+
+VOCAB = sorted(
+    {
+        "contrast",
+        "contrastive",
+        "contrasting",
+        "learn",
+        "learned",
+        "learning",
+        "lease",
+        "least",
+        "leather",
+        "leave",
+        "model",
+        "models",
+        "modal",
+        "transformer",
+        "transformers",
+        "transform",
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("word", "prefix", "found", "not_found"),
+    [
+        ("transfomer", False, {"transformer", "transformers"}, {"transform"}),
+        ("contrastve", False, {"contrastive"}, {"contrast"}),
+        ("modle", False, {"model"}, set()),
+        ("lerni", True, {"learning"}, {"lease", "leave"}),
+        ("learnin", True, {"learning"}, {"learned"}),
+    ],
+)
+def test_near_spellings_and_completions(
+    word: str, prefix: bool, found: set[str], not_found: set[str]
+) -> None:
+    expansion = Expander(VOCAB).expand(word, prefix)
+    matched = expansion.all_words(VOCAB)
+    assert found <= matched and not (not_found & matched)
+
+
+@given(
+    st.sampled_from(["lerni", "learn", "lea", "modle", "contr", "transf", "mod", "xyz", "le"]),
+    st.booleans(),
+)
+def test_an_expansion_counts_no_word_twice(word: str, prefix: bool) -> None:
+    expansion = Expander(VOCAB).expand(word, prefix)
+    covered = [i for r in expansion.ranges for i in range(r.lo, r.hi)]
+    assert len(covered) == len(set(covered))
+    assert all(0 < r.weight <= 1 for r in expansion.ranges)
+
+
+def test_year_selects_by_the_collection_year() -> None:
+    rows: list[Row] = [
+        ("a.txt", "ICLR", 2022, "Graph networks for molecules."),
+        ("b.txt", "ICLR", 2023, "Graph models for proteins."),
+        ("c.txt", "ICLR", 2024, "Vision models at scale."),
+    ]
+    index = SearchIndex.build(make_corpus(rows))
+    assert _hits(index, "year:2023 ") == [1]
+    assert _hits(index, "year:2023.. ") == [1, 2]
+    assert _hits(index, "-year:2022..2023 ") == [2]
+
+
+def test_a_macro_and_a_symbol_are_found_only_where_written() -> None:
+    rows: list[Row] = [
+        ("a.txt", "ICLR", 2023, "The λ calculus of types.", r"The $\lambda$ calculus of types."),
+        ("a.txt", "ICLR", 2023, "A 3× speedup.", r"A $3\times$ speedup."),
+        ("a.txt", "ICLR", 2023, "Bounds of order √n.", r"Bounds of order $\sqrt n$."),
+        ("a.txt", "ICLR", 2023, "Plain text, no symbols."),
+    ]
+    index = SearchIndex.build(make_corpus(rows))
+    assert _hits(index, "\\lambda ") == [0]
+    assert _hits(index, "× ") == [1]
+    assert _hits(index, "∞ ") == []
+    assert _hits(index, "√ ") == [2]
+
+
+# Parsing details
+
+
+def test_quotes_and_negations_parse_as_written() -> None:
+    assert parse_query("graph").text == "graph"
+    assert parse_query("-vision-language").phrases == (
+        Phrase(("vision", "language"), negated=True),
+    )
+    assert parse_query('-"×"').phrases == (Phrase(("\\times",), negated=True),)
+    assert parse_query('"graph neural"x ').terms == (Term("x"),)
+    q = parse_query('"" graph ')
+    assert q.terms == (Term("graph"),) and q.phrases == ()
+    assert parse_query("$ graph ").terms == (Term("graph"),)
+
+
+# Phrase and joined-word scoring
+
+
+def test_a_phrase_needs_its_middle_word_too() -> None:
+    index = _index(["Deep neural networks.", "Graph networks.", "Graph networks again."])
+    assert _hits(index, '"graph neural networks"') == []
+
+
+def test_a_phrase_scores_all_its_words_and_only_them() -> None:
+    # Equal length; the second repeats `graph`, which must count.
+    index = _index(["Graph neural kernels other other.", "Graph neural graph graph kernels."])
+    assert _hits(index, '"graph neural"') == [1, 0]
+    # Words that only start like a phrase word, or are a typo of one, do not count.
+    index = _index(["Graph neural kernels other other.", "Graph neural graphical graps grapes."])
+    result = index.search('"graph neural"')
+    assert result.indices == [0, 1] and result.scores[0] == result.scores[1]
+
+
+def test_a_joined_word_being_typed_completes() -> None:
+    index = _index(["Graph pretraining at scale.", "Training graph models."])
+    result = index.search("graph pre train")
+    assert result.indices[: result.matched] == [0]
+
+
+def test_the_highlighter_paints_what_a_misspelt_word_being_typed_found() -> None:
+    index = _index(["Deep learning of graphs.", "Kernels for proteins."])
+    text = "Deep learning of graphs."
+    assert [text[s:e] for s, e in index.highlighter("lerni").spans(text)] == ["learning"]
+    both = index.highlighter('-"deep learning" "of graphs"')
+    assert [text[s:e] for s, e in both.spans(text)] == ["of", "graphs"]
+
+
+def test_another_form_of_a_word_finds_it() -> None:
+    index = _index(["We study graphs.", "Kernels for proteins."])
+    assert _hits(index, "studies ") == [0]
+
+
+def test_the_cache_file_changes_with_the_format_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    corpus = make_corpus([("a.txt", "ICLR", 2023, "Graph networks.")])
+    before = search_cache.cache_path(corpus, tmp_path)
+    monkeypatch.setattr(search_cache, "FORMAT_VERSION", search_cache.FORMAT_VERSION + 1)
+    assert search_cache.cache_path(corpus, tmp_path) != before
