@@ -23,7 +23,7 @@ from tui.corpus.model import Abstract, Corpus, normalise
 from tui.store.attach import Matcher, Reattachment, match_orphans
 from tui.store.db import Store
 from tui.store.export import merge, parse_export, to_json
-from tui.store.formats import CSV_COLUMNS, Item, bib_key, items, to_bibtex, to_csv, to_markdown
+from tui.store.formats import CSV_COLUMNS, Item, items, to_bibtex, to_csv, to_markdown
 from tui.store.importcheck import ImportProblem, check_document
 from tui.store.records import (
     ConflictCopy,
@@ -437,8 +437,9 @@ def test_bibtex_entries_have_the_year_and_distinct_keys() -> None:
     entries = out.split("\n\n")
     assert len(entries) == 2 and all(e.startswith("@misc{") for e in entries)
     keys = [e.split("{", 1)[1].split(",", 1)[0] for e in entries]
-    assert keys[0] != keys[1] and bib_key("a b") == keys[0]
-    assert all(re.fullmatch(r"abstracts-[A-Za-z0-9_.:-]+", k) for k in keys)
+    # Readable keys (venue, year, first content word), made unique by a suffix.
+    assert keys[0] != keys[1]
+    assert all(re.fullmatch(r"iclr2023[a-z0-9]*", k) for k in keys)
 
 
 def _store_data() -> StoreData:
@@ -484,7 +485,9 @@ def test_markdown_export_shows_each_item_as_documented() -> None:
             "",
             f"**Conflict copy** (other instance, {when})",
             "",
+            "```text",
             "their text",
+            "```",
             "",
             "---",
             "",
@@ -497,7 +500,9 @@ def test_markdown_export_shows_each_item_as_documented() -> None:
             "",
             "**Note**",
             "",
+            "```text",
             "my note  ",
+            "```",
             "",
             "---",
             "",
