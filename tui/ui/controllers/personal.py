@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual.app import SystemCommand
-from textual.timer import Timer
 
 from tui.corpus.model import Abstract
 from tui.sanitize import visible
+from tui.ui.clock import TimerHandle
 from tui.ui.widgets.abstract_list import RowMarks
 
 if TYPE_CHECKING:
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 READ_AFTER_SECONDS = 3.0
 NOTE_DEBOUNCE_SECONDS = 1.0
 THEME_KEY = "theme"
+AUTO_READ_KEY = "auto_read"
 
 
 class PersonalController:
@@ -35,7 +36,10 @@ class PersonalController:
     def __init__(self, app: AbstractsApp) -> None:
         self.app = app
         self.userdata: UserData | None = None
-        self._read_timer: Timer | None = None
+        self._read_timer: TimerHandle | None = None
+        #: The abstract whose dwell time runs; a key or click seen; the user has moved.
+        self._read_for: Abstract | None = None
+        self._user_acted = self._moved = False
         #: Shown in the header while the store cannot save.
         self.saving_problem = ""
         self._ambiguous: list[Ambiguity] = []
@@ -78,7 +82,7 @@ class PersonalController:
         if theme and theme != app.theme and theme in app.available_themes:
             app.theme = theme
         if (current := app.abstract_list.current) is not None:
-            self.start_read_timer(current)  # the abstract on screen since start-up counts too
+            self._arm_read_timer(current)  # counts once the user has moved (see auto-read)
 
     def _announce_attach(self, report: AttachReport) -> None:
         app = self.app
@@ -190,22 +194,83 @@ class PersonalController:
             self._read_timer.stop()  # an explicit choice, not to be overridden by dwell time
         self.app.triage.set_read([abstract.id], not data.is_read(abstract.id))
 
+    # -- auto-read -------------------------------------------------------------
+    # An abstract on screen for READ_AFTER_SECONDS is marked read, except: while the filter
+    # has focus or a modal screen is open (the user is not reading it), the abstract shown
+    # at launch until the user moves (else every start spoils is:unread), and never when
+    # the user turned it off (palette: Auto-read, kept in the store's state).
+
+    @property
+    def auto_read(self) -> bool:
+        """Whether dwell time marks abstracts read (on unless the user turned it off)."""
+        return self.userdata is None or self.userdata.get_state(AUTO_READ_KEY) != "off"
+
+    def user_acted(self) -> None:
+        """A key press or a click: from now on a new abstract under the cursor is the user's move."""
+        self._user_acted = True
+
     def start_read_timer(self, abstract: Abstract) -> None:
-        """An abstract shown for a few seconds counts as read."""
+        """The cursor moved to `abstract`: start its dwell time."""
+        if self._user_acted:
+            self._moved = True
+        self._arm_read_timer(abstract)
+
+    def focus_changed(self) -> None:
+        """Focus moved (into or out of the filter, a modal opened or closed): dwell time
+        stops while auto-read is held off, and starts again for the abstract shown after."""
+        current = self.app.abstract_list.current if len(self.app.screen_stack) == 1 else None
+        if self._auto_read_held():
+            self._stop_read_timer()
+        elif current is not None and self._read_for is not current:
+            self._arm_read_timer(current)
+
+    def _auto_read_held(self) -> bool:
+        app = self.app
+        return not self.auto_read or len(app.screen_stack) > 1 or app.focused is app.filter_input
+
+    def _stop_read_timer(self) -> None:
         if self._read_timer is not None:
             self._read_timer.stop()
-        self._read_timer = self.app.set_timer(
-            READ_AFTER_SECONDS, lambda: self._read_elapsed(abstract)
+        self._read_timer = self._read_for = None
+
+    def _arm_read_timer(self, abstract: Abstract) -> None:
+        self._stop_read_timer()
+        if not self._moved or self._auto_read_held():
+            return
+        self._read_for = abstract
+        self._read_timer = self.app.clock.set_timer(
+            self.app, READ_AFTER_SECONDS, lambda: self._read_elapsed(abstract)
         )
 
     def _read_elapsed(self, abstract: Abstract) -> None:
+        self._read_timer = self._read_for = None
         data = self.userdata
-        if data is None or self.app.abstract_list.current is not abstract:
+        if data is None or self._auto_read_held():
             return
-        if data.is_read(abstract.id):
+        if self.app.abstract_list.current is not abstract or data.is_read(abstract.id):
             return
         data.set_read([abstract], True)
         self.app.view_changed()
+
+    def toggle_auto_read(self) -> None:
+        """The palette's Auto-read switch, remembered for the next start."""
+        if (data := self._require()) is None:
+            return
+        on = not self.auto_read
+        data.set_state(AUTO_READ_KEY, "on" if on else "off")
+        if on:
+            self.focus_changed()
+        else:
+            self._stop_read_timer()
+        self.app.notify(
+            f"Auto-read is {'on' if on else 'off'}: "
+            + (
+                f"an abstract shown for {READ_AFTER_SECONDS:g} s is marked read."
+                if on
+                else "only r marks an abstract read."
+            ),
+            timeout=4,
+        )
 
     def edit_note(self) -> None:
         abstract, data = self.app.abstract_list.current, self._require()
