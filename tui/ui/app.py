@@ -27,6 +27,7 @@ from tui import locations
 from tui.corpus.model import Abstract, Corpus
 from tui.sanitize import visible_line
 from tui.ui.clock import Clock, TextualClock
+from tui.ui.controllers.exporting import ExportController
 from tui.ui.controllers.personal import READ_AFTER_SECONDS, PersonalController
 from tui.ui.controllers.search import SearchController
 from tui.ui.controllers.triage import TriageController
@@ -97,6 +98,7 @@ class AbstractsApp(App[int]):
         self.search = SearchController(self)
         self.personal = PersonalController(self)
         self.triage = TriageController(self)
+        self.exporting = ExportController(self)
         #: Saving at quit, signals and the bound on quitting (the command line installs
         #: its guard; the tests do not).
         self.quit_sequence = QuitSequence(self)
@@ -446,6 +448,11 @@ class AbstractsApp(App[int]):
             f"Mark an abstract read after {READ_AFTER_SECONDS:g} s on screen; select to switch "
             + ("off" if auto_read == "on" else "on"),
             self.personal.toggle_auto_read,
+        )
+        yield SystemCommand(
+            "Export…",
+            "Bookmarks, notes or the current list as Markdown, JSON, BibTeX or CSV",
+            self.exporting.open_dialog,
         )
         yield from self.personal.commands()
         yield from self.triage.commands()

@@ -7,7 +7,6 @@ thread does the disk work, so no key press ever waits on SQLite.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -388,40 +387,6 @@ class PersonalController:
                 self.rescue_text = self.userdata.rescue_text()
             self.userdata = None
 
-    def export(self, fmt: str, *only: str) -> None:
-        """Export from the palette into the working directory, under a new file name."""
-        self.app.run_worker(
-            lambda: self._export(fmt, list(only)), thread=True, exclusive=True, group="export"
-        )
-
-    def _export(self, fmt: str, only: list[str]) -> None:
-        from datetime import datetime
-
-        from tui.commands.export import EXIT_NOTHING, main_export
-
-        app = self.app
-        if self.userdata is not None:
-            self.userdata.flush(timeout=5)
-        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        extension = {"bibtex": "bib"}.get(fmt, fmt)
-        path = Path.cwd() / f"abstracts-export-{stamp}.{extension}"
-        if path.exists():  # never overwrite a file the user has
-            app.call_from_thread(app.notify, f"{path} exists; try again.", severity="warning")
-            return
-        code = main_export(
-            ["--format", fmt, *only, "-o", str(path), "--data-dir", str(app.data_dir)]
-        )
-        if code == 0:
-            app.call_from_thread(app.notify, str(path), title="Exported", timeout=8)
-        elif code == EXIT_NOTHING:
-            app.call_from_thread(
-                app.notify, "Nothing to export yet: no file was written.", title="Export"
-            )
-        else:
-            app.call_from_thread(
-                app.notify, f"Export failed (status {code}).", title="Export", severity="error"
-            )
-
     def commands(self) -> Iterable[SystemCommand]:
         app = self.app
         yield SystemCommand(
@@ -437,14 +402,3 @@ class PersonalController:
         yield SystemCommand(
             "Refresh from disk", "See changes made by another instance", app.action_refresh_data
         )
-        for title, fmt, only in (
-            ("Export notes and bookmarks as Markdown", "md", ()),
-            ("Export everything as JSON (lossless, for import)", "json", ()),
-            ("Export bookmarks as BibTeX", "bibtex", ("--bookmarked",)),
-            ("Export notes and bookmarks as CSV", "csv", ()),
-        ):
-            yield SystemCommand(
-                title,
-                "Written to a new file in the working directory",
-                partial(self.export, fmt, *only),
-            )
