@@ -1,8 +1,9 @@
 """The application: owns the corpus and three typed controllers, and wires them to the UI.
 
-`app.search` (the filter and index), `app.personal` (bookmarks, notes, read marks)
-and `app.triage` (next unread, undo, similarity, overview, resume) hold their own
-state. Widgets receive what they show through attributes and post messages up;
+`app.search` (the filter and index), `app.personal` (bookmarks, notes, read marks,
+auto-read), `app.triage` (next unread, undo, similarity, overview, resume) and
+`app.exporting` (the Export… dialog) hold their own state. Timers run on `app.clock`
+(`ui/clock.py`), which tests replace with a manual one. Widgets receive what they show through attributes and post messages up;
 screens get the callbacks they need when they are opened; only the controllers
 talk to the core (search, store, similarity). Whatever changes what is shown calls
 `view_changed()`, the one place the marks, the detail pane and the header are redrawn.
