@@ -48,6 +48,15 @@ def data_dir(override: str | os.PathLike[str] | None = None) -> Path:
     return platformdirs.user_data_path(APP_NAME)
 
 
+def export_dir(data: Path) -> Path:
+    """Where the reader's Export dialog proposes to write: the user's documents folder
+    when there is one, else the data directory `data`."""
+    import platformdirs
+
+    documents = platformdirs.user_documents_path()
+    return documents if documents.is_dir() else data
+
+
 def database_path(directory: Path) -> Path:
     """The SQLite database inside a data directory."""
     return directory / "abstracts.db"

@@ -13,6 +13,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
+
 from tui.store.userdata import UserData
 
 CHILD = Path(__file__).with_name("child_writer.py")
@@ -68,6 +70,7 @@ def _killed_round(data: Path, prefix: str, seed: int, delay: float) -> tuple[int
     return child.returncode, lines.lines
 
 
+@pytest.mark.slow  # real child processes killed at random moments
 def test_sigkill_never_loses_an_acknowledged_note(tmp_path: Path) -> None:
     seed = int(os.environ.get("ABSTRACTS_CRASH_SEED") or random.randrange(1 << 30))
     print(f"crash test: seed {seed} (ABSTRACTS_CRASH_SEED={seed} repeats it)")

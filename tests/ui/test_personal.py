@@ -104,23 +104,27 @@ async def test_a_corrupt_database_is_set_aside_and_the_user_told(
     assert kept and kept[0].read_bytes() == garbage
 
 
-async def test_an_abstract_shown_for_a_few_seconds_becomes_read(
-    seeds_dir: Path, monkeypatch
-) -> None:
-    from tui.ui.controllers import personal
+async def test_an_abstract_shown_for_a_few_seconds_becomes_read(seeds_dir: Path) -> None:
+    from tui.ui.clock import ManualClock
+    from tui.ui.controllers.personal import READ_AFTER_SECONDS
 
-    # Long enough that two quick key presses never dwell that long, even on a busy machine.
-    monkeypatch.setattr(personal, "READ_AFTER_SECONDS", 1.0)
-    app = make_app([seeds_dir])
+    clock = ManualClock()
+    app = make_app([seeds_dir], clock=clock)
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_for_userdata(pilot)
         first = app.abstract_list.current
-        await wait_until(pilot, lambda: app.personal.userdata.is_read(first.id))
-        await pilot.press("j", "j")  # passing quickly over the second does not read it
-        await wait_until(pilot, lambda: app.personal.userdata.is_read(app.abstract_list.current.id))
+        await pilot.press("j", "j")  # passing over the second does not read it
+        clock.advance(READ_AFTER_SECONDS - 0.1)
+        await pilot.pause()
+        current = app.abstract_list.current
+        assert not app.personal.userdata.is_read(current.id)
+        clock.advance(0.2)
+        await pilot.pause()
+        assert app.personal.userdata.is_read(current.id)
         assert not app.personal.userdata.is_read(app.corpus.abstracts[1].id)
-        row = app.abstract_list._row_text(first, 100, False).plain
-        assert "•" not in row[:3]
+        assert not app.personal.userdata.is_read(first.id)  # shown at launch: not read
+        row = app.abstract_list._row_text(current, 100, False).plain
+        assert "•" not in row[:3]  # read rows lose the unread dot
 
 
 async def test_when_saving_fails_the_app_keeps_going_and_says_so(
@@ -187,18 +191,19 @@ async def test_emptying_a_note_deletes_it(seeds_dir: Path) -> None:
         assert "✎" not in app.abstract_list._row_text(target, 100, False).plain
 
 
-async def test_r_is_not_undone_by_the_dwell_timer(seeds_dir: Path, monkeypatch) -> None:
-    from tui.ui.controllers import personal
+async def test_r_is_not_undone_by_the_dwell_timer(seeds_dir: Path) -> None:
+    from tui.ui.clock import ManualClock
 
-    monkeypatch.setattr(personal, "READ_AFTER_SECONDS", 1.0)
-    app = make_app([seeds_dir])
+    clock = ManualClock()
+    app = make_app([seeds_dir], clock=clock)
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_for_userdata(pilot)
         await pilot.press("j")
         target = app.abstract_list.current
         await pilot.press("r", "r")  # read, then unread again on purpose
         assert not app.personal.userdata.is_read(target.id)
-        await pilot.pause(1.5)  # well past the dwell time that j started
+        clock.advance(60)  # well past the dwell time that j started
+        await pilot.pause()
         assert not app.personal.userdata.is_read(target.id)
 
 

@@ -159,7 +159,8 @@ async def test_the_palette_offers_the_apps_commands(seeds_dir: Path) -> None:
             "Notes",
             "More like this",
             "Overview",
-            "Export everything as JSON (lossless, for import)",
+            "Export…",
+            "Auto-read: on",
         ):
             assert title in titles
         await pilot.press("ctrl+p")

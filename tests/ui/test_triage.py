@@ -187,7 +187,7 @@ async def test_a_late_similar_list_never_pops_up_over_where_the_user_went(
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_for_userdata(pilot)
         await pilot.press("m", "j", "j")  # the user moves on before the list is ready
-        await pilot.pause(1.5)
+        await wait_until(pilot, lambda: any("ready" in n.message for n in app._notifications))
         assert not isinstance(app.screen, SimilarScreen)
         assert app.abstract_list.cursor == 2
         assert any("ready" in n.message for n in app._notifications)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sqlite3
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from tui import locations
@@ -67,7 +67,8 @@ class NoStore(Exception):
     """There is no database in the data directory: nothing to export."""
 
 
-def _load(directory: Path) -> StoreData:
+def load(directory: Path) -> StoreData:
+    """The store in `directory`, read only (raises `NoStore`, `StoreError`, `sqlite3.Error`)."""
     database = locations.database_path(directory)
     if not database.is_file():
         # Not an empty export: that would read as "you have no notes" when the
@@ -83,7 +84,7 @@ def _load(directory: Path) -> StoreData:
         store.close()
 
 
-def _write_problem(target: Path, error: OSError) -> str:
+def write_problem(target: Path, error: OSError) -> str:
     """Why `target` cannot be written, in words about `target` itself."""
     reason = error.strerror or str(error)
     parent = target.parent
@@ -109,13 +110,24 @@ def _nothing(fmt: str, bookmarked: bool, with_notes: bool) -> str:
     return "no bookmarks, notes or read marks" if fmt == "json" else "no bookmarks or notes"
 
 
-def render(data: StoreData, fmt: str, *, bookmarked: bool, with_notes: bool) -> str | None:
+def render(
+    data: StoreData,
+    fmt: str,
+    *,
+    bookmarked: bool,
+    with_notes: bool,
+    ids: Collection[str] | None = None,
+) -> str | None:
     """The export text in one of `export.FORMATS`, or None when there is nothing to export
     (JSON, unfiltered, exports read marks and saved state too; the other formats
-    bookmarks and notes)."""
+    bookmarks and notes). `ids` narrows to those abstracts, marked or not (the reader's
+    current list; their records must be in `data.records`)."""
     if fmt == "json":
-        if bookmarked or with_notes:
-            keep = {i.id for i in export.items(data, bookmarked=bookmarked, with_notes=with_notes)}
+        if bookmarked or with_notes or ids is not None:
+            keep = {
+                i.id
+                for i in export.items(data, bookmarked=bookmarked, with_notes=with_notes, ids=ids)
+            }
             data = StoreData(
                 records={k: v for k, v in data.records.items() if k in keep},
                 bookmarks={k: v for k, v in data.bookmarks.items() if k in keep},
@@ -123,10 +135,13 @@ def render(data: StoreData, fmt: str, *, bookmarked: bool, with_notes: bool) -> 
                 notes={k: v for k, v in data.notes.items() if k in keep},
                 conflicts=[c for c in data.conflicts if c.abstract_id in keep],
             )
-        if not (data.bookmarks or data.notes or data.reads or data.conflicts or data.state):
+        listed = ids is not None and bool(data.records)  # a list is its abstracts, marked or not
+        if not (
+            listed or data.bookmarks or data.notes or data.reads or data.conflicts or data.state
+        ):
             return None
         return export.to_json(data)
-    selected = export.items(data, bookmarked=bookmarked, with_notes=with_notes)
+    selected = export.items(data, bookmarked=bookmarked, with_notes=with_notes, ids=ids)
     if not selected:
         return None
     if fmt == "md":
@@ -143,7 +158,7 @@ def main_export(argv: Sequence[str]) -> int:
         return args
     directory = locations.data_dir(args.data_dir)
     try:
-        data = _load(directory)
+        data = load(directory)
     except NoStore as e:
         complain(f"abstracts export: warning: {e}")
         return EXIT_PROBLEM
@@ -163,7 +178,7 @@ def main_export(argv: Sequence[str]) -> int:
     try:
         write_text_atomically(target, text)
     except OSError as e:
-        complain(f"abstracts export: cannot write {target}: {_write_problem(target, e)}")
+        complain(f"abstracts export: cannot write {target}: {write_problem(target, e)}")
         return EXIT_PROBLEM
     return EXIT_OK
 

@@ -22,7 +22,7 @@ import io
 import re
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from tui.corpus.headline import make_headline
@@ -45,18 +45,25 @@ class Item:
     conflicts: tuple[ConflictCopy, ...]
 
 
-def items(data: StoreData, *, bookmarked: bool = False, with_notes: bool = False) -> list[Item]:
-    """Bookmarked or noted abstracts (both filters narrow), ordered by collection and file."""
+def items(
+    data: StoreData,
+    *,
+    bookmarked: bool = False,
+    with_notes: bool = False,
+    ids: Collection[str] | None = None,
+) -> list[Item]:
+    """Bookmarked or noted abstracts (both filters narrow), ordered by collection and file;
+    with `ids`, exactly those abstracts (a list the reader showed), marked or not."""
     copies: dict[str, list[ConflictCopy]] = {}
     for c in data.conflicts:
         copies.setdefault(c.abstract_id, []).append(c)
-    ids = set(data.bookmarks) | set(data.notes) | set(copies)
+    chosen = set(data.bookmarks) | set(data.notes) | set(copies) if ids is None else set(ids)
     if bookmarked:
-        ids &= set(data.bookmarks)
+        chosen &= set(data.bookmarks)
     if with_notes:
-        ids &= set(data.notes) | set(copies)
+        chosen &= set(data.notes) | set(copies)
     out = []
-    for i in ids:
+    for i in chosen:
         snap = data.records.get(i) or Snapshot(text="", headline=f"(no snapshot for {i})")
         note = data.notes.get(i)
         out.append(

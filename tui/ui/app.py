@@ -1,8 +1,9 @@
 """The application: owns the corpus and three typed controllers, and wires them to the UI.
 
-`app.search` (the filter and index), `app.personal` (bookmarks, notes, read marks)
-and `app.triage` (next unread, undo, similarity, overview, resume) hold their own
-state. Widgets receive what they show through attributes and post messages up;
+`app.search` (the filter and index), `app.personal` (bookmarks, notes, read marks,
+auto-read), `app.triage` (next unread, undo, similarity, overview, resume) and
+`app.exporting` (the Export… dialog) hold their own state. Timers run on `app.clock`
+(`ui/clock.py`), which tests replace with a manual one. Widgets receive what they show through attributes and post messages up;
 screens get the callbacks they need when they are opened; only the controllers
 talk to the core (search, store, similarity). Whatever changes what is shown calls
 `view_changed()`, the one place the marks, the detail pane and the header are redrawn.
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -26,7 +27,9 @@ from textual.widgets import Footer, Input, Static
 from tui import locations
 from tui.corpus.model import Abstract, Corpus
 from tui.sanitize import visible_line
-from tui.ui.controllers.personal import PersonalController
+from tui.ui.clock import Clock, TextualClock
+from tui.ui.controllers.exporting import ExportController
+from tui.ui.controllers.personal import READ_AFTER_SECONDS, PersonalController
 from tui.ui.controllers.search import SearchController
 from tui.ui.controllers.triage import TriageController
 from tui.ui.quitting import QuitSequence
@@ -80,9 +83,14 @@ class AbstractsApp(App[int]):
         Binding("O", "overview", "Overview", show=False),
     ]
 
-    def __init__(self, corpus: Corpus, *, data_dir: Path | None = None) -> None:
+    def __init__(
+        self, corpus: Corpus, *, data_dir: Path | None = None, clock: Clock | None = None
+    ) -> None:
         super().__init__()
         self.corpus = corpus
+        #: What the UI's timers run on (dwell, resume save, note debounce): tests pass a
+        #: `ManualClock` and advance it instead of sleeping.
+        self.clock: Clock = clock if clock is not None else TextualClock()
         self._data_dir_override = data_dir
         #: Show the LaTeX source instead of the rendered text.
         self.raw = False
@@ -91,6 +99,7 @@ class AbstractsApp(App[int]):
         self.search = SearchController(self)
         self.personal = PersonalController(self)
         self.triage = TriageController(self)
+        self.exporting = ExportController(self)
         #: Saving at quit, signals and the bound on quitting (the command line installs
         #: its guard; the tests do not).
         self.quit_sequence = QuitSequence(self)
@@ -137,6 +146,8 @@ class AbstractsApp(App[int]):
         self.view_changed()
         self._report_problems()
         self.quit_sequence.attach()
+        # A modal opening or closing holds off or restarts auto-read's dwell time.
+        self.screen_change_signal.subscribe(self, lambda _: self.personal.focus_changed())
         self.call_after_refresh(self.start_background_work)
 
     def start_background_work(self) -> None:
@@ -261,6 +272,16 @@ class AbstractsApp(App[int]):
         if event.abstract is not None:
             self.personal.start_read_timer(event.abstract)
             self.triage.schedule_resume_save()
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, (events.Key, events.MouseDown, events.MouseScrollDown)):
+            # What moves the cursor after this is the user's (auto-read's launch rule).
+            self.personal.user_acted()
+        await super().on_event(event)
+
+    def on_descendant_focus(self) -> None:
+        """Auto-read holds off while the filter has focus or a modal is open."""
+        self.personal.focus_changed()
 
     @on(AbstractList.Chosen)
     def _on_chosen(self) -> None:
@@ -397,6 +418,13 @@ class AbstractsApp(App[int]):
                     ("Esc", "Back to the list; clears the filter"),
                     ("Ctrl+P", "Command palette"),
                     ("Mouse", "Click selects, the wheel scrolls"),
+                    (
+                        "Auto-read",
+                        f"An abstract you move to and keep on screen {READ_AFTER_SECONDS:g} s "
+                        "is marked read (not while typing in the filter or with a dialog open; "
+                        "never the one shown at start). r marks by hand; "
+                        "turn it off in the palette (Auto-read)",
+                    ),
                 ],
             )
         )
@@ -415,6 +443,18 @@ class AbstractsApp(App[int]):
         yield SystemCommand(
             "Toggle order", "Relevance or file order for filtered results", self.action_toggle_order
         )
+        auto_read = "on" if self.personal.auto_read else "off"
+        yield SystemCommand(
+            f"Auto-read: {auto_read}",
+            f"Mark an abstract read after {READ_AFTER_SECONDS:g} s on screen; select to switch "
+            + ("off" if auto_read == "on" else "on"),
+            self.personal.toggle_auto_read,
+        )
+        yield SystemCommand(
+            "Export…",
+            "Bookmarks, notes or the current list as Markdown, JSON, BibTeX or CSV",
+            self.exporting.open_dialog,
+        )
         yield from self.personal.commands()
         yield from self.triage.commands()
 
@@ -424,10 +464,13 @@ def make_app(
     *,
     data_dir: str | Path | None = None,
     corpus: Corpus | None = None,
+    clock: Clock | None = None,
 ) -> AbstractsApp:
     """Build the app the same way for the CLI and the tests: from paths or a loaded corpus."""
     if corpus is None:
         from tui.corpus.load import load_corpus
 
         corpus = load_corpus(list(paths) if paths else [locations.seeds_dir()])
-    return AbstractsApp(corpus, data_dir=Path(data_dir) if data_dir is not None else None)
+    return AbstractsApp(
+        corpus, data_dir=Path(data_dir) if data_dir is not None else None, clock=clock
+    )

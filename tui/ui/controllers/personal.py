@@ -7,15 +7,14 @@ thread does the disk work, so no key press ever waits on SQLite.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual.app import SystemCommand
-from textual.timer import Timer
 
 from tui.corpus.model import Abstract
 from tui.sanitize import visible
+from tui.ui.clock import TimerHandle
 from tui.ui.widgets.abstract_list import RowMarks
 
 if TYPE_CHECKING:
@@ -27,6 +26,7 @@ if TYPE_CHECKING:
 READ_AFTER_SECONDS = 3.0
 NOTE_DEBOUNCE_SECONDS = 1.0
 THEME_KEY = "theme"
+AUTO_READ_KEY = "auto_read"
 
 
 class PersonalController:
@@ -35,7 +35,10 @@ class PersonalController:
     def __init__(self, app: AbstractsApp) -> None:
         self.app = app
         self.userdata: UserData | None = None
-        self._read_timer: Timer | None = None
+        self._read_timer: TimerHandle | None = None
+        #: The abstract whose dwell time runs; a key or click seen; the user has moved.
+        self._read_for: Abstract | None = None
+        self._user_acted = self._moved = False
         #: Shown in the header while the store cannot save.
         self.saving_problem = ""
         self._ambiguous: list[Ambiguity] = []
@@ -78,7 +81,7 @@ class PersonalController:
         if theme and theme != app.theme and theme in app.available_themes:
             app.theme = theme
         if (current := app.abstract_list.current) is not None:
-            self.start_read_timer(current)  # the abstract on screen since start-up counts too
+            self._arm_read_timer(current)  # counts once the user has moved (see auto-read)
 
     def _announce_attach(self, report: AttachReport) -> None:
         app = self.app
@@ -190,22 +193,83 @@ class PersonalController:
             self._read_timer.stop()  # an explicit choice, not to be overridden by dwell time
         self.app.triage.set_read([abstract.id], not data.is_read(abstract.id))
 
+    # -- auto-read -------------------------------------------------------------
+    # An abstract on screen for READ_AFTER_SECONDS is marked read, except: while the filter
+    # has focus or a modal screen is open (the user is not reading it), the abstract shown
+    # at launch until the user moves (else every start spoils is:unread), and never when
+    # the user turned it off (palette: Auto-read, kept in the store's state).
+
+    @property
+    def auto_read(self) -> bool:
+        """Whether dwell time marks abstracts read (on unless the user turned it off)."""
+        return self.userdata is None or self.userdata.get_state(AUTO_READ_KEY) != "off"
+
+    def user_acted(self) -> None:
+        """A key press or a click: from now on a new abstract under the cursor is the user's move."""
+        self._user_acted = True
+
     def start_read_timer(self, abstract: Abstract) -> None:
-        """An abstract shown for a few seconds counts as read."""
+        """The cursor moved to `abstract`: start its dwell time."""
+        if self._user_acted:
+            self._moved = True
+        self._arm_read_timer(abstract)
+
+    def focus_changed(self) -> None:
+        """Focus moved (into or out of the filter, a modal opened or closed): dwell time
+        stops while auto-read is held off, and starts again for the abstract shown after."""
+        current = self.app.abstract_list.current if len(self.app.screen_stack) == 1 else None
+        if self._auto_read_held():
+            self._stop_read_timer()
+        elif current is not None and self._read_for is not current:
+            self._arm_read_timer(current)
+
+    def _auto_read_held(self) -> bool:
+        app = self.app
+        return not self.auto_read or len(app.screen_stack) > 1 or app.focused is app.filter_input
+
+    def _stop_read_timer(self) -> None:
         if self._read_timer is not None:
             self._read_timer.stop()
-        self._read_timer = self.app.set_timer(
-            READ_AFTER_SECONDS, lambda: self._read_elapsed(abstract)
+        self._read_timer = self._read_for = None
+
+    def _arm_read_timer(self, abstract: Abstract) -> None:
+        self._stop_read_timer()
+        if not self._moved or self._auto_read_held():
+            return
+        self._read_for = abstract
+        self._read_timer = self.app.clock.set_timer(
+            self.app, READ_AFTER_SECONDS, lambda: self._read_elapsed(abstract)
         )
 
     def _read_elapsed(self, abstract: Abstract) -> None:
+        self._read_timer = self._read_for = None
         data = self.userdata
-        if data is None or self.app.abstract_list.current is not abstract:
+        if data is None or self._auto_read_held():
             return
-        if data.is_read(abstract.id):
+        if self.app.abstract_list.current is not abstract or data.is_read(abstract.id):
             return
         data.set_read([abstract], True)
         self.app.view_changed()
+
+    def toggle_auto_read(self) -> None:
+        """The palette's Auto-read switch, remembered for the next start."""
+        if (data := self._require()) is None:
+            return
+        on = not self.auto_read
+        data.set_state(AUTO_READ_KEY, "on" if on else "off")
+        if on:
+            self.focus_changed()
+        else:
+            self._stop_read_timer()
+        self.app.notify(
+            f"Auto-read is {'on' if on else 'off'}: "
+            + (
+                f"an abstract shown for {READ_AFTER_SECONDS:g} s is marked read."
+                if on
+                else "only r marks an abstract read."
+            ),
+            timeout=4,
+        )
 
     def edit_note(self) -> None:
         abstract, data = self.app.abstract_list.current, self._require()
@@ -323,40 +387,6 @@ class PersonalController:
                 self.rescue_text = self.userdata.rescue_text()
             self.userdata = None
 
-    def export(self, fmt: str, *only: str) -> None:
-        """Export from the palette into the working directory, under a new file name."""
-        self.app.run_worker(
-            lambda: self._export(fmt, list(only)), thread=True, exclusive=True, group="export"
-        )
-
-    def _export(self, fmt: str, only: list[str]) -> None:
-        from datetime import datetime
-
-        from tui.commands.export import EXIT_NOTHING, main_export
-
-        app = self.app
-        if self.userdata is not None:
-            self.userdata.flush(timeout=5)
-        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        extension = {"bibtex": "bib"}.get(fmt, fmt)
-        path = Path.cwd() / f"abstracts-export-{stamp}.{extension}"
-        if path.exists():  # never overwrite a file the user has
-            app.call_from_thread(app.notify, f"{path} exists; try again.", severity="warning")
-            return
-        code = main_export(
-            ["--format", fmt, *only, "-o", str(path), "--data-dir", str(app.data_dir)]
-        )
-        if code == 0:
-            app.call_from_thread(app.notify, str(path), title="Exported", timeout=8)
-        elif code == EXIT_NOTHING:
-            app.call_from_thread(
-                app.notify, "Nothing to export yet: no file was written.", title="Export"
-            )
-        else:
-            app.call_from_thread(
-                app.notify, f"Export failed (status {code}).", title="Export", severity="error"
-            )
-
     def commands(self) -> Iterable[SystemCommand]:
         app = self.app
         yield SystemCommand(
@@ -372,14 +402,3 @@ class PersonalController:
         yield SystemCommand(
             "Refresh from disk", "See changes made by another instance", app.action_refresh_data
         )
-        for title, fmt, only in (
-            ("Export notes and bookmarks as Markdown", "md", ()),
-            ("Export everything as JSON (lossless, for import)", "json", ()),
-            ("Export bookmarks as BibTeX", "bibtex", ("--bookmarked",)),
-            ("Export notes and bookmarks as CSV", "csv", ()),
-        ):
-            yield SystemCommand(
-                title,
-                "Written to a new file in the working directory",
-                partial(self.export, fmt, *only),
-            )

@@ -13,10 +13,10 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from textual.app import SystemCommand
-from textual.timer import Timer
 
 from tui import locations
 from tui.triage.navigation import next_unread
+from tui.ui.clock import TimerHandle
 
 if TYPE_CHECKING:
     from tui.corpus.model import Abstract
@@ -37,7 +37,7 @@ class TriageController:
         self.undo_stack: UndoStack | None = None
         self.similarity: SimilarityModel | None = None
         self.similarity_lock = threading.Lock()
-        self._resume_timer: Timer | None = None
+        self._resume_timer: TimerHandle | None = None
         # Where the user left off, restored once the user's data is open.
         self.resume_selection: str | None = None
         self.resume_scroll = 0
@@ -302,7 +302,9 @@ class TriageController:
     def schedule_resume_save(self) -> None:
         if self._resume_timer is not None:
             self._resume_timer.stop()
-        self._resume_timer = self.app.set_timer(RESUME_SAVE_SECONDS, self.save_resume)
+        self._resume_timer = self.app.clock.set_timer(
+            self.app, RESUME_SAVE_SECONDS, self.save_resume
+        )
 
     def save_resume(self) -> None:
         """Remember where the user is in this corpus: selection, filter, order and scroll."""

@@ -16,11 +16,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.timer import Timer
 from textual.widgets import Static, TextArea
 
 from tui.corpus.model import Abstract
 from tui.sanitize import visible, visible_line
+from tui.ui.clock import TimerHandle, clock_of
 
 
 class NoteArea(TextArea):
@@ -65,10 +65,10 @@ class NoteEditorScreen(ModalScreen[str]):
         self.initial = text
         self.debounce = debounce
         self.max_wait = max_wait
-        self._timer: Timer | None = None
+        self._timer: TimerHandle | None = None
         # Started by the first unsaved change and not pushed back by later ones: typing
         # without a pause is still saved every `max_wait` seconds.
-        self._deadline: Timer | None = None
+        self._deadline: TimerHandle | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="editor-box") as box:
@@ -101,9 +101,10 @@ class NoteEditorScreen(ModalScreen[str]):
     def on_text_area_changed(self) -> None:
         if self._timer is not None:
             self._timer.stop()
-        self._timer = self.set_timer(self.debounce, self._save)
+        clock = clock_of(self)
+        self._timer = clock.set_timer(self, self.debounce, self._save)
         if self._deadline is None:
-            self._deadline = self.set_timer(self.max_wait, self._save)
+            self._deadline = clock.set_timer(self, self.max_wait, self._save)
 
     def _save(self) -> None:
         for timer in (self._timer, self._deadline):
