@@ -33,7 +33,7 @@ class NoteArea(TextArea):
         # stay where they were (rich's Text alone would drop some controls, shifting them).
         return Text(visible(self.document.get_line(line_index)), end="", no_wrap=True)
 
-    def _on_key(self, event: events.Key) -> None:
+    async def _on_key(self, event: events.Key) -> None:
         # With tab_behavior="indent" TextArea takes Esc to move the focus; here Esc is the
         # screen's (save and close): preventing TextArea's handler leaves it to the bindings.
         # (Every other key goes on to TextArea's own `_on_key`, which Textual calls next.)
