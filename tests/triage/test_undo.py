@@ -11,6 +11,7 @@ from tui.corpus.model import Abstract
 from tui.triage.undo import (
     CorpusTarget,
     SetBookmarks,
+    SetNote,
     SetRead,
     UndoStack,
     redo_notice,
@@ -24,7 +25,8 @@ class FakeUserData:
     def __init__(self) -> None:
         self.bookmarked: set[str] = set()
         self.read: set[str] = set()
-        self.writes: list[tuple[str, object, bool]] = []
+        self.notes: dict[str, str] = {}
+        self.writes: list[tuple[str, object, object]] = []
 
     def set_bookmark(self, id: str, on: bool) -> None:
         self.writes.append(("bookmark", id, on))
@@ -36,6 +38,13 @@ class FakeUserData:
             self.read.update(ids)
         else:
             self.read.difference_update(ids)
+
+    def set_note(self, id: str, text: str | None) -> None:
+        self.writes.append(("note", id, text))
+        if text is None:
+            self.notes.pop(id, None)
+        else:
+            self.notes[id] = text
 
 
 @pytest.fixture
@@ -157,13 +166,19 @@ def test_failed_undo_keeps_the_action(data: FakeUserData) -> None:
 
 class FakeWriter:
     def __init__(self) -> None:
-        self.calls: list[tuple[str, list[str], bool]] = []
+        self.calls: list[tuple[str, list[str], object]] = []
 
     def set_bookmark(self, abstract: Abstract, on: bool) -> None:
         self.calls.append(("bookmark", [abstract.id], on))
 
     def set_read(self, abstracts: Iterable[Abstract], on: bool) -> None:
         self.calls.append(("read", [a.id for a in abstracts], on))
+
+    def save_note(self, abstract: Abstract, text: str) -> None:
+        self.calls.append(("note", [abstract.id], text))
+
+    def delete_note(self, abstract_id: str) -> None:
+        self.calls.append(("delete", [abstract_id], None))
 
 
 def test_corpus_target_maps_ids_to_abstracts_and_skips_unknown() -> None:
@@ -211,3 +226,43 @@ def test_any_history_undoes_back_to_the_start(
     while stack.can_undo:
         stack.undo()
     assert (data.read, data.bookmarked) == start
+
+
+def test_a_deleted_note_comes_back_on_undo_and_goes_again_on_redo(data: FakeUserData) -> None:
+    data.notes = {"a": "first line\nsecond line"}
+    stack = UndoStack(data)
+    deleted = SetNote("a", "first line\nsecond line", None)
+    data.set_note("a", None)  # the editor already deleted it: the stack only records
+    stack.record(deleted)
+    assert deleted.description == "deleted a note"
+    assert stack.undo() is deleted
+    assert data.notes == {"a": "first line\nsecond line"}
+    assert stack.redo() is deleted
+    assert data.notes == {}
+
+
+def test_note_edits_undo_step_by_step(data: FakeUserData) -> None:
+    stack = UndoStack(data)
+    assert stack.do(SetNote("a", None, "draft"))
+    assert stack.do(SetNote("a", "draft", "final"))
+    assert not stack.do(SetNote("a", "final", "final"))  # unchanged: not a step
+    assert [SetNote("a", None, "x").description, SetNote("a", "x", "y").description] == [
+        "wrote a note",
+        "edited a note",
+    ]
+    stack.undo()
+    assert data.notes == {"a": "draft"}
+    stack.undo()
+    assert data.notes == {}
+    assert not stack.can_undo
+
+
+def test_corpus_target_restores_notes_and_deletes_even_unloaded_ones() -> None:
+    corpus = make_corpus()
+    first = corpus.abstracts[0].id
+    writer = FakeWriter()
+    target = CorpusTarget(writer, corpus)
+    target.set_note(first, "kept")
+    target.set_note("gone", "cannot be saved without its abstract")
+    target.set_note("gone", None)
+    assert writer.calls == [("note", [first], "kept"), ("delete", ["gone"], None)]

@@ -26,3 +26,16 @@ async def wait_until(pilot, predicate, timeout: float = 10.0) -> None:
             raise AssertionError("condition never became true")
         await pilot.pause(0.02)
     await pilot.pause()
+
+
+def record_notifications(app, monkeypatch) -> list[str]:
+    """Keep every message the app shows as a notification (toasts expire), in order."""
+    said: list[str] = []
+    notify = app.notify
+
+    def spy(message, *args, **kwargs) -> None:
+        said.append(str(message))
+        notify(message, *args, **kwargs)
+
+    monkeypatch.setattr(app, "notify", spy)
+    return said

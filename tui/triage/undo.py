@@ -1,4 +1,4 @@
-"""Undo and redo for bookmarks and read state, many levels deep.
+"""Undo and redo for bookmarks, read state and notes, many levels deep.
 
 An action records the ids it touches, the value each had before and the value
 it set, so undoing writes back exactly what was there (not a toggle, which
@@ -29,6 +29,9 @@ class Target(Protocol):
 
     def set_read(self, ids: Collection[str], on: bool) -> None:
         """Mark several abstracts read (`on`) or unread in one write."""
+
+    def set_note(self, id: str, text: str | None) -> None:
+        """Save the note of one abstract, or delete it (`None`)."""
 
 
 class Action(Protocol):
@@ -125,6 +128,32 @@ class SetRead(_SetFlag):
             target.set_read(changed, not self.after)
 
 
+@dataclass(frozen=True, slots=True)
+class SetNote:
+    """Change one abstract's note from `before` to `after` (None: no note), e.g. everything
+    one editor session did, so emptying a note (which deletes it) can be undone."""
+
+    id: str
+    before: str | None
+    after: str | None
+
+    @property
+    def changed(self) -> tuple[str, ...]:
+        return (self.id,) if self.before != self.after else ()
+
+    @property
+    def description(self) -> str:
+        if self.after is None:
+            return "deleted a note"
+        return "wrote a note" if self.before is None else "edited a note"
+
+    def apply(self, target: Target) -> None:
+        target.set_note(self.id, self.after)
+
+    def revert(self, target: Target) -> None:
+        target.set_note(self.id, self.before)
+
+
 def _changes_something(action: Action) -> bool:
     changed = getattr(action, "changed", True)
     return bool(changed)
@@ -196,12 +225,17 @@ class AbstractWriter(Protocol):
 
     def set_read(self, abstracts: Iterable[Abstract], on: bool) -> None: ...
 
+    def save_note(self, abstract: Abstract, text: str) -> None: ...
+
+    def delete_note(self, abstract_id: str) -> None: ...
+
 
 @dataclass(frozen=True, slots=True)
 class CorpusTarget:
     """Adapts the user data (which takes `Abstract`s) to the id-based `Target` actions use.
 
-    Ids not in the corpus (an abstract whose file was closed since) are skipped.
+    Ids not in the corpus (an abstract whose file was closed since) are skipped, except
+    that a note can always be deleted.
     """
 
     writer: AbstractWriter
@@ -217,6 +251,12 @@ class CorpusTarget:
         found = [by_id[i] for i in ids if i in by_id]
         if found:
             self.writer.set_read(found, on)
+
+    def set_note(self, id: str, text: str | None) -> None:
+        if text is None:
+            self.writer.delete_note(id)
+        elif (abstract := self.corpus.by_id.get(id)) is not None:
+            self.writer.save_note(abstract, text)
 
 
 def undo_notice(action: Action) -> str:

@@ -71,6 +71,7 @@ class AbstractsApp(App[int]):
         Binding("L", "load_report", "Load report", show=False),
         Binding("b", "toggle_bookmark", "★ Bookmark"),
         Binding("n", "edit_note", "Note"),
+        Binding("e", "edit_note_externally", "Note in $EDITOR", show=False),
         Binding("r", "toggle_read", "Read/unread", show=False),
         Binding("N", "notes", "Notes view", show=False),
         Binding("ctrl+l", "refresh_data", "Refresh from disk", show=False),
@@ -350,6 +351,9 @@ class AbstractsApp(App[int]):
 
     def action_edit_note(self) -> None:
         self.personal.edit_note()
+
+    def action_edit_note_externally(self) -> None:
+        self.personal.edit_externally()
 
     def action_toggle_read(self) -> None:
         self.personal.toggle_read()

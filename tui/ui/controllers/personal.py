@@ -6,7 +6,7 @@ thread does the disk work, so no key press ever waits on SQLite.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from tui.store.records import StoreEvent
     from tui.store.userdata import UserData
     from tui.ui.app import AbstractsApp
+    from tui.ui.screens.note_editor import NoteEditorScreen
 
 READ_AFTER_SECONDS = 3.0
 NOTE_DEBOUNCE_SECONDS = 1.0
@@ -44,6 +45,13 @@ class PersonalController:
         self._ambiguous: list[Ambiguity] = []
         self.rescue_path: Path | None = None
         self.rescue_text: str | None = None
+        #: Keys pressed before the data opened, applied in order when it opens.
+        self._queued: list[Callable[[UserData], object]] = []
+        #: What an editor opened before the data did has saved so far, by abstract id.
+        self._early_notes: dict[str, tuple[Abstract, str]] = {}
+        #: The note as it was when its editor opened, by abstract id: closing the editor
+        #: records the whole session as one undo step.
+        self._note_before: dict[str, str | None] = {}
 
     # -- opening -------------------------------------------------------------
 
@@ -70,6 +78,7 @@ class PersonalController:
         self.userdata = userdata
         app.triage.start_undo(userdata)
         userdata.listener = lambda event: app.call_from_thread(self._on_store_event, event)
+        self._replay(userdata)
         for notice in userdata.notices:
             app.notify(
                 visible(notice), title="Your data", severity="warning", timeout=10, markup=False
@@ -82,6 +91,28 @@ class PersonalController:
             app.theme = theme
         if (current := app.abstract_list.current) is not None:
             self._arm_read_timer(current)  # counts once the user has moved (see auto-read)
+
+    def when_open(self, step: Callable[[UserData], object]) -> None:
+        """Run `step` on the user's data now, or, while it is still opening, queue it to
+        run when it opens: a key pressed in the first second is applied, never refused."""
+        if self.userdata is not None:
+            step(self.userdata)
+            return
+        self._queued.append(step)
+        if len(self._queued) == 1:
+            self.app.notify(
+                "Your data is still opening; what you press is applied when it opens.", timeout=3
+            )
+
+    def _replay(self, userdata: UserData) -> None:
+        queued, self._queued = self._queued, []
+        for step in queued:
+            step(userdata)
+        if queued:
+            self.app.notify(
+                f"Applied {len(queued)} key(s) pressed while your data opened (u undoes).",
+                timeout=4,
+            )
 
     def _announce_attach(self, report: AttachReport) -> None:
         app = self.app
@@ -174,24 +205,24 @@ class PersonalController:
 
     # -- actions -------------------------------------------------------------
 
-    def _require(self) -> UserData | None:
-        if self.userdata is None:
-            self.app.notify("Your data is still opening; try again in a moment.", timeout=3)
-        return self.userdata
+    # A key pressed before the data opened acts on the abstract it was pressed on, and
+    # toggles from the state found when the data opens (as it would have a second later).
 
     def toggle_bookmark(self) -> None:
-        abstract, data = self.app.abstract_list.current, self._require()
-        if abstract is None or data is None:
+        if (abstract := self.app.abstract_list.current) is None:
             return
-        self.app.triage.set_bookmarks([abstract.id], not data.is_bookmarked(abstract.id))
+        triage = self.app.triage
+        self.when_open(
+            lambda data: triage.set_bookmarks([abstract.id], not data.is_bookmarked(abstract.id))
+        )
 
     def toggle_read(self) -> None:
-        abstract, data = self.app.abstract_list.current, self._require()
-        if abstract is None or data is None:
+        if (abstract := self.app.abstract_list.current) is None:
             return
         if self._read_timer is not None:
             self._read_timer.stop()  # an explicit choice, not to be overridden by dwell time
-        self.app.triage.set_read([abstract.id], not data.is_read(abstract.id))
+        triage = self.app.triage
+        self.when_open(lambda data: triage.set_read([abstract.id], not data.is_read(abstract.id)))
 
     # -- auto-read -------------------------------------------------------------
     # An abstract on screen for READ_AFTER_SECONDS is marked read, except: while the filter
@@ -253,8 +284,9 @@ class PersonalController:
 
     def toggle_auto_read(self) -> None:
         """The palette's Auto-read switch, remembered for the next start."""
-        if (data := self._require()) is None:
-            return
+        self.when_open(self._toggle_auto_read)
+
+    def _toggle_auto_read(self, data: UserData) -> None:
         on = not self.auto_read
         data.set_state(AUTO_READ_KEY, "on" if on else "off")
         if on:
@@ -272,10 +304,41 @@ class PersonalController:
         )
 
     def edit_note(self) -> None:
-        abstract, data = self.app.abstract_list.current, self._require()
-        if abstract is None or data is None:
+        if (abstract := self.app.abstract_list.current) is None:
             return
-        self._open_editor(abstract, data.note(abstract.id) or "")
+        if (data := self.userdata) is not None:
+            self._note_before[abstract.id] = data.note(abstract.id)
+            self._open_editor(abstract, data.note(abstract.id) or "")
+            return
+        # Still opening: the editor opens at once all the same, so what is typed next is
+        # the note and not keys for the list; the note saved before (if any) is put above
+        # it when the data opens, and only then is anything saved.
+        self._open_editor(abstract, "")
+        self.when_open(lambda data: self._settle_early_note(abstract, data))
+
+    def _settle_early_note(self, abstract: Abstract, data: UserData) -> None:
+        existing = data.note(abstract.id)
+        _, typed = self._early_notes.pop(abstract.id, (abstract, ""))
+        editor = self._editor_on(abstract)
+        if editor is not None:
+            # Still editing: the session starts from the saved note, which goes above.
+            self._note_before[abstract.id] = existing
+            if existing:
+                editor.put_above(existing)
+            else:
+                self.save_note(abstract, editor.text)
+            return
+        if typed.strip():
+            merged = f"{existing.rstrip()}\n{typed}" if existing else typed
+            self._record_note_change(abstract, existing, merged)
+
+    def _editor_on(self, abstract: Abstract) -> NoteEditorScreen | None:
+        from tui.ui.screens.note_editor import NoteEditorScreen
+
+        for screen in self.app.screen_stack:
+            if isinstance(screen, NoteEditorScreen) and screen.abstract.id == abstract.id:
+                return screen
+        return None
 
     def _open_editor(self, abstract: Abstract, text: str, *, orphaned: bool = False) -> None:
         from tui.ui.screens.note_editor import NoteEditorScreen
@@ -287,13 +350,79 @@ class PersonalController:
                 debounce=NOTE_DEBOUNCE_SECONDS,
                 orphaned=orphaned,
             ),
-            lambda _: self.app.view_changed(),
+            lambda final: self._editor_closed(abstract, final),
         )
+
+    def _editor_closed(self, abstract: Abstract, final: str | None) -> None:
+        """The editor closed: its last text is saved (its message may arrive after this)
+        and the whole session becomes one undo step."""
+        if final is not None:
+            self.save_note(abstract, final)
+        data = self.userdata
+        if data is not None and abstract.id in self._note_before:
+            self._record(abstract.id, self._note_before.pop(abstract.id), data.note(abstract.id))
+        self.app.view_changed()
+
+    def _record(self, abstract_id: str, before: str | None, after: str | None) -> None:
+        from tui.triage.undo import SetNote
+
+        self.app.triage.record(SetNote(abstract_id, before, after))
+
+    def _record_note_change(self, abstract: Abstract, before: str | None, text: str) -> None:
+        """Save `text` as the note (empty deletes it) as one undoable step."""
+        data = self.userdata
+        if data is None:
+            return
+        self.save_note(abstract, text)
+        self._record(abstract.id, before, data.note(abstract.id))
+        self.app.view_changed()
+
+    def edit_externally(self) -> None:
+        """`e`: the note in $VISUAL or $EDITOR, saved like any edit when the editor exits."""
+        if (abstract := self.app.abstract_list.current) is not None:
+            self.when_open(lambda data: self._edit_externally(abstract, data))
+
+    def _edit_externally(self, abstract: Abstract, data: UserData) -> None:
+        import os
+
+        from textual.app import SuspendNotSupported
+
+        from tui.ui import external_editor
+
+        app = self.app
+        command = external_editor.editor_command(os.environ)
+        if command is None:
+            app.notify(
+                "Set $VISUAL or $EDITOR to write notes in your own editor; n opens the "
+                "note editor here.",
+                title="No editor",
+                severity="warning",
+                timeout=6,
+            )
+            return
+        before = data.note(abstract.id)
+        try:
+            # Nothing in the block may raise: the terminal is given back after it.
+            with app.suspend():
+                result = external_editor.edit_text(before or "", command)
+        except SuspendNotSupported:
+            app.notify(
+                "This terminal cannot be handed to another program; n opens the note editor here.",
+                severity="warning",
+                timeout=6,
+            )
+            return
+        if result.text is None:
+            app.notify(visible(result.problem), severity="warning", timeout=6, markup=False)
+            return
+        self._record_note_change(abstract, before, result.text)
 
     def save_note(self, abstract: Abstract, text: str) -> None:
         """The note editor's save: while typing (debounced) and when it closes."""
         data = self.userdata
         if data is None:
+            # An editor opened before the data did: kept until it opens (see edit_note).
+            self._early_notes[abstract.id] = (abstract, text)
             return
         current = data.note(abstract.id)
         if not text.strip():
@@ -320,8 +449,9 @@ class PersonalController:
         self._open_editor(stored, data.note(abstract_id) or "", orphaned=True)
 
     def show_notes(self) -> None:
-        if (data := self._require()) is None:
-            return
+        self.when_open(self._show_notes)
+
+    def _show_notes(self, data: UserData) -> None:
         from tui.ui.screens.notes import NotesScreen
 
         app = self.app
@@ -394,6 +524,11 @@ class PersonalController:
         )
         yield SystemCommand(
             "Edit note", "Write a note on the selected abstract (n)", app.action_edit_note
+        )
+        yield SystemCommand(
+            "Edit note in $EDITOR",
+            "Write the selected abstract's note in $VISUAL or $EDITOR (e)",
+            app.action_edit_note_externally,
         )
         yield SystemCommand(
             "Toggle read", "Mark the selected abstract read or unread (r)", app.action_toggle_read

@@ -52,14 +52,19 @@ class TriageController:
         self.undo_stack = UndoStack(target=CorpusTarget(userdata, self.app.corpus))
 
     def perform(self, action: Action) -> bool:
-        """Apply an undoable change through the store and refresh what shows it."""
+        """Apply an undoable change through the store and refresh what shows it (the keys
+        that get here before the data opens wait for it: `PersonalController.when_open`)."""
         if self.undo_stack is None:
-            self.app.notify("Your data is still opening; try again in a moment.", timeout=3)
             return False
         changed = self.undo_stack.do(action)
         if changed:
             self.app.view_changed()
         return changed
+
+    def record(self, action: Action) -> None:
+        """Make a change already written (a note editor's session) one undo step."""
+        if self.undo_stack is not None and getattr(action, "changed", True):
+            self.undo_stack.record(action)
 
     def undo(self) -> None:
         from tui.triage.undo import undo_notice
@@ -139,16 +144,18 @@ class TriageController:
         app.abstract_list.cursor = position
 
     def mark_all_read(self) -> None:
-        from tui.triage.undo import SetRead
-
+        """`A`: the list as shown when pressed, even while the data is still opening."""
         app = self.app
-        data = app.personal.userdata
-        if data is None:
-            return
         ids = [app.corpus.abstracts[i].id for i in app.abstract_list.rows]
         if not ids:
             app.notify("The list is empty: nothing to mark.", timeout=3)
             return
+        app.personal.when_open(lambda data: self._mark_read(ids, data))
+
+    def _mark_read(self, ids: list[str], data: UserData) -> None:
+        from tui.triage.undo import SetRead
+
+        app = self.app
         action = SetRead.capture(ids, True, data.is_read)
         if self.perform(action):
             app.notify(f"Marked {len(action.changed):,} as read. u undoes.", timeout=4)
@@ -362,7 +369,9 @@ class TriageController:
             "Mark every abstract in the list as read (A)",
             app.action_mark_all_read,
         )
-        yield SystemCommand("Undo", "Undo the last bookmark or read change (u)", app.action_undo)
+        yield SystemCommand(
+            "Undo", "Undo the last bookmark, read or note change (u)", app.action_undo
+        )
         yield SystemCommand("Redo", "Redo what was undone (Ctrl+R)", app.action_redo)
         yield SystemCommand(
             "More like this",

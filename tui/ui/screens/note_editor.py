@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -31,6 +32,13 @@ class NoteArea(TextArea):
         # As TextArea.get_line, one character for one, so cursor columns and highlights
         # stay where they were (rich's Text alone would drop some controls, shifting them).
         return Text(visible(self.document.get_line(line_index)), end="", no_wrap=True)
+
+    async def _on_key(self, event: events.Key) -> None:
+        # With tab_behavior="indent" TextArea takes Esc to move the focus; here Esc is the
+        # screen's (save and close): preventing TextArea's handler leaves it to the bindings.
+        # (Every other key goes on to TextArea's own `_on_key`, which Textual calls next.)
+        if event.key == "escape":
+            event.prevent_default()
 
 
 #: Typing that never pauses as long as the debounce is still saved this often.
@@ -86,8 +94,8 @@ class NoteEditorScreen(ModalScreen[str]):
                     ),
                     id="editor-orphan",
                 )
-            # tab_behavior="focus" leaves Esc to this screen (in "indent" mode TextArea takes it).
-            yield NoteArea(self.initial, language="markdown", tab_behavior="focus", id="note-text")
+            # Tab indents (a list in a note); NoteArea leaves Esc to this screen.
+            yield NoteArea(self.initial, language="markdown", tab_behavior="indent", id="note-text")
 
     def on_mount(self) -> None:
         editor = self.query_one("#note-text", TextArea)
@@ -97,6 +105,13 @@ class NoteEditorScreen(ModalScreen[str]):
     @property
     def text(self) -> str:
         return self.query_one("#note-text", TextArea).text
+
+    def put_above(self, saved: str) -> None:
+        """The note saved before, known only now (the editor opened before the user's data
+        did): put it above what was typed, which is then saved as one note."""
+        editor = self.query_one("#note-text", TextArea)
+        self.initial = saved
+        editor.insert(saved.rstrip("\n") + "\n", location=(0, 0))
 
     def on_text_area_changed(self) -> None:
         if self._timer is not None:

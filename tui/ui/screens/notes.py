@@ -25,6 +25,21 @@ if TYPE_CHECKING:
     from tui.store.records import NoteRecord
 
 PREVIEW_CHARS = 160
+#: A multi-line note shows its first lines as written, not run together into one.
+PREVIEW_LINES = 3
+
+
+def preview_lines(text: str) -> list[str]:
+    """The first `PREVIEW_LINES` non-blank lines of a note, each cut at `PREVIEW_CHARS`;
+    the last ends in "…" when more of the note follows."""
+    lines = [line.rstrip() for line in text.splitlines() if line.strip()]
+    shown = [visible_line(line) for line in lines[:PREVIEW_LINES]]
+    shown = [
+        line if len(line) <= PREVIEW_CHARS else line[: PREVIEW_CHARS - 1] + "…" for line in shown
+    ]
+    if len(lines) > PREVIEW_LINES and shown and not shown[-1].endswith("…"):
+        shown[-1] += " …"
+    return shown
 
 
 class NotesScreen(ModalScreen[str | None]):
@@ -69,13 +84,14 @@ class NotesScreen(ModalScreen[str | None]):
 
     def _option(self, note: NoteRecord) -> Option:
         # Notes, headlines and origins may come from an import: shown, never obeyed.
-        preview = visible_line(" ".join(note.text.split()))
-        if len(preview) > PREVIEW_CHARS:
-            preview = preview[: PREVIEW_CHARS - 1] + "…"
         title = Text(visible_line(note.headline or note.id), style="bold")
         if note.orphaned:
             title.append("  (orphaned: not loaded)", style="italic yellow")
-        body = Text.assemble(title, "\n", ("  ✎ ", "yellow"), preview)
+        body = Text.assemble(title)
+        for number, line in enumerate(preview_lines(note.text)):
+            body.append("\n")
+            body.append("  ✎ " if number == 0 else "    ", style="yellow")
+            body.append(line)
         for copy in getattr(note, "conflicts", ()):
             other = visible_line(" ".join(copy.text.split())[:PREVIEW_CHARS])
             body.append(f"\n  ⚠ also kept ({visible_line(copy.origin)}): ", style="bold red")

@@ -1,0 +1,122 @@
+"""Keys pressed before the user's data has opened are applied when it opens (issue 10,
+point 2): in order, on the abstract they were pressed on, undoable, never refused.
+
+The data is held closed by replacing the controller's `open` until the test opens it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.ui.helpers import record_notifications, wait_for_userdata
+from tui.ui.app import AbstractsApp, make_app
+from tui.ui.controllers.personal import PersonalController
+from tui.ui.screens.note_editor import NoteEditorScreen
+from tui.ui.screens.notes import NotesScreen
+
+
+def held_closed(app: AbstractsApp, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Keep the user's data from opening; return the list of notifications shown."""
+    app.personal.open = lambda: None  # type: ignore[method-assign]
+    return record_notifications(app, monkeypatch)
+
+
+async def open_now(pilot) -> None:
+    PersonalController.open(pilot.app.personal)
+    await wait_for_userdata(pilot)
+
+
+async def test_keys_pressed_while_opening_are_applied_in_order_and_undoable(
+    seeds_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_app([seeds_dir])
+    said = held_closed(app, monkeypatch)
+    async with app.run_test(size=(140, 40)) as pilot:
+        first = app.abstract_list.current
+        await pilot.press("b", "j")
+        second = app.abstract_list.current
+        await pilot.press("r", "b", "b", "j", "r")  # b twice on the second: no bookmark
+        third = app.abstract_list.current
+        assert app.personal.userdata is None
+        await open_now(pilot)
+        data = app.personal.userdata
+        assert data.bookmarked_ids() == {first.id}
+        assert data.read_ids() == {second.id, third.id}
+        assert not any("try again" in s for s in said)
+        assert any("applied when it opens" in s for s in said)
+        # Each key is its own undo step, undone last first.
+        await pilot.press("u")
+        assert data.read_ids() == {second.id}
+        await pilot.press("u", "u")  # the two b on the second
+        assert data.bookmarked_ids() == {first.id}
+        await pilot.press("u", "u")
+        assert data.read_ids() == set() and data.bookmarked_ids() == set()
+
+
+async def test_mark_list_read_while_opening_marks_the_list_shown(
+    seeds_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_app([seeds_dir])
+    held_closed(app, monkeypatch)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("A")
+        await open_now(pilot)
+        assert len(app.personal.userdata.read_ids()) == len(app.corpus)
+        await pilot.press("u")
+        assert app.personal.userdata.read_ids() == set()
+
+
+async def test_notes_view_asked_for_while_opening_opens_when_the_data_does(
+    seeds_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_app([seeds_dir])
+    held_closed(app, monkeypatch)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("N")
+        assert not isinstance(app.screen, NotesScreen)
+        await open_now(pilot)
+        assert isinstance(app.screen, NotesScreen)
+
+
+async def test_a_note_typed_while_opening_goes_below_the_note_already_saved(
+    seeds_dir: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_app([seeds_dir], data_dir=data_dir)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        target = app.abstract_list.current
+        await pilot.press("n", *"saved before", "escape")
+
+    again = make_app([seeds_dir], data_dir=data_dir)
+    held_closed(again, monkeypatch)
+    async with again.run_test(size=(140, 40)) as pilot:
+        # The editor opens at once, so the keys typed next are the note, not commands.
+        await pilot.press("n")
+        assert isinstance(again.screen, NoteEditorScreen)
+        await pilot.press(*"and now")
+        await pilot.pause(1.2)  # past the debounce: nothing is lost while the data opens
+        await open_now(pilot)
+        assert again.screen.text == "saved before\nand now"
+        await pilot.press("escape")
+        data = again.personal.userdata
+        assert data.note(target.id) == "saved before\nand now"
+        await pilot.press("u")  # the whole session is one step
+        assert data.note(target.id) == "saved before"
+
+
+async def test_a_note_closed_before_the_data_opens_is_saved_when_it_does(
+    seeds_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_app([seeds_dir])
+    held_closed(app, monkeypatch)
+    async with app.run_test(size=(140, 40)) as pilot:
+        target = app.abstract_list.current
+        await pilot.press("n", *"quick", "escape", "j", "b")
+        await open_now(pilot)
+        data = app.personal.userdata
+        assert data.note(target.id) == "quick"
+        assert data.bookmarked_ids() == {app.abstract_list.current.id}
+        await pilot.press("u", "u")
+        assert data.note(target.id) is None and not data.bookmarked_ids()
