@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from tui.ui.screens.notes import NotesScreen
 
 NARROW_WIDTH = 100
+ANSI_THEMES = ("ansi-dark", "ansi-light")
 
 
 class AbstractsApp(App[int]):
@@ -82,6 +83,10 @@ class AbstractsApp(App[int]):
 
     def __init__(self, corpus: Corpus, *, data_dir: Path | None = None) -> None:
         super().__init__()
+        # The ANSI themes paint with the terminal's own palette, whose contrast cannot be
+        # known: only themes measured to pass WCAG AA are offered (tests/ui/test_contrast.py).
+        for name in ANSI_THEMES:
+            self.unregister_theme(name)
         self.corpus = corpus
         self._data_dir_override = data_dir
         #: Show the LaTeX source instead of the rendered text.

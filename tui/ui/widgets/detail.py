@@ -160,7 +160,8 @@ class DetailPane(VerticalScroll, can_focus=True):
             note.display = False
             return
         meta.update(meta_text(view))
-        match = self.get_component_rich_style("detail-pane--match", partial=True)
+        # The full style: a partial one drops the alpha of `$accent 35%` (a full accent).
+        match = self.get_component_rich_style("detail-pane--match")
         body.update(reading_text(view.abstract, raw=view.raw, spans=view.spans, match_style=match))
         note.display = bool(view.note)
         note.update(Text(visible(view.note or "")))
