@@ -44,6 +44,14 @@ if TYPE_CHECKING:
 
 NARROW_WIDTH = 100
 ANSI_THEMES = ("ansi-dark", "ansi-light")
+# The filter's placeholder, longest first: the longest that fits the box is shown.
+FILTER_PLACEHOLDERS = (
+    '/ filter: words, "phrase", -word, year:2023, is:bookmarked',
+    '/ filter: words "phrase" -word year:2023 is:bookmarked',
+    "/ filter: words -word year:2023 is:bookmarked",
+    "/ filter: words -word year:2023",
+    "/ filter",
+)
 
 
 class AbstractsApp(App[int]):
@@ -111,10 +119,7 @@ class AbstractsApp(App[int]):
         yield AppHeader(id="header")
         with Horizontal(id="main"):
             with Vertical(id="list-pane"):
-                yield Input(
-                    placeholder='/ filter: words, "phrase", -word, year:2023, is:bookmarked',
-                    id="filter",
-                )
+                yield Input(placeholder=FILTER_PLACEHOLDERS[-1], id="filter")
                 yield Static(id="query-error")
                 yield AbstractList(self.corpus, id="list")
             yield DetailPane(id="detail")
@@ -137,12 +142,22 @@ class AbstractsApp(App[int]):
         return self.query_one("#query-error", Static)
 
     def on_mount(self) -> None:
+        self.call_after_refresh(self._fit_placeholder)
         self.abstract_list.empty_text = "No abstracts loaded."
         self.abstract_list.focus()
         self.view_changed()
         self._report_problems()
         self.quit_sequence.attach()
         self.call_after_refresh(self.start_background_work)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit_placeholder)
+
+    def _fit_placeholder(self) -> None:
+        """The longest placeholder that fits the filter box, never one cut mid-word."""
+        width = self.filter_input.content_region.width
+        fitting = (text for text in FILTER_PLACEHOLDERS if len(text) < width)
+        self.filter_input.placeholder = next(fitting, FILTER_PLACEHOLDERS[-1])
 
     def start_background_work(self) -> None:
         """After the first paint: build the index and open the user's data off the UI thread."""

@@ -103,8 +103,10 @@ def meta_text(view: DetailView) -> Text:
     # File names and header lines are data: shown, never obeyed by the terminal.
     parts.append(visible_line(abstract.collection.short), style="bold")
     parts.append(f" · {visible_line(source.name)} #{source.position}")
-    parts.append(f" · {words:,} words · {minutes} min")
     parts.append("\n")
+    # Lines are never wrapped (styles/app.tcss): the length leads the second line, and
+    # the id, least needed, is what an ellipsis cuts first.
+    parts.append(f"{words:,} words · {minutes} min  ·  ")
     parts.append(
         "★ bookmarked  " if view.bookmarked else "☆ not bookmarked  ",
         style="bold" if view.bookmarked else "dim",
