@@ -46,6 +46,15 @@ if TYPE_CHECKING:
     from tui.ui.screens.notes import NotesScreen
 
 NARROW_WIDTH = 100
+ANSI_THEMES = ("ansi-dark", "ansi-light")
+# The filter's placeholder, longest first: the longest that fits the box is shown.
+FILTER_PLACEHOLDERS = (
+    '/ filter: words, "phrase", -word, year:2023, is:bookmarked',
+    '/ filter: words "phrase" -word year:2023 is:bookmarked',
+    "/ filter: words -word year:2023 is:bookmarked",
+    "/ filter: words -word year:2023",
+    "/ filter",
+)
 
 
 class AbstractsApp(App[int]):
@@ -88,6 +97,10 @@ class AbstractsApp(App[int]):
         self, corpus: Corpus, *, data_dir: Path | None = None, clock: Clock | None = None
     ) -> None:
         super().__init__()
+        # The ANSI themes paint with the terminal's own palette, whose contrast cannot be
+        # known: only themes measured to pass WCAG AA are offered (tests/ui/test_contrast.py).
+        for name in ANSI_THEMES:
+            self.unregister_theme(name)
         self.corpus = corpus
         #: What the UI's timers run on (dwell, resume save, note debounce): tests pass a
         #: `ManualClock` and advance it instead of sleeping.
@@ -116,10 +129,7 @@ class AbstractsApp(App[int]):
         yield AppHeader(id="header")
         with Horizontal(id="main"):
             with Vertical(id="list-pane"):
-                yield Input(
-                    placeholder='/ filter: words, "phrase", -word, year:2023, is:bookmarked',
-                    id="filter",
-                )
+                yield Input(placeholder=FILTER_PLACEHOLDERS[-1], id="filter")
                 yield Static(id="query-error")
                 yield AbstractList(self.corpus, id="list")
             yield DetailPane(id="detail")
@@ -142,6 +152,7 @@ class AbstractsApp(App[int]):
         return self.query_one("#query-error", Static)
 
     def on_mount(self) -> None:
+        self.call_after_refresh(self._fit_placeholder)
         self.abstract_list.empty_text = "No abstracts loaded."
         self.abstract_list.focus()
         self.view_changed()
@@ -150,6 +161,15 @@ class AbstractsApp(App[int]):
         # A modal opening or closing holds off or restarts auto-read's dwell time.
         self.screen_change_signal.subscribe(self, lambda _: self.personal.focus_changed())
         self.call_after_refresh(self.start_background_work)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit_placeholder)
+
+    def _fit_placeholder(self) -> None:
+        """The longest placeholder that fits the filter box, never one cut mid-word."""
+        width = self.filter_input.content_region.width
+        fitting = (text for text in FILTER_PLACEHOLDERS if len(text) < width)
+        self.filter_input.placeholder = next(fitting, FILTER_PLACEHOLDERS[-1])
 
     def start_background_work(self) -> None:
         """After the first paint: build the index and open the user's data off the UI thread."""

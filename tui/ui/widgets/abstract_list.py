@@ -18,6 +18,7 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
+from textual.color import Color
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
@@ -274,8 +275,10 @@ class AbstractList(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         base = self._style("base")
         if not self._rows and y == 1:
-            message = Text(self.empty_text, style=self._style("meta"), justify="center")
-            message.truncate(width, overflow="ellipsis", pad=True)
+            message = Text(self.empty_text)
+            message.align("center", width)
+            # A span, not the Text's own style: Rich renders a Text without spans unstyled.
+            message.stylize(self._style("meta"))
             return Strip(list(message.render(self.app.console))).crop_extend(0, width, base)
         row = self._row_at(int(self.scroll_y) + y)
         if row is None:
@@ -300,8 +303,11 @@ class AbstractList(ScrollView, can_focus=True):
                 if self._divider
                 else " no abstract has every word · closest matches "
             )
-            text = Text(label, style=self._style("divider"))
+            text = Text(label)
             text.align("center", width, character="─")
+            # A span, not the Text's own style: Rich renders a Text without spans unstyled
+            # (the terminal's own colours on a light theme).
+            text.stylize(self._style("divider"))
             strip = Strip(list(text.render(self.app.console))).crop_extend(
                 0, width, self._style("base")
             )
@@ -312,13 +318,40 @@ class AbstractList(ScrollView, can_focus=True):
         if (style := self._styles.get(name)) is None:
             if name == "base":
                 style = self.rich_style
+            elif name in ("cursor", "match-cursor"):
+                style = self._overlay_style(f"abstract-list--{name}")
             else:
                 # Full styles (with the background) so translucent theme colours such as
-                # $text-muted blend correctly; the cursor's background is applied on top.
-                partial = name in ("cursor", "match-cursor")
-                style = self.get_component_rich_style(f"abstract-list--{name}", partial=partial)
+                # $text-muted blend correctly.
+                style = self.get_component_rich_style(f"abstract-list--{name}")
             self._styles[name] = style
         return style
+
+    def _overlay_style(self, component: str) -> Style:
+        """A style painted over a whole row (the cursor): only what the TCSS sets.
+
+        Textual's partial styles drop a colour's alpha (`$accent 40%` would paint
+        the full accent, under which text is unreadable), so translucent colours are
+        blended here over the list's background, and `color: auto` is resolved
+        against the background the row ends up with.
+        """
+        styles = self.get_component_styles(component)
+        base = self.rich_style
+        background = Color.from_rich_color(base.bgcolor) if base.bgcolor else Color(0, 0, 0)
+        if styles.has_rule("background"):
+            background += styles.background
+        color: Color | None = None
+        if styles.has_rule("auto_color") and styles.auto_color:
+            color = background + background.get_contrast_text(styles.color.a)
+        elif styles.has_rule("color"):
+            color = background + styles.color
+        return (
+            Style(
+                color=color.rich_color if color is not None else None,
+                bgcolor=background.rich_color if styles.has_rule("background") else None,
+            )
+            + styles.text_style
+        )
 
     def _row_text(self, abstract: Abstract, width: int, is_cursor: bool) -> Text:
         marks = self.marks

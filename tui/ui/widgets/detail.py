@@ -103,8 +103,10 @@ def meta_text(view: DetailView) -> Text:
     # File names and header lines are data: shown, never obeyed by the terminal.
     parts.append(visible_line(abstract.collection.short), style="bold")
     parts.append(f" · {visible_line(source.name)} #{source.position}")
-    parts.append(f" · {words:,} words · {minutes} min")
     parts.append("\n")
+    # Lines are never wrapped (styles/app.tcss): the length leads the second line, and
+    # the id, least needed, is what an ellipsis cuts first.
+    parts.append(f"{words:,} words · {minutes} min  ·  ")
     parts.append(
         "★ bookmarked  " if view.bookmarked else "☆ not bookmarked  ",
         style="bold" if view.bookmarked else "dim",
@@ -160,7 +162,8 @@ class DetailPane(VerticalScroll, can_focus=True):
             note.display = False
             return
         meta.update(meta_text(view))
-        match = self.get_component_rich_style("detail-pane--match", partial=True)
+        # The full style: a partial one drops the alpha of `$accent 35%` (a full accent).
+        match = self.get_component_rich_style("detail-pane--match")
         body.update(reading_text(view.abstract, raw=view.raw, spans=view.spans, match_style=match))
         note.display = bool(view.note)
         note.update(Text(visible(view.note or "")))
