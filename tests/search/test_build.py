@@ -80,3 +80,23 @@ def test_postings_match_a_plain_count() -> None:
 def test_empty_corpus() -> None:
     data = build_index_data(make_corpus([]))
     assert data.vocab == [] and data.post_doc.size == 0 and data.tok_ptr.tolist() == [0]
+
+
+def test_two_processes_build_the_same_index_as_one() -> None:
+    import dataclasses
+
+    import numpy as np
+
+    rows: list[Row] = [
+        ("p.txt", "X", 2020 + k % 3, f"Topic {k} about graphs. Pre-training words {k % 7} here.")
+        for k in range(300)
+    ]
+    corpus = make_corpus(rows)
+    one = build_index_data(corpus, block_size=64, workers=1)
+    two = build_index_data(corpus, block_size=64, workers=2)
+    for f in dataclasses.fields(IndexData):
+        a, b = getattr(one, f.name), getattr(two, f.name)
+        if isinstance(a, np.ndarray):
+            assert np.array_equal(a, b), f.name
+        else:
+            assert a == b, f.name

@@ -7,7 +7,10 @@ is saved as arrays (tui/cachefile.py, no pickle) and a warm start is one read.
 from __future__ import annotations
 
 import itertools
+import os
 import re
+import sys
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -78,6 +81,8 @@ BoolArray = npt.NDArray[np.bool_]
 # 100,000-abstract corpus has ~16 million tokens; as Python lists of ints
 # that alone was ~130 MB, plus the int64 temporaries of one global sort).
 BLOCK_SIZE = 4096
+# From this many abstracts on, two processes index (see _workers).
+PARALLEL_MIN = 4000
 
 
 @dataclass(slots=True)
@@ -259,18 +264,80 @@ def _stem_table(vocab: list[str]) -> tuple[Int32Array, list[str], Int64Array, In
     return word_stem, stems, stem_ptr, stem_words_
 
 
-def build_index_data(corpus: Corpus, block_size: int = BLOCK_SIZE) -> IndexData:
+def _block_starts(lo: int, hi: int, size: int) -> list[tuple[int, int]]:
+    return [(start, min(start + size, hi)) for start in range(lo, hi, size)]
+
+
+# The abstracts a forked helper process indexes (set just before forking: the
+# child inherits them without copying or pickling).
+_FORKED: list[Abstract] = []
+
+
+def _index_part(lo: int, hi: int, size: int) -> tuple[list[str], list[_Block]]:
+    """Index abstracts [lo, hi) of `_FORKED` with a vocabulary of its own (helper side)."""
+    word_ids: dict[str, int] = {}
+    blocks = [_index_block(_FORKED[a:b], a, word_ids) for a, b in _block_starts(lo, hi, size)]
+    return list(word_ids), blocks
+
+
+def _workers(n: int) -> int:
+    """How many processes index `n` abstracts: two on a multi-core Linux machine for a
+    large corpus, from a process with no other threads (forking one that has threads,
+    such as the app's, is unsafe); one otherwise."""
+    if n < PARALLEL_MIN or sys.platform != "linux" or (os.cpu_count() or 1) < 2:
+        return 1
+    return 2 if threading.active_count() == 1 else 1
+
+
+def _index_all(
+    abstracts: list[Abstract], size: int, workers: int
+) -> tuple[dict[str, int], list[_Block]]:
+    """Blocks of every abstract and the vocabulary they are numbered in. With two
+    workers a forked process indexes the second half while this one does the first;
+    its word numbers are then translated into this process's."""
+    n = len(abstracts)
+    word_ids: dict[str, int] = {}  # word -> number in order of first sighting
+    if workers < 2:
+        return word_ids, [
+            _index_block(abstracts[a:b], a, word_ids) for a, b in _block_starts(0, n, size)
+        ]
+    import multiprocessing
+
+    global _FORKED
+    half = n // 2
+    _FORKED = abstracts
+    try:
+        with multiprocessing.get_context("fork").Pool(1) as pool:
+            pending = pool.apply_async(_index_part, (half, n, size))
+            blocks = [
+                _index_block(abstracts[a:b], a, word_ids) for a, b in _block_starts(0, half, size)
+            ]
+            their_words, their_blocks = pending.get()
+    finally:
+        _FORKED = []
+    mapping = np.fromiter(
+        (word_ids.setdefault(w, len(word_ids)) for w in their_words), np.int32, len(their_words)
+    )
+    for block in their_blocks:
+        block.tokens = mapping[block.tokens]
+        block.post_word = mapping[block.post_word]
+    return word_ids, blocks + their_blocks
+
+
+def build_index_data(
+    corpus: Corpus, block_size: int = BLOCK_SIZE, workers: int | None = None
+) -> IndexData:
     """Tokenize every abstract and lay out postings, lengths and metadata.
 
     Documents are indexed in blocks, so only one block's Python lists exist at
     a time; the rest is compact numpy arrays (int32 word and doc numbers,
-    uint16 counts) that are scattered into word order at the end.
+    uint16 counts) that are scattered into word order at the end. A large
+    corpus is indexed by two processes (`workers`, default: see `_workers`).
     """
     abstracts = corpus.abstracts
     n = len(abstracts)
     size = max(block_size, 1)
-    word_ids: dict[str, int] = {}  # word -> number in order of first sighting
-    blocks = [_index_block(abstracts[lo : lo + size], lo, word_ids) for lo in range(0, n, size)]
+    word_ids, blocks = _index_all(abstracts, size, _workers(n) if workers is None else workers)
 
     # Renumber words in sorted order so every prefix is a contiguous range.
     first_seen = list(word_ids)
