@@ -218,3 +218,22 @@ async def test_the_filter_waits_for_the_index_and_says_so(seeds_dir: Path, monke
         await wait_until(pilot, lambda: app.search.match_counts is not None)
         assert 0 < len(app.abstract_list.rows) < 76
         assert "matches" in status(app) or "match" in status(app)
+
+
+async def test_a_late_result_for_an_older_query_never_paints_over_the_newer_one(
+    seeds_dir: Path,
+) -> None:
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("slash", *"pruning ")
+        await wait_until(pilot, lambda: app.search.match_counts is not None)
+        shown = list(app.abstract_list.rows)
+        counts = app.search.match_counts
+        # A slower worker for an earlier text (and one for the other order) reports late.
+        app.search.apply_search("prun", "relevance", [0, 1, 2], lambda text: [], (3, 0))
+        app.search.apply_search("pruning ", "file", [5], lambda text: [], (1, 0))
+        assert list(app.abstract_list.rows) == shown
+        assert app.search.match_counts == counts
+        # The current text and order do paint.
+        app.search.apply_search("pruning ", "relevance", [7], lambda text: [], (1, 0))
+        assert list(app.abstract_list.rows) == [7]
