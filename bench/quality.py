@@ -29,6 +29,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -104,7 +105,10 @@ def fts_engine(corpus: Corpus) -> tuple[Engine, float]:
     return run, built
 
 
-def tantivy_engine(corpus: Corpus, folder: Path) -> tuple[Engine, float] | None:
+def build_tantivy(corpus: Corpus, folder: Path) -> tuple[Any, Any, float] | None:
+    """(index, searcher, build seconds) of tantivy over the rendered abstracts (en_stem
+    tokenizer, each abstract's corpus position stored); None when tantivy is not installed.
+    bench/search.py builds it the same way."""
     try:
         import tantivy
     except ImportError:
@@ -113,16 +117,21 @@ def tantivy_engine(corpus: Corpus, folder: Path) -> tuple[Engine, float] | None:
     builder = tantivy.SchemaBuilder()
     builder.add_text_field("body", stored=False, tokenizer_name="en_stem")
     builder.add_integer_field("pos", stored=True, fast=True)
-    schema = builder.build()
-    index = tantivy.Index(schema, path=str(folder))
+    index = tantivy.Index(builder.build(), path=str(folder))
     writer = index.writer(heap_size=200_000_000, num_threads=2)
     for i, a in enumerate(corpus.abstracts):
         writer.add_document(tantivy.Document(body=a.plain, pos=i))
     writer.commit()
     writer.wait_merging_threads()
     index.reload()
-    searcher = index.searcher()
-    built = time.perf_counter() - start
+    return index, index.searcher(), time.perf_counter() - start
+
+
+def tantivy_engine(corpus: Corpus, folder: Path) -> tuple[Engine, float] | None:
+    built = build_tantivy(corpus, folder)
+    if built is None:
+        return None
+    index, searcher, seconds = built
 
     def run(text: str) -> list[int]:
         words = tokenize(text)
@@ -132,7 +141,7 @@ def tantivy_engine(corpus: Corpus, folder: Path) -> tuple[Engine, float] | None:
         hits = searcher.search(query, 10).hits
         return [searcher.doc(address)["pos"][0] for _, address in hits]
 
-    return run, built
+    return run, seconds
 
 
 def evaluate(

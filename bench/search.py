@@ -168,24 +168,13 @@ def tantivy_keystrokes(corpus: Corpus) -> tuple[float, list[float]]:
     """(build seconds, per-keystroke query seconds) of tantivy (en_stem, BM25, the typed
     words ORed, the last one also as a prefix: `phrase_prefix` is tantivy's nearest), on
     the same abstracts and keystrokes. (nan, []) when tantivy is not installed."""
-    try:
-        import tantivy
-    except ImportError:
-        return float("nan"), []
+    from bench.quality import build_tantivy
+
     with tempfile.TemporaryDirectory() as tmp:
-        start = time.perf_counter()
-        builder = tantivy.SchemaBuilder()
-        builder.add_text_field("body", stored=False, tokenizer_name="en_stem")
-        builder.add_integer_field("pos", stored=False, fast=True)
-        index = tantivy.Index(builder.build(), path=tmp)
-        writer = index.writer(heap_size=200_000_000, num_threads=2)
-        for i, a in enumerate(corpus.abstracts):
-            writer.add_document(tantivy.Document(body=a.plain, pos=i))
-        writer.commit()
-        writer.wait_merging_threads()
-        index.reload()
-        searcher = index.searcher()
-        built = time.perf_counter() - start
+        made = build_tantivy(corpus, Path(tmp))
+        if made is None:
+            return float("nan"), []
+        index, searcher, built = made
         times: list[float] = []
         for q in QUERIES:
             for text in keystrokes(q):
