@@ -352,12 +352,6 @@ def test_refresh_says_whether_anything_changed(data_dir: Path) -> None:
     two.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: Writer._pending_ids protects only the old id of a queued Reattach, so a "
-    "refresh drops the moved note, bookmark and read mark from memory until a reload "
-    "after the commit",
-)
 def test_a_queued_reattachment_survives_a_refresh(
     tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -22,6 +22,7 @@ from tui.store.records import (
     DeleteNote,
     Notice,
     Operation,
+    Reattach,
     SaveFailed,
     SaveNote,
     SavingRecovered,
@@ -214,9 +215,12 @@ class Writer(Memory):
 
     def _pending_ids(self) -> frozenset[_Key]:
         keys = set(self._pending)
-        for kind, key in self._pending:
-            if kind == "reattach":  # the old id's records are moving: memory is ahead
-                keys |= {("bookmark", key), ("read", key), ("note", key)}
+        for (kind, key), op in self._pending.items():
+            if kind == "reattach":
+                # The records are moving from the old id to the new one: memory is
+                # ahead of the disk for both until the move is saved.
+                moved = {key, op.new_id} if isinstance(op, Reattach) else {key}
+                keys |= {(k, i) for i in moved for k in ("bookmark", "read", "note")}
         return frozenset(keys)
 
     def _emit(self, events: list[StoreEvent]) -> None:
