@@ -120,3 +120,33 @@ async def test_a_note_closed_before_the_data_opens_is_saved_when_it_does(
         assert data.bookmarked_ids() == {app.abstract_list.current.id}
         await pilot.press("u", "u")
         assert data.note(target.id) is None and not data.bookmarked_ids()
+
+
+async def test_a_note_typed_before_the_data_opened_survives_an_early_quit(
+    seeds_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    from tui.commands.export import main_import
+
+    data_dir = tmp_path / "data"
+    app = make_app([seeds_dir], data_dir=data_dir)
+    held_closed(app, monkeypatch)
+    async with app.run_test(size=(140, 40)) as pilot:
+        target = app.abstract_list.current
+        await pilot.press("n", *"typed at once")
+        await pilot.press("escape", "q")
+    assert app.return_value == 1  # the exit status: something could only go to a rescue file
+    rescue = app.personal.rescue_path
+    assert rescue is not None and rescue.exists()
+    doc = json.loads(rescue.read_text(encoding="utf-8"))
+    assert [(n["id"], n["text"]) for n in doc["notes"]] == [(target.id, "typed at once")]
+    # And `abstracts import` brings it back.
+    assert main_import([str(rescue), "--data-dir", str(data_dir)]) == 0
+    from tui.store.userdata import UserData
+
+    stored = UserData.open(data_dir)
+    try:
+        assert stored.note(target.id) == "typed at once"
+    finally:
+        stored.close()

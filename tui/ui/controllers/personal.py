@@ -516,6 +516,31 @@ class PersonalController:
             if self.rescue_path is None and self.userdata.pending_count:
                 self.rescue_text = self.userdata.rescue_text()
             self.userdata = None
+        elif self._early_notes:
+            self._rescue_early_notes()
+
+    def _rescue_early_notes(self) -> None:
+        """Notes typed before the data opened, and the app quit before it did: there is no
+        store to save them to, so they go to a rescue file that `abstracts import` reads."""
+        import time
+
+        from tui.store.records import SaveNote, Snapshot
+        from tui.store.rescue import rescue_dirs, rescue_document, to_text, write_rescue_file
+
+        notes = [(a, t) for a, t in self._early_notes.values() if t.strip()]
+        self._early_notes = {}
+        if not notes:
+            return
+        now = time.time()
+        snapshots = {a.id: Snapshot.of(a) for a, _ in notes}
+        ops = [SaveNote(a.id, t, snapshots[a.id], 0, now) for a, t in notes]
+        doc = rescue_document(
+            ops, snapshots, lambda _: 0, "the app quit before your data had opened"
+        )
+        text = to_text(doc)
+        self.rescue_path, _ = write_rescue_file(text, rescue_dirs(self.app.data_dir))
+        if self.rescue_path is None:
+            self.rescue_text = text
 
     def commands(self) -> Iterable[SystemCommand]:
         app = self.app
