@@ -7,7 +7,6 @@ worker. An existing file is never replaced; nothing to export writes nothing.
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -77,6 +76,8 @@ class ExportController:
         )
 
     def _write(self, request: ExportRequest, shown: list[Abstract]) -> None:
+        import sqlite3  # here, not at the top: nothing of the store is needed to paint
+
         from tui.commands.export import NoStore, load, render, write_problem
         from tui.fileio import write_text_atomically
         from tui.store.db import StoreError
