@@ -241,11 +241,7 @@ class SearchIndex:
         """Each required term's match; a term also counts as found where it is joined to
         its neighbour as one word (`pre training` finds `pretraining`)."""
         matches = [self._term(t.word, t.prefix, fuzzy=True) for t in required]
-        for k in range(len(required) - 1):
-            a, b = required[k], required[k + 1]
-            joined = self._term(a.word + b.word, b.prefix, fuzzy=False)
-            if joined is None:
-                continue
+        for k, joined in self._joined(required):
             for j in (k, k + 1):
                 old = matches[j]
                 if old is None:
@@ -262,6 +258,16 @@ class SearchIndex:
                         int(np.count_nonzero(present)),
                     )
         return matches
+
+    def _joined(self, required: list[Term]) -> list[tuple[int, _TermMatch]]:
+        """(k, match) for each pair of neighbouring terms k, k+1 found written as one word."""
+        found = []
+        for k in range(len(required) - 1):
+            a, b = required[k], required[k + 1]
+            joined = self._term(a.word + b.word, b.prefix, fuzzy=False)
+            if joined is not None:
+                found.append((k, joined))
+        return found
 
     def _ranked(
         self, indices: IntArray, score: FloatArray, matches: list[_TermMatch | None]
@@ -335,8 +341,13 @@ class SearchIndex:
         prefixes: list[str] = []
         phrases: list[tuple[str, ...]] = []
         required, optional = _split_terms(query)
-        for term, match in zip(required, self._required_matches(required), strict=True):
+        # The words each term matched, alone or written together with its neighbour
+        # (cached term results: no score vectors are merged just to paint).
+        singles = [self._term(t.word, t.prefix, fuzzy=True) for t in required]
+        joined = [match for _, match in self._joined(required)]
+        for term in required:
             words.add(term.word)
+        for match in singles + joined:
             if match is not None:
                 words.update(vocab[i] for i in match.words.tolist())
         expander = self._expander
