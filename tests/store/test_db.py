@@ -108,7 +108,7 @@ def _v1_fixture(path: Path) -> None:
 def test_migration_from_v1(tmp_path: Path) -> None:
     _v1_fixture(tmp_path / "abstracts.db")
     store = Store.open(tmp_path)
-    assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert store.conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
     data = store.load()
     assert data.bookmarks == {"b1": 10.0}
     assert {i: n.text for i, n in data.notes.items()} == {"n1": "note one", "b1": "note on b1"}
@@ -196,4 +196,32 @@ def test_disk_full_keeps_database_intact(tmp_path: Path) -> None:
     store.conn.execute("PRAGMA max_page_count = 1073741823")
     assert store.load().notes["small"].text == "kept"
     store.save_note("big", "y" * 200_000)
+    assert store.integrity_check() == "ok"
+
+
+def test_migration_from_v2_keeps_every_row_and_adds_the_v3_tables(tmp_path: Path) -> None:
+    path = tmp_path / "abstracts.db"
+    conn = sqlite3.connect(path)
+    for statement in schema.KNOWN_SCHEMAS[2]:
+        conn.execute(statement)
+    conn.execute(
+        "INSERT INTO records(id, text, headline, created, updated) "
+        "VALUES ('a1', 'Text A1.', 'Head A1', 1.0, 1.0)"
+    )
+    conn.execute("INSERT INTO bookmarks VALUES ('a1', 5.0)")
+    conn.execute("INSERT INTO notes VALUES ('a1', 'kept note', 3, 6.0)")
+    conn.execute("PRAGMA user_version = 2")
+    conn.commit()
+    conn.close()
+    store = Store.open(tmp_path)
+    assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 3
+    data = store.load()
+    assert data.bookmarks == {"a1": 5.0}
+    assert data.notes["a1"].text == "kept note" and data.notes["a1"].version == 3
+    tables = {
+        str(row[0])
+        for row in store.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+    }
+    assert {"tags", "dismissals", "saved_searches"} <= tables
+    assert schema.foreign_reason(store.conn, 3) is None
     assert store.integrity_check() == "ok"

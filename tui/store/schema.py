@@ -3,7 +3,8 @@
 The version lives in `PRAGMA user_version`. Version 1 kept only bookmarks and
 notes, each with its own copy of the abstract; version 2 adds reading state, note
 versions, conflict copies, aliases of re-attached records and UI state, and moves
-the abstract snapshots into one `records` table.
+the abstract snapshots into one `records` table. Version 3 adds tags, dismissals
+("not interested", for the taste feed) and saved searches.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from functools import cache
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _V2_TABLES = (
     """CREATE TABLE records(
@@ -43,6 +44,25 @@ _V2_TABLES = (
     "CREATE TABLE aliases(old_id TEXT PRIMARY KEY, new_id TEXT NOT NULL, at REAL NOT NULL)",
     "CREATE TABLE state(key TEXT PRIMARY KEY, value TEXT NOT NULL, updated REAL NOT NULL)",
 )
+
+# Version 3: tables added to version 2. A tag is stored as the user typed it after
+# normalising (lower case, `#` dropped, spaces as `-`); one row per abstract and tag.
+_V3_ADDED = (
+    """CREATE TABLE tags(
+        id TEXT NOT NULL,
+        tag TEXT NOT NULL,
+        created REAL NOT NULL,
+        PRIMARY KEY(id, tag))""",
+    "CREATE INDEX tags_tag ON tags(tag)",
+    "CREATE TABLE dismissals(id TEXT PRIMARY KEY, created REAL NOT NULL)",
+    """CREATE TABLE saved_searches(
+        name TEXT PRIMARY KEY,
+        query TEXT NOT NULL,
+        sort TEXT NOT NULL DEFAULT '',
+        created REAL NOT NULL,
+        updated REAL NOT NULL)""",
+)
+_V3_TABLES = _V2_TABLES + _V3_ADDED
 
 # Kept so tests (and this docstring's reader) can see exactly what version 1 was.
 V1_TABLES = (
@@ -81,10 +101,21 @@ def _v1_to_v2(conn: sqlite3.Connection) -> None:
     conn.execute("DROP TABLE notes_v1")
 
 
+def _create_v3(conn: sqlite3.Connection) -> None:
+    for statement in _V3_TABLES:
+        conn.execute(statement)
+
+
+def _v2_to_v3(conn: sqlite3.Connection) -> None:
+    for statement in _V3_ADDED:
+        conn.execute(statement)
+
+
 # MIGRATIONS[v] takes a database at version v to the next one; 0 is a new file.
 MIGRATIONS: dict[int, tuple[int, Callable[[sqlite3.Connection], None]]] = {
-    0: (2, _create_v2),
+    0: (3, _create_v3),
     1: (2, _v1_to_v2),
+    2: (3, _v2_to_v3),
 }
 
 
@@ -112,7 +143,12 @@ def migrate(conn: sqlite3.Connection) -> int:
 
 
 # The tables each version of the schema has, exactly: anything else is not our database.
-KNOWN_SCHEMAS: dict[int, Sequence[str]] = {0: (), 1: V1_TABLES, 2: _V2_TABLES}
+KNOWN_SCHEMAS: dict[int, Sequence[str]] = {
+    0: (),
+    1: V1_TABLES,
+    2: _V2_TABLES,
+    3: _V3_TABLES,
+}
 
 
 def _tables(conn: sqlite3.Connection) -> dict[str, list[str]]:
