@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from textual.app import SystemCommand
 
 from tui import locations
+from tui.similar import taste
 from tui.triage.navigation import next_unread
 from tui.ui.clock import TimerHandle
 
@@ -235,19 +236,17 @@ class TriageController:
         model = self.ensure_similarity()
         if model is None:
             return
+        rows = []
         if len(seeds) == 1:
-            ranked = model.similar(seeds[0], k=10)
+            for j, score in model.similar(seeds[0], k=10):
+                # Why it is here: the words it shares with the seed.
+                rows.append((app.corpus.abstracts[j], score, model.shared_terms(seeds[0], j)))
         else:
             data = app.personal.userdata
             read = data.read_ids() if data is not None else set()
             unread = [a.index for a in app.corpus.abstracts if a.id not in read]
-            ranked = model.like(seeds, unread, k=20)
-        per_seed = {s: model.scores(s) for s in seeds}
-        rows = []
-        for j, score in ranked:
-            # Why it is here: the words it shares with the seed it is closest to.
-            closest = max(seeds, key=lambda s: float(per_seed[s][j]))
-            rows.append((app.corpus.abstracts[j], score, model.shared_terms(closest, j)))
+            for pick in taste.rank(model, seeds, (), unread, k=20):
+                rows.append((app.corpus.abstracts[pick.index], pick.score, list(pick.shared)))
         app.call_from_thread(self._show_similar, title, subtitle, rows, seeds)
 
     def _show_similar(
