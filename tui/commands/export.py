@@ -136,9 +136,8 @@ def render(
                 conflicts=[c for c in data.conflicts if c.abstract_id in keep],
             )
         listed = ids is not None and bool(data.records)  # a list is its abstracts, marked or not
-        if not (
-            listed or data.bookmarks or data.notes or data.reads or data.conflicts or data.state
-        ):
+        marked = data.bookmarks or data.notes or data.reads or data.conflicts
+        if not (listed or marked or data.state or data.searches):
             return None
         return export.to_json(data)
     selected = export.items(data, bookmarked=bookmarked, with_notes=with_notes, ids=ids)
@@ -237,7 +236,12 @@ def main_import(argv: Sequence[str]) -> int:
     ]
     if report.copies:
         counts.append(_count(report.copies, "differing note") + " kept beside yours")
+    if report.searches:
+        plural = "es" if report.searches != 1 else ""
+        counts.append(f"{report.searches} saved search{plural}")
     print(f"Imported {', '.join(counts)}.")
+    for theirs, kept in report.renamed_searches:
+        print(visible_line(f"Saved search {theirs!r} differs from yours: imported as {kept!r}."))
     for note_id in report.conflicts:
         print(visible_line(f"Note {note_id} differs from yours: both kept (yours stays the note)."))
     return EXIT_OK

@@ -32,17 +32,21 @@ from tui.store.opening import (
 from tui.store.records import (
     ConflictCopy,
     DeleteNote,
+    DeleteSearch,
     DismissConflict,
     Operation,
     OpResult,
     Reattach,
+    RenameSearch,
     SaveNote,
+    SaveSearch,
     SetBookmark,
     SetRead,
     SetState,
     Snapshot,
     StoreData,
 )
+from tui.store.searches import apply_search_op
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
@@ -253,6 +257,8 @@ def _apply_one(conn: sqlite3.Connection, op: Operation) -> OpResult:
     if isinstance(op, DismissConflict):
         cur = conn.execute("DELETE FROM conflict_copies WHERE copy_id = ?", (op.copy_id,))
         return OpResult(op, done=cur.rowcount > 0)
+    if isinstance(op, SaveSearch | RenameSearch | DeleteSearch):
+        return apply_search_op(conn, op)
     return _reattach(conn, op)
 
 

@@ -28,6 +28,7 @@ from tui.store.importcheck import check_document, check_nesting
 from tui.store.importcheck import read_export as read_export
 from tui.store.records import Snapshot, StoreData
 from tui.store.schema import SCHEMA_VERSION
+from tui.store.searches import import_search
 
 FORMAT = "abstracts-export"
 FORMAT_VERSION = 1
@@ -67,6 +68,16 @@ def to_json(data: StoreData) -> str:
         ],
         "aliases": [{"old_id": o, "new_id": n} for o, n in sorted(data.aliases.items())],
         "state": dict(sorted(data.state.items())),
+        "saved_searches": [
+            {
+                "name": s.name,
+                "query": s.query,
+                "sort": s.sort,
+                "created": s.created,
+                "updated": s.updated,
+            }
+            for _, s in sorted(data.searches.items())
+        ],
     }
     # Lossless and still safe to print: what JSON leaves raw (C1, bidi) is escaped too.
     return json_safe(json.dumps(doc, ensure_ascii=False, indent=1)) + "\n"
@@ -82,10 +93,14 @@ class ImportReport:
     records: int = 0
     copies: int = 0
     conflicts: list[str] = field(default_factory=list)
+    searches: int = 0
+    #: (name in the file, name kept here) for saved searches stored under another name.
+    renamed_searches: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
-        return bool(self.notes or self.bookmarks or self.reads or self.records or self.copies)
+        counts = (self.notes, self.bookmarks, self.reads, self.records, self.copies)
+        return bool(any(counts) or self.searches)
 
 
 def parse_export(text: str) -> dict[str, Any]:
@@ -160,6 +175,8 @@ def merge(store: Store, doc: dict[str, Any], origin: str) -> ImportReport:
                     "INSERT OR IGNORE INTO state(key, value, updated) VALUES (?, ?, ?)",
                     (key, value, now),
                 )
+            for s in doc.get("saved_searches", []):
+                merge_search(conn, report, s, now)
     except (
         KeyError,
         TypeError,
@@ -171,6 +188,15 @@ def merge(store: Store, doc: dict[str, Any], origin: str) -> ImportReport:
         # check_document should have caught it; the transaction was rolled back anyway.
         raise ImportProblem(f"malformed export ({e!r})") from e
     return report
+
+
+def merge_search(conn: Any, report: ImportReport, s: dict[str, Any], now: float) -> None:
+    """One imported saved search: added, already here, or kept under a free name."""
+    stored = import_search(conn, s, now)
+    if stored is not None:
+        report.searches += 1
+        if stored != s["name"]:
+            report.renamed_searches.append((s["name"], stored))
 
 
 def _or(value: float | None, default: float) -> float:

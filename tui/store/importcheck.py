@@ -19,6 +19,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from tui.store.names import is_valid_name
+
 # Timestamps are Unix times; beyond this range `time.localtime` fails when exporting.
 _TIME_MIN, _TIME_MAX = -(10**11), 10**11
 _INT_MIN, _INT_MAX = -(2**63), 2**63 - 1  # what an SQLite INTEGER holds
@@ -123,6 +125,7 @@ TIME = _rule(_time, "a number (a Unix time)")
 OPT_TIME = _rule(_optional(_time), "a number (a Unix time) or null")
 OPT_TEXT = _rule(_optional(_is_text), "a string or null")
 OPT_INT = _rule(_optional(_int), "a whole number or null")
+NAME = _rule(is_valid_name, "a trimmed name of at most 80 characters with no control characters")
 
 #: Per section: field -> (check, required). Fields not listed are ignored.
 SECTIONS: dict[str, dict[str, tuple[Callable[[Any], bool], bool]]] = {
@@ -152,11 +155,18 @@ SECTIONS: dict[str, dict[str, tuple[Callable[[Any], bool], bool]]] = {
         "origin": (OPT_TEXT, False),
     },
     "aliases": {"old_id": (ID, True), "new_id": (ID, True)},
+    "saved_searches": {
+        "name": (NAME, True),
+        "query": (TEXT, True),
+        "sort": (TEXT, False),
+        "created": (OPT_TIME, False),
+        "updated": (OPT_TIME, False),
+    },
 }
 
 
 def _where(section: str, index: int, entry: Mapping[str, Any]) -> str:
-    key = entry.get("id", entry.get("old_id"))
+    key = entry.get("id", entry.get("old_id", entry.get("name")))
     return f"{section}[{index}]" + (f" (id {key!r})" if _id(key) else "")
 
 

@@ -12,7 +12,8 @@ import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from tui.store.records import ConflictCopy, NoteRow, Snapshot, StoreData
+from tui.store.names import name_key
+from tui.store.records import ConflictCopy, NoteRow, SavedSearch, Snapshot, StoreData
 
 Rows = Callable[[str], Iterable[tuple[Any, ...]]]
 
@@ -121,3 +122,18 @@ def read_all(rows: Rows, data: StoreData, reader: RowReader) -> None:
         )
     data.state = {as_text(k): as_text(v) for k, v in rows("SELECT key, value FROM state")}
     data.aliases = {as_text(o): as_text(n) for o, n in rows("SELECT old_id, new_id FROM aliases")}
+    for name, query, sort, created, updated in rows(
+        "SELECT name, query, sort, created, updated FROM saved_searches ORDER BY rowid"
+    ):
+        shown = as_text(name)
+        # Two names differing only in case (not written by abstracts): the first is kept.
+        data.searches.setdefault(
+            name_key(shown),
+            SavedSearch(
+                shown,
+                as_text(query),
+                as_text(sort),
+                reader.time(created, f"the creation time of saved search {shown!r}"),
+                reader.time(updated, f"the time of saved search {shown!r}"),
+            ),
+        )

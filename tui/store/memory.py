@@ -12,14 +12,17 @@ from collections.abc import Set as AbstractSet
 from dataclasses import replace
 
 from tui.store.attach import Orphan
+from tui.store.names import name_key
 from tui.store.records import (
     ConflictCopy,
     ConflictDetected,
     DeleteNote,
     NoteRecord,
+    Notice,
     OpResult,
     OrphanReattached,
     Reattach,
+    SavedSearch,
     SaveNote,
     Snapshot,
     StoreData,
@@ -47,6 +50,8 @@ class Memory:
         # new id -> old id for a note moved by a re-attachment not yet committed: the
         # database still holds it under the old id, at the old id's version.
         self._note_moved_from: dict[str, str] = {}
+        #: Saved searches by name key; replaced on change, like the sets above.
+        self._searches: dict[str, SavedSearch] = {}
 
     # PersonalData (search) and the quick questions the list asks per row
 
@@ -93,6 +98,14 @@ class Memory:
     def aliases(self) -> dict[str, str]:
         """Old id -> new id for every re-attached record."""
         return dict(self._aliases)
+
+    def saved_searches(self) -> list[SavedSearch]:
+        """Every saved search, by name (case ignored)."""
+        return [s for _, s in sorted(self._searches.items())]
+
+    def saved_search(self, name: str) -> SavedSearch | None:
+        """The saved search of that name (case ignored), or None."""
+        return self._searches.get(name_key(name.strip().removeprefix("@").strip()))
 
     # Memory updates (callers hold the lock)
 
@@ -162,6 +175,8 @@ class Memory:
                     new_id=op.new_id,
                 )
             )
+        if result.searches:
+            events += self._mirror_searches(result)
         if result.conflict is not None:
             self._conflicts.append(result.conflict)
             events.append(
@@ -172,6 +187,25 @@ class Memory:
                 )
             )
         return events
+
+    def _search_keys_pending(self) -> frozenset[str]:
+        """Name keys of saved searches with a change still queued (the writer knows)."""
+        return frozenset()
+
+    def _mirror_searches(self, result: OpResult) -> list[StoreEvent]:
+        """Take what the database now holds for the names a saved-search op touched,
+        except names changed again since (still queued)."""
+        pending = self._search_keys_pending()
+        searches = dict(self._searches)
+        for key, row in result.searches:
+            if key in pending:
+                continue
+            if row is None:
+                searches.pop(key, None)
+            else:
+                searches[key] = row
+        self._searches = searches
+        return [Notice(result.message)] if result.message else []
 
     def _base_version(self, abstract_id: str) -> int:
         """The database version a note edit of `abstract_id` is based on."""
@@ -220,7 +254,13 @@ class Memory:
 
     def _merge(self, data: StoreData, pending: frozenset[tuple[str, str]]) -> bool:
         """Take the database's view, except where a change of ours is still queued."""
-        before = (self._bookmarks, self._read_ids, dict(self._notes), len(self._conflicts))
+        before = (
+            self._bookmarks,
+            self._read_ids,
+            dict(self._notes),
+            len(self._conflicts),
+            self._searches,
+        )
         bookmarks = {i for i in data.bookmarks if ("bookmark", i) not in pending}
         bookmarks |= {i for i in self._bookmarks if ("bookmark", i) in pending}
         self._bookmarks = frozenset(bookmarks)
@@ -245,5 +285,9 @@ class Memory:
             **{k: v for k, v in self._state.items() if ("state", k) in pending},
         }
         self._aliases = {**data.aliases, **self._aliases}
-        after = (self._bookmarks, self._read_ids, self._notes, len(self._conflicts))
+        self._searches = {
+            **{k: s for k, s in data.searches.items() if ("search", k) not in pending},
+            **{k: s for k, s in self._searches.items() if ("search", k) in pending},
+        }
+        after = (self._bookmarks, self._read_ids, self._notes, len(self._conflicts), self._searches)
         return before != after

@@ -96,6 +96,17 @@ class NoteRecord:
     conflicts: tuple[ConflictCopy, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class SavedSearch:
+    """A filter kept under a name: the query text and the order (`relevance` or `file`)."""
+
+    name: str
+    query: str
+    sort: str
+    created: float
+    updated: float
+
+
 @dataclass(slots=True)
 class StoreData:
     """Everything in the database, as loaded in one read transaction."""
@@ -107,6 +118,8 @@ class StoreData:
     conflicts: list[ConflictCopy] = field(default_factory=list)
     state: dict[str, str] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)
+    #: Saved searches by `searches.name_key` (names are unique ignoring case).
+    searches: dict[str, SavedSearch] = field(default_factory=dict)
 
 
 # Write operations. UserData queues these; Store.apply writes a batch of them in one
@@ -170,7 +183,52 @@ class DismissConflict:
     copy_id: int
 
 
-Operation = SetBookmark | SetRead | SaveNote | DeleteNote | SetState | Reattach | DismissConflict
+@dataclass(frozen=True, slots=True)
+class SaveSearch:
+    """Save a search under `name`. `expected` is the (query, sort) the user saw under that
+    name (None: no search of that name), so one saved meanwhile elsewhere is kept."""
+
+    name: str
+    query: str
+    sort: str
+    at: float
+    expected: tuple[str, str] | None
+
+
+@dataclass(frozen=True, slots=True)
+class RenameSearch:
+    """Rename a saved search to hold `query` and `sort` (what the user sees: a change of
+    it still queued is folded in). `expected` is what the database held as far as the
+    user knew; a search changed elsewhere meanwhile keeps its name and that change."""
+
+    old: str
+    new: str
+    query: str
+    sort: str
+    at: float
+    expected: tuple[str, str] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DeleteSearch:
+    """Delete a saved search, unless it no longer holds `expected` (changed elsewhere)."""
+
+    name: str
+    expected: tuple[str, str] | None
+
+
+Operation = (
+    SetBookmark
+    | SetRead
+    | SaveNote
+    | DeleteNote
+    | SetState
+    | Reattach
+    | DismissConflict
+    | SaveSearch
+    | RenameSearch
+    | DeleteSearch
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +240,10 @@ class OpResult:
     version: int = 0
     conflict: ConflictCopy | None = None
     done: bool = True
+    #: Saved searches only: what the database now holds for each name key it touched
+    #: (None: nothing), for memory to mirror; and a message when it differs from the request.
+    searches: tuple[tuple[str, SavedSearch | None], ...] = ()
+    message: str = ""
 
 
 # Events UserData reports to its listener (from the writer thread).

@@ -24,10 +24,13 @@ from tui.fileio import write_text_atomically
 from tui.store.export import FORMAT, FORMAT_VERSION, snapshot_fields
 from tui.store.records import (
     DeleteNote,
+    DeleteSearch,
     DismissConflict,
     Operation,
     Reattach,
+    RenameSearch,
     SaveNote,
+    SaveSearch,
     SetBookmark,
     SetRead,
     SetState,
@@ -63,6 +66,7 @@ def rescue_document(
         "notes": [],
         "aliases": [],
         "state": {},
+        "saved_searches": [],
         "unsaved_removals": [],
     }
     removals: list[dict[str, Any]] = doc["unsaved_removals"]
@@ -105,6 +109,14 @@ def rescue_document(
         elif isinstance(op, Reattach):
             keep(op.new_id, op.snapshot)
             doc["aliases"].append({"old_id": op.old_id, "new_id": op.new_id})
+        elif isinstance(op, SaveSearch | RenameSearch):
+            name = op.name if isinstance(op, SaveSearch) else op.new
+            search = {"name": name, "query": op.query, "sort": op.sort, "updated": op.at}
+            doc["saved_searches"].append(search)
+            if isinstance(op, RenameSearch):
+                removals.append({"kind": "saved_search", "name": op.old})
+        elif isinstance(op, DeleteSearch):
+            removals.append({"kind": "saved_search", "name": op.name})
     doc["records"] = [{"id": i, **snapshot_fields(s)} for i, s in sorted(records.items())]
     return doc
 

@@ -41,11 +41,12 @@ from tui.store.records import (
     StoreData,
 )
 from tui.store.rescue import rescue_dirs, rescue_document, to_text, write_rescue_file
-from tui.store.writer import Writer
+from tui.store.searchdata import SavedSearchWrites
 
 
-class UserData(Writer):
-    """Bookmarks, read state, notes and UI state; implements the search `PersonalData` protocol."""
+class UserData(SavedSearchWrites):
+    """Bookmarks, read state, notes, saved searches and UI state; implements the search
+    `PersonalData` protocol."""
 
     # Defaults read before Writer.__init__ starts the writer thread; no __init__ of its
     # own, so the constructor's signature is written once (in Writer).

@@ -18,11 +18,13 @@ from pathlib import Path
 
 from tui.store.db import Store
 from tui.store.memory import Memory
+from tui.store.names import name_key
 from tui.store.records import (
     DeleteNote,
     Notice,
     Operation,
     Reattach,
+    RenameSearch,
     SaveFailed,
     SaveNote,
     SavingRecovered,
@@ -221,7 +223,12 @@ class Writer(Memory):
                 # ahead of the disk for both until the move is saved.
                 moved = {key, op.new_id} if isinstance(op, Reattach) else {key}
                 keys |= {(k, i) for i in moved for k in ("bookmark", "read", "note")}
+            elif kind == "search-rename" and isinstance(op, RenameSearch):
+                keys |= {("search", name_key(op.old)), ("search", name_key(op.new))}
         return frozenset(keys)
+
+    def _search_keys_pending(self) -> frozenset[str]:
+        return frozenset(key for kind, key in self._pending_ids() if kind == "search")
 
     def _emit(self, events: list[StoreEvent]) -> None:
         if self.listener is None:

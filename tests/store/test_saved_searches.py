@@ -1,0 +1,293 @@
+"""Saved searches in the store: names, save/rename/delete, two instances, export and import,
+rescue files and a SIGKILL after the save."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.store.test_userdata import _events, _open
+from tui.commands.export import main_export, main_import
+from tui.store import export
+from tui.store.db import Store
+from tui.store.importcheck import ImportProblem, check_document
+from tui.store.names import NAME_LIMIT, NameProblem, free_name, name_key, normalise_name
+from tui.store.records import DeleteSearch, Notice, RenameSearch, SaveSearch
+from tui.store.rescue import rescue_document
+from tui.store.searchdata import NameTaken
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize(
+    ("typed", "kept"),
+    [
+        ("reading group", "reading group"),
+        ("  to   cite \t", "to cite"),
+        ("@weekly", "weekly"),
+        ("@ weekly", "weekly"),
+        ("Ünïcode ✓ names", "Ünïcode ✓ names"),
+        ("x" * NAME_LIMIT, "x" * NAME_LIMIT),
+    ],
+)
+def test_names_are_trimmed(typed: str, kept: str) -> None:
+    assert normalise_name(typed) == kept
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("", "a name is needed"),
+        ("   ", "a name is needed"),
+        ("@", "a name is needed"),
+        ("bad\x1bname", "control characters (U+001B"),
+        ("line\nbreak", "control characters (U+000A"),
+        ("bidi\u202eeman", "control characters (U+202E"),
+        ("x" * (NAME_LIMIT + 1), f"at most {NAME_LIMIT}"),
+    ],
+)
+def test_bad_names_say_what_is_wrong(typed: str, said: str) -> None:
+    with pytest.raises(NameProblem, match=re.escape(said)):
+        normalise_name(typed)
+
+
+def test_names_are_one_ignoring_case_and_free_names_count_up() -> None:
+    assert name_key("Reading GROUP") == name_key("reading group")
+    taken = {name_key("Weekly"), name_key("weekly (2)")}
+    assert free_name("new", taken) == "new"
+    assert free_name("WEEKLY", taken) == "WEEKLY (3)"
+    assert len(free_name("y" * NAME_LIMIT, {name_key("y" * NAME_LIMIT)})) == NAME_LIMIT
+
+
+def test_save_rename_delete_survive_a_restart(data_dir: Path) -> None:
+    ud = _open(data_dir)
+    ud.save_search("Weekly", "graph year:2023", "relevance")
+    ud.save_search("to cite", "is:bookmarked", "file")
+    ud.save_search("gone", "survey", "relevance")
+    # Memory answers at once; the same name in another case is the same search.
+    assert ud.saved_search("WEEKLY").query == "graph year:2023"
+    ud.save_search("weekly", "graph year:2024", "file")
+    assert [s.name for s in ud.saved_searches()] == ["gone", "to cite", "weekly"]
+    ud.rename_search("to cite", "Cite later")
+    assert ud.delete_search("gone") and not ud.delete_search("gone")
+    assert ud.flush()
+    ud.close()
+
+    again = _open(data_dir)
+    shown = {s.name: (s.query, s.sort) for s in again.saved_searches()}
+    assert shown == {"Cite later": ("is:bookmarked", "file"), "weekly": ("graph year:2024", "file")}
+    again.close()
+
+
+def test_rename_refuses_a_name_in_use_and_unknown_names(data_dir: Path) -> None:
+    ud = _open(data_dir)
+    ud.save_search("a", "x", "relevance")
+    ud.save_search("b", "y", "relevance")
+    with pytest.raises(NameTaken, match="already a saved search named “B”"):
+        ud.rename_search("a", "B")
+    with pytest.raises(KeyError):
+        ud.rename_search("nope", "c")
+    with pytest.raises(NameProblem):
+        ud.save_search(" ", "x", "relevance")
+    ud.rename_search("a", "A")  # only its case: allowed
+    assert ud.flush()
+    assert [s.name for s in ud.saved_searches()] == ["A", "b"]
+    ud.close()
+    assert {s.name for s in Store.open(data_dir).load().searches.values()} == {"A", "b"}
+
+
+def test_queued_changes_of_one_name_apply_in_order(data_dir: Path) -> None:
+    ud = _open(data_dir)
+    ud.save_search("a", "one", "relevance")
+    assert ud.flush()
+    # None of these is committed before the next: they go in one batch.
+    ud.save_search("a", "two", "relevance")  # replaces, based on "one"
+    ud.rename_search("a", "b")
+    ud.save_search("a", "three", "relevance")
+    ud.delete_search("b")
+    assert ud.flush()
+    ud.close()
+    rows = {s.name: s.query for s in Store.open(data_dir).load().searches.values()}
+    assert rows == {"a": "three"}
+
+
+def test_another_instances_search_of_the_same_name_is_kept(data_dir: Path) -> None:
+    mine, theirs = _open(data_dir), _open(data_dir)
+    seen = _events(mine)
+    theirs.save_search("weekly", "their query", "relevance")
+    assert theirs.flush()
+    # `mine` has not seen theirs: saving the same name keeps both.
+    mine.save_search("Weekly", "my query", "file")
+    assert mine.flush()
+    queries = {s.name: s.query for s in mine.saved_searches()}
+    assert queries == {"weekly": "their query", "Weekly (2)": "my query"}
+    assert any(isinstance(e, Notice) and "both are kept" in e.message for e in seen)
+    # A replace the user confirmed, based on what they saw, replaces.
+    mine.save_search("weekly", "replaced", "relevance")
+    assert mine.flush()
+    assert theirs.refresh()
+    assert theirs.saved_search("weekly").query == "replaced"
+    assert theirs.saved_search("weekly (2)").query == "my query"
+    mine.close()
+    theirs.close()
+
+
+def test_a_delete_keeps_a_search_changed_elsewhere(data_dir: Path) -> None:
+    mine, theirs = _open(data_dir), _open(data_dir)
+    mine.save_search("x", "old", "relevance")
+    assert mine.flush() and theirs.refresh()
+    theirs.save_search("x", "changed", "relevance")
+    assert theirs.flush()
+    seen = _events(mine)
+    assert mine.delete_search("x")
+    assert mine.flush()
+    assert mine.saved_search("x").query == "changed"
+    assert any("kept, not deleted" in e.message for e in seen)
+    mine.close()
+    theirs.close()
+
+
+def test_a_rename_onto_a_name_taken_elsewhere_keeps_both(data_dir: Path) -> None:
+    mine, theirs = _open(data_dir), _open(data_dir)
+    mine.save_search("a", "mine", "relevance")
+    assert mine.flush()
+    theirs.save_search("b", "theirs", "relevance")
+    assert theirs.flush()
+    mine.rename_search("a", "b")
+    assert mine.flush()
+    rows = {s.name: s.query for s in Store.open(data_dir).load().searches.values()}
+    assert rows == {"b": "theirs", "b (2)": "mine"}
+    # Memory mirrors the database without a refresh.
+    assert {s.name: s.query for s in mine.saved_searches()} == rows
+    mine.close()
+    theirs.close()
+
+
+def test_refresh_shows_another_instances_saved_searches(data_dir: Path) -> None:
+    mine, theirs = _open(data_dir), _open(data_dir)
+    theirs.save_search("theirs", "diffusion", "relevance")
+    assert theirs.flush()
+    assert mine.saved_searches() == []
+    assert mine.refresh()
+    assert [s.name for s in mine.saved_searches()] == ["theirs"]
+    theirs.delete_search("theirs")
+    assert theirs.flush()
+    assert mine.refresh() and mine.saved_searches() == []
+    mine.close()
+    theirs.close()
+
+
+def test_json_export_import_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source, fresh = tmp_path / "a", tmp_path / "b"
+    ud = _open(source)
+    ud.save_search("Weekly", 'graph "neural network" year:2023', "file")
+    ud.save_search("ünï", "-survey is:unread", "relevance")
+    assert ud.flush()
+    ud.close()
+    out = tmp_path / "all.json"
+    assert main_export(["--format", "json", "-o", str(out), "--data-dir", str(source)]) == 0
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert {s["name"] for s in doc["saved_searches"]} == {"Weekly", "ünï"}
+    assert main_import([str(out), "--data-dir", str(fresh)]) == 0
+    assert "2 saved searches" in capsys.readouterr().out
+    loaded = Store.open(fresh).load().searches
+    assert {(s.name, s.query, s.sort) for s in loaded.values()} == {
+        ("Weekly", 'graph "neural network" year:2023', "file"),
+        ("ünï", "-survey is:unread", "relevance"),
+    }
+    # Twice changes nothing.
+    assert main_import([str(out), "--data-dir", str(fresh)]) == 0
+    assert "Nothing new" in capsys.readouterr().out
+    assert len(Store.open(fresh).load().searches) == 2
+
+
+def test_import_keeps_a_local_search_of_the_same_name(tmp_path: Path) -> None:
+    ud = _open(tmp_path)
+    ud.save_search("weekly", "mine", "relevance")
+    assert ud.flush()
+    ud.close()
+    doc = export.parse_export(
+        json.dumps(
+            {
+                "format": "abstracts-export",
+                "version": 1,
+                "saved_searches": [{"name": "Weekly", "query": "theirs"}],
+            }
+        )
+    )
+    store = Store.open(tmp_path)
+    report = export.merge(store, doc, "test")
+    assert report.searches == 1 and report.renamed_searches == [("Weekly", "Weekly (2)")]
+    assert export.merge(store, doc, "test").searches == 0  # already kept
+    rows = {s.name: s.query for s in store.load().searches.values()}
+    store.close()
+    assert rows == {"weekly": "mine", "Weekly (2)": "theirs"}
+
+
+@pytest.mark.parametrize(
+    ("entry", "said"),
+    [
+        ({"query": "x"}, 'no "name"'),
+        ({"name": " padded ", "query": "x"}, '"name" must be a trimmed name'),
+        ({"name": "bad\x1b", "query": "x"}, '"name" must be a trimmed name'),
+        ({"name": "ok", "query": 3}, '"query" must be a string'),
+        ({"name": "ok", "query": "x", "updated": "yesterday"}, '"updated" must be a number'),
+    ],
+)
+def test_import_checks_saved_searches(entry: dict[str, object], said: str) -> None:
+    with pytest.raises(ImportProblem, match=said):
+        check_document({"saved_searches": [entry]})
+
+
+def test_rescue_files_carry_unsaved_saved_searches() -> None:
+    ops = [
+        SaveSearch("weekly", "graph", "file", 1.0, None),
+        RenameSearch("old", "new", "q", "relevance", 2.0),
+        DeleteSearch("gone", ("x", "relevance")),
+    ]
+    doc = rescue_document(ops, {}, lambda _: 0, "test")
+    check_document(doc)
+    assert [s["name"] for s in doc["saved_searches"]] == ["weekly", "new"]
+    assert {"kind": "saved_search", "name": "gone"} in doc["unsaved_removals"]
+    assert {"kind": "saved_search", "name": "old"} in doc["unsaved_removals"]
+
+
+CHILD = """
+import sys, time
+from pathlib import Path
+from tui.store.userdata import UserData
+ud = UserData.open(Path(sys.argv[1]))
+ud.save_search("kept", "graph year:2023", "file")
+assert ud.flush()
+print("saved", flush=True)
+time.sleep(60)
+"""
+
+
+def test_a_saved_search_survives_sigkill_after_the_save(data_dir: Path) -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(data_dir)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "saved"
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait(10)
+    store = Store.open(data_dir)
+    rows = store.load().searches
+    store.close()
+    assert [(s.name, s.query, s.sort) for s in rows.values()] == [
+        ("kept", "graph year:2023", "file")
+    ]
