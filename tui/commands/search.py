@@ -2,17 +2,21 @@
 
 Rows come in the app's order: abstracts matching every term first, then the
 closest matches (most of the terms); `--json` rows say which (`"match": "all"`
-or `"close"`). Exit status: 0 when anything is printed, 1 when no abstract
-shares a word with the query, 2 on a bad query or when no input could be loaded.
+or `"close"`). `@NAME` runs the search saved under NAME in the reader (`S`), in
+its order, read from the data directory without writing to it. Exit status: 0
+when anything is printed, 1 when no abstract shares a word with the query, 2 on a
+bad query, an unknown saved search, or when no input could be loaded.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import sqlite3
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tui import locations
 from tui.commands import (
@@ -25,6 +29,10 @@ from tui.commands import (
 from tui.sanitize import json_line, visible_line
 from tui.search.personal import PersonalData
 from tui.search.query import QueryError, parse_query
+from tui.store.opening import StoreError
+
+if TYPE_CHECKING:
+    from tui.search.index import Order
 
 EXIT_MATCHED = 0
 EXIT_NO_MATCH = 1
@@ -38,6 +46,7 @@ examples:
   abstracts search -- -survey papers/ --limit 5    a query starting with -: after --
   abstracts search -q -survey papers/              ... or with -q
   abstracts search '×' papers/ --json              symbols and LaTeX macros (\\times) too
+  abstracts search @weekly papers/ --limit 20      a search saved in the reader (S)
 """
 
 
@@ -45,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The subcommand's own argument parser."""
     parser = argparse.ArgumentParser(
         prog="abstracts search",
-        usage="abstracts search [options] (QUERY | -q QUERY | -- QUERY) [PATH ...]",
+        usage="abstracts search [options] (QUERY | @NAME | -q QUERY | -- QUERY) [PATH ...]",
         formatter_class=help_formatter,
         epilog=EXAMPLES,
         description=(
@@ -53,7 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
             "closest matches. Terms match every form of a word (network, networks) and "
             "tolerate typos; "
             '"exact phrase", -exclude, venue:NAME, year:2023, year:2022..2024, file:NAME, '
-            "is:bookmarked, is:read, is:unread, has:note, note:WORD."
+            "is:bookmarked, is:read, is:unread, has:note, note:WORD. "
+            "@NAME runs a search saved in the reader."
         ),
     )
     parser.add_argument(
@@ -74,6 +84,36 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--limit", type=int, metavar="N", help="print at most N matches")
     parser.add_argument("--data-dir", metavar="DIR", help="where bookmarks, notes and caches live")
     return parser
+
+
+class UnknownSearch(LookupError):
+    """No saved search of that name; the message names it and lists those there are."""
+
+
+def saved_search(name: str, data_dir: Path) -> tuple[str, Order]:
+    """The query and order saved under `name` (`@` optional, case ignored) in `data_dir`,
+    read without writing to the store. Raises `UnknownSearch`, or StoreError/sqlite3.Error."""
+    from tui.store.names import sort_of
+
+    database = locations.database_path(data_dir)
+    searches = []
+    if database.is_file():
+        from tui.store.db import Store
+
+        store = Store.open(data_dir, read_only=True)
+        try:
+            searches = list(store.load().searches.values())
+        finally:
+            store.close()
+    wanted = name.strip().removeprefix("@").strip().casefold()
+    for search in searches:
+        if search.name.casefold() == wanted:
+            return search.query, "file" if sort_of(search.sort) == "file" else "relevance"
+    known = ", ".join(sorted((s.name for s in searches), key=str.casefold))
+    listed = (
+        f"saved searches: {known}" if known else "none is saved yet (S in the reader saves one)"
+    )
+    raise UnknownSearch(f"no saved search named {name!r} in {data_dir}; {listed}")
 
 
 @contextlib.contextmanager
@@ -103,6 +143,14 @@ def main(argv: list[str]) -> int:
     if not args.query.strip():
         # An empty query matches everything, which is never what was meant here.
         parser.error("QUERY is empty; give something to look for (quote it in the shell)")
+    data_dir = locations.data_dir(args.data_dir)
+    order: Order = "relevance"
+    if args.query.startswith("@"):
+        try:
+            args.query, order = saved_search(args.query, data_dir)
+        except (UnknownSearch, StoreError, sqlite3.Error) as error:
+            complain(f"abstracts search: {error}")
+            return EXIT_ERROR
     # Parse before loading anything: a typo in the query should fail fast.
     try:
         query = parse_query(args.query)
@@ -126,11 +174,10 @@ def main(argv: list[str]) -> int:
             print("abstracts search: no abstracts found in the given paths", file=sys.stderr)
         return EXIT_ERROR
 
-    data_dir = locations.data_dir(args.data_dir)
     index = load_or_build(corpus, locations.cache_dir(data_dir))
     with contextlib.ExitStack() as stack:
         personal = stack.enter_context(_personal_data(data_dir)) if query.needs_personal else None
-        result = index.search(query, corpus, personal=personal, limit=args.limit)
+        result = index.search(query, corpus, personal=personal, order=order, limit=args.limit)
 
     out = sys.stdout
     divider = out.isatty() and not args.json
