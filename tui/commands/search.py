@@ -54,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The subcommand's own argument parser."""
     parser = argparse.ArgumentParser(
         prog="abstracts search",
-        usage="abstracts search [options] (QUERY | @NAME | -q QUERY | -- QUERY) [PATH ...]",
+        usage="abstracts search [options] (QUERY | -q QUERY | -- QUERY) [PATH ...]",
         formatter_class=help_formatter,
         epilog=EXAMPLES,
         description=(
