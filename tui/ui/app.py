@@ -30,6 +30,7 @@ from tui.sanitize import visible_line
 from tui.ui.clock import Clock, TextualClock
 from tui.ui.controllers.exporting import ExportController
 from tui.ui.controllers.personal import READ_AFTER_SECONDS, PersonalController
+from tui.ui.controllers.saved import SavedSearchController
 from tui.ui.controllers.search import SearchController
 from tui.ui.controllers.triage import TriageController
 from tui.ui.quitting import QuitSequence
@@ -91,6 +92,8 @@ class AbstractsApp(App[int]):
         Binding("m", "more_like_this", "Similar"),
         Binding("M", "more_like_bookmarks", "More like ★", show=False),
         Binding("O", "overview", "Overview", show=False),
+        Binding("S", "save_search", "Save the filter as a search", show=False),
+        Binding("at", "saved_searches", "Saved searches", show=False),
     ]
 
     def __init__(
@@ -114,6 +117,7 @@ class AbstractsApp(App[int]):
         self.personal = PersonalController(self)
         self.triage = TriageController(self)
         self.exporting = ExportController(self)
+        self.saved = SavedSearchController(self)
         #: Saving at quit, signals and the bound on quitting (the command line installs
         #: its guard; the tests do not).
         self.quit_sequence = QuitSequence(self)
@@ -233,6 +237,7 @@ class AbstractsApp(App[int]):
             self.abstract_list.set_marks(marks)
         self._show_current()
         self._refresh_header()
+        self.saved.view_changed()
 
     def _refresh_header(self) -> None:
         search, personal = self.search, self.personal
@@ -337,6 +342,8 @@ class AbstractsApp(App[int]):
         if action == "to_results":
             # The priority Enter only means "to the results" in the filter box.
             return len(self.screen_stack) == 1 and self.focused is self.filter_input
+        if action in ("save_search", "saved_searches"):
+            return len(self.screen_stack) == 1  # not from over another view or dialog
         return True
 
     def action_focus_filter(self) -> None:
@@ -405,6 +412,12 @@ class AbstractsApp(App[int]):
 
     def action_overview(self) -> None:
         self.triage.overview()
+
+    def action_save_search(self) -> None:
+        self.saved.save_current()
+
+    def action_saved_searches(self) -> None:
+        self.saved.show()
 
     # Screens are imported when first opened: they are not needed for the first paint.
 
@@ -481,6 +494,7 @@ class AbstractsApp(App[int]):
         )
         yield from self.personal.commands()
         yield from self.triage.commands()
+        yield from self.saved.commands()
 
 
 def make_app(

@@ -1,0 +1,55 @@
+"""How many abstracts each saved search matches, and how many of those are unread.
+
+The same engine as the filter (`SearchIndex.search`), in file order (ranking only
+changes the order, not the count). A count is of full matches, the number the
+header shows in bold; close matches are counted apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from tui.search.filters import FilterContext
+from tui.search.index import SearchIndex
+from tui.search.personal import PersonalData
+from tui.search.query import QueryError, parse_query
+
+
+@dataclass(frozen=True, slots=True)
+class SearchCounts:
+    """Full matches, the unread among them, close matches; `problem` when the query
+    no longer parses (a field renamed since it was saved)."""
+
+    matched: int
+    unread: int
+    close: int = 0
+    problem: str | None = None
+
+
+def count_searches(
+    index: SearchIndex,
+    queries: Sequence[str],
+    personal: PersonalData | None,
+    stop: Callable[[], bool] = lambda: False,
+) -> list[SearchCounts] | None:
+    """Counts for each query, in order; None as soon as `stop()` says the answer is no
+    longer wanted (checked between queries)."""
+    ctx = FilterContext(index.data, personal)
+    read = ctx.mask_of_ids(personal.read_ids() if personal is not None else ())
+    out: list[SearchCounts] = []
+    for text in queries:
+        if stop():
+            return None
+        try:
+            query = parse_query(text)
+        except QueryError as error:
+            out.append(SearchCounts(0, 0, 0, str(error)))
+            continue
+        result = index.search(query, personal=personal, order="file")
+        full = np.asarray(result.indices[: result.matched], dtype=np.int64)
+        unread = int(full.size - np.count_nonzero(read[full]))
+        out.append(SearchCounts(result.matched, unread, result.close))
+    return out

@@ -1,0 +1,274 @@
+"""Saved searches in the UI: `S` saves the filter under a name, `@` lists them with
+their counts, Enter applies one; the palette lists each one too.
+
+Counts are computed off the event loop, in an exclusive worker over an index of
+their own (sharing the filter's data, not its caches, so the two never run one
+cache from two threads). Each count run has a number; a result is shown only if
+no newer run was asked for since (the data changed meanwhile), so a stale count
+never paints over a newer one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import SystemCommand
+
+from tui.sanitize import visible_line
+
+if TYPE_CHECKING:
+    from tui.search.counts import SearchCounts
+    from tui.search.index import SearchIndex
+    from tui.store.records import SavedSearch
+    from tui.store.userdata import UserData
+    from tui.ui.app import AbstractsApp
+    from tui.ui.screens.saved import NameCheck, SavedSearchesScreen
+
+
+class SavedSearchController:
+    """Saving the filter, the saved-searches view and its counts, applying one."""
+
+    def __init__(self, app: AbstractsApp) -> None:
+        self.app = app
+        self.screen: SavedSearchesScreen | None = None
+        #: The number of the newest count run; older runs' results are dropped.
+        self.generation = 0
+        #: The counts last shown, by name key.
+        self.counts: dict[str, SearchCounts] = {}
+        self._counter: SearchIndex | None = None
+
+    # -- saving ----------------------------------------------------------------
+
+    def save_current(self) -> None:
+        """`S`: name the filter (query and order) and save it."""
+        app = self.app
+        query, order = app.search.query_text, app.search.order
+        if not query.strip():
+            app.notify(
+                "Nothing to save: the filter is empty. Type a search after /, then S saves it.",
+                timeout=4,
+            )
+            return
+        app.personal.when_open(lambda data: self._ask_name(data, query, order))
+
+    def _ask_name(self, data: UserData, query: str, order: str) -> None:
+        from tui.ui.screens.saved import NameScreen
+
+        about = Text.assemble(("Save the filter ", "dim"), visible_line(query))
+        if order == "file":
+            about.append("  (file order)", style="dim italic")
+        self.app.push_screen(
+            NameScreen("Save search", about, lambda typed: self._check_new(data, typed, query)),
+            lambda name: self._save(data, name, query, order),
+        )
+
+    def _check_new(self, data: UserData, typed: str, query: str) -> NameCheck:
+        from tui.store.names import NameProblem, normalise_name
+        from tui.ui.screens.saved import NameCheck
+
+        try:
+            name = normalise_name(typed)
+        except NameProblem as problem:
+            return NameCheck(None, f"⚠ {problem}")
+        existing = data.saved_search(name)
+        if existing is not None and existing.query != query:
+            shown = visible_line(existing.name)
+            return NameCheck(
+                name,
+                f"“{shown}” exists ({visible_line(existing.query)}). "
+                "Enter again replaces it; Esc cancels.",
+                confirm=True,
+            )
+        return NameCheck(name)
+
+    def _save(self, data: UserData, name: str | None, query: str, order: str) -> None:
+        if name is None:
+            return
+        saved = data.save_search(name, query, order)
+        shown = visible_line(saved.name)
+        self.app.notify(
+            f"Saved “{shown}”: @ lists your saved searches "
+            f"(and `abstracts search @{shown}` runs it).",
+            timeout=5,
+            markup=False,
+        )
+        self.app.view_changed()
+
+    # -- the view --------------------------------------------------------------
+
+    def show(self) -> None:
+        """`@`: the saved-searches view."""
+        self.app.personal.when_open(self._show)
+
+    def _show(self, data: UserData) -> None:
+        from tui.ui.screens.saved import SavedSearchesScreen
+
+        screen = SavedSearchesScreen(
+            data.saved_searches(), on_rename=self._ask_rename, on_delete=self._ask_delete
+        )
+        self.screen = screen
+        self.app.push_screen(screen, self._closed)
+        self.recount()
+
+    def _closed(self, name: str | None) -> None:
+        self.screen = None
+        self.generation += 1  # a count still running is of no use now
+        if name is not None:
+            self.apply(name)
+
+    def view_changed(self) -> None:
+        """Bookmarks, read marks, tags or the searches changed: count again, if shown."""
+        if self.screen is not None:
+            self.recount()
+
+    def recount(self) -> None:
+        """List the searches now and count them in a worker; the counts shown meanwhile
+        are dimmed as out of date."""
+        data, screen = self.app.personal.userdata, self.screen
+        if data is None or screen is None:
+            return
+        self.generation += 1
+        generation, searches = self.generation, data.saved_searches()
+        screen.show(searches, self.counts, counting=bool(searches))
+        if searches:
+            self.app.run_worker(
+                lambda: self._count(generation, searches, data),
+                thread=True,
+                exclusive=True,
+                group="saved-counts",
+            )
+
+    def _count(self, generation: int, searches: list[SavedSearch], data: UserData) -> None:
+        from tui.search.counts import count_searches
+        from tui.store.names import name_key
+
+        app = self.app
+        index = app.search.ensure_index()
+        if index is None or generation != self.generation:
+            return
+        if self._counter is None or self._counter.data is not index.data:
+            from tui.search.index import SearchIndex
+
+            self._counter = SearchIndex(index.data)
+        counts = count_searches(
+            self._counter,
+            [s.query for s in searches],
+            data,
+            stop=lambda: generation != self.generation or app.quitting,
+        )
+        if counts is None:
+            return
+        found = {name_key(s.name): c for s, c in zip(searches, counts, strict=True)}
+        app.call_from_thread(self._show_counts, generation, searches, found)
+
+    def _show_counts(
+        self, generation: int, searches: list[SavedSearch], counts: dict[str, SearchCounts]
+    ) -> None:
+        if generation != self.generation or self.screen is None or self.app.quitting:
+            return  # the data changed (or the view closed) since this run started
+        self.counts = counts
+        self.screen.show(searches, counts, counting=False)
+
+    # -- rename and delete -------------------------------------------------------
+
+    def _ask_rename(self, old: str) -> None:
+        from tui.ui.screens.saved import NameScreen
+
+        data = self.app.personal.userdata
+        search = data.saved_search(old) if data is not None else None
+        if data is None or search is None:
+            return
+        about = Text.assemble(("Rename ", "dim"), visible_line(search.name), ("  ", ""))
+        about.append(visible_line(search.query), style="dim")
+        self.app.push_screen(
+            NameScreen("Rename saved search", about, self._check_rename(data, old), old),
+            lambda new: self._rename(data, old, new),
+        )
+
+    def _check_rename(self, data: UserData, old: str) -> Callable[[str], NameCheck]:
+        from tui.store.names import NameProblem, name_key, normalise_name
+        from tui.ui.screens.saved import NameCheck
+
+        def check(typed: str) -> NameCheck:
+            try:
+                name = normalise_name(typed)
+            except NameProblem as problem:
+                return NameCheck(None, f"⚠ {problem}")
+            if name_key(name) != name_key(old) and data.saved_search(name) is not None:
+                return NameCheck(None, f"⚠ there is already a saved search named “{name}”")
+            return NameCheck(name)
+
+        return check
+
+    def _rename(self, data: UserData, old: str, new: str | None) -> None:
+        from tui.store.names import NameProblem
+
+        if new is None or new == old:
+            return
+        try:
+            data.rename_search(old, new)
+        except (NameProblem, KeyError) as problem:
+            self.app.notify(visible_line(str(problem)), severity="warning", markup=False)
+        self.app.view_changed()
+
+    def _ask_delete(self, name: str) -> None:
+        from tui.ui.screens.saved import ConfirmScreen
+
+        data = self.app.personal.userdata
+        search = data.saved_search(name) if data is not None else None
+        if data is None or search is None:
+            return
+        question = Text.assemble(
+            "Delete the saved search “",
+            (visible_line(search.name), "bold"),
+            "”?\n",
+            (visible_line(search.query), "dim"),
+        )
+        self.app.push_screen(
+            ConfirmScreen("Delete saved search", question),
+            lambda yes: self._delete(data, name, bool(yes)),
+        )
+
+    def _delete(self, data: UserData, name: str, yes: bool) -> None:
+        if yes and data.delete_search(name):
+            self.app.notify(f"Deleted the saved search “{visible_line(name)}”.", markup=False)
+            self.app.view_changed()
+
+    # -- applying ----------------------------------------------------------------
+
+    def apply(self, name: str) -> None:
+        """Set the filter and order to a saved search's (the list shows its results)."""
+        from tui.store.names import sort_of
+
+        app = self.app
+        data = app.personal.userdata
+        search = data.saved_search(name) if data is not None else None
+        if search is None:
+            app.notify(f"No saved search named “{visible_line(name)}”.", markup=False)
+            return
+        search_ctl = app.search
+        if not search_ctl.filtered and (current := app.abstract_list.current) is not None:
+            search_ctl.saved_selection = current.id  # Esc comes back here
+        search_ctl.set_order("file" if sort_of(search.sort) == "file" else "relevance")
+        if app.filter_input.value == search.query:
+            search_ctl.rerun()  # same text: no Changed event, but the order may differ
+            app.view_changed()
+        else:
+            app.filter_input.value = search.query
+        app.abstract_list.focus()
+
+    def commands(self) -> Iterable[SystemCommand]:
+        """The palette: the view, saving, and each saved search by name."""
+        app = self.app
+        yield SystemCommand("Saved searches", "Every saved search with its counts (@)", self.show)
+        yield SystemCommand("Save search", "Save the filter under a name (S)", self.save_current)
+        data = app.personal.userdata
+        for search in data.saved_searches() if data is not None else ():
+            name = search.name
+            yield SystemCommand(
+                f"Saved search: {visible_line(name)}",
+                visible_line(search.query),
+                lambda name=name: self.apply(name),
+            )
