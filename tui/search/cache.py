@@ -26,7 +26,16 @@ from tui.corpus.model import Corpus
 from tui.search.build import IndexData
 from tui.search.index import SearchIndex
 
-__all__ = ["FORMAT_VERSION", "cache_path", "load", "load_or_build", "render_version", "save"]
+__all__ = [
+    "FORMAT_VERSION",
+    "cache_path",
+    "load",
+    "load_file",
+    "load_or_build",
+    "locate",
+    "render_version",
+    "save",
+]
 
 # Bump whenever IndexData or tokenizing/rendering changes what an index holds.
 FORMAT_VERSION = 3  # 3: a cachefile (.npz) instead of a pickle
@@ -73,13 +82,23 @@ def _from_file(contents: cachefile.Contents) -> IndexData | None:
 
 def load(corpus: Corpus, cache_dir: Path) -> SearchIndex | None:
     """The cached index of `corpus`, or None when there is no usable one."""
-    contents = cachefile.load(
-        cache_path(corpus, cache_dir), cachefile.header(_KIND, FORMAT_VERSION, corpus)
-    )
-    data = None if contents is None else _from_file(contents)
-    if data is None or data.ids != [a.id for a in corpus.abstracts]:
+    index = load_file(*locate(corpus, cache_dir))
+    if index is None or index.data.ids != [a.id for a in corpus.abstracts]:
         return None
-    return SearchIndex(data)
+    return index
+
+
+def locate(corpus: Corpus, cache_dir: Path) -> tuple[Path, dict[str, Any]]:
+    """The cache file of `corpus` and the header it must carry: what another process
+    needs to read the same index without loading the corpus."""
+    return cache_path(corpus, cache_dir), cachefile.header(_KIND, FORMAT_VERSION, corpus)
+
+
+def load_file(path: Path, head: dict[str, Any]) -> SearchIndex | None:
+    """The index in the cache file at `path` if its header is `head`, else None."""
+    contents = cachefile.load(path, head)
+    data = None if contents is None else _from_file(contents)
+    return None if data is None else SearchIndex(data)
 
 
 def save(index: SearchIndex, corpus: Corpus, cache_dir: Path) -> bool:

@@ -210,6 +210,7 @@ class AbstractsApp(App[int]):
         A half-built cache is simply rebuilt next time."""
         self.quitting = True
         self.search.stop()
+        self.saved.stop()
 
     def _report_problems(self) -> None:
         problems = self.corpus.problems

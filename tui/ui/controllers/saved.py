@@ -1,11 +1,13 @@
 """Saved searches in the UI: `S` saves the filter under a name, `@` lists them with
 their counts, Enter applies one; the palette lists each one too.
 
-Counts are computed off the event loop, in an exclusive worker over an index of
-their own (sharing the filter's data, not its caches, so the two never run one
-cache from two threads). Each count run has a number; a result is shown only if
-no newer run was asked for since (the data changed meanwhile), so a stale count
-never paints over a newer one.
+Counts are computed off the event loop, in an exclusive worker: for a large corpus
+it hands the counting to a child process (`search/countproc.py`), as GIL-bound
+counting in a thread would make every key press wait; a small one is counted in
+the worker over an index of its own (sharing the filter's data, not its caches, so
+one cache is never used from two threads). Each count run has a number; a result
+is shown only if no newer run was asked for since (the data changed meanwhile), so
+a stale count never paints over a newer one.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from textual.app import SystemCommand
 from tui.sanitize import visible_line
 
 if TYPE_CHECKING:
+    from tui.search.countproc import CountProcess
     from tui.search.counts import SearchCounts
     from tui.search.index import SearchIndex
     from tui.store.records import SavedSearch
@@ -38,6 +41,7 @@ class SavedSearchController:
         #: The counts last shown, by name key.
         self.counts: dict[str, SearchCounts] = {}
         self._counter: SearchIndex | None = None
+        self._process: CountProcess | None = None
 
     # -- saving ----------------------------------------------------------------
 
@@ -88,12 +92,7 @@ class SavedSearchController:
             return
         saved = data.save_search(name, query, order)
         shown = visible_line(saved.name)
-        self.app.notify(
-            f"Saved “{shown}”: @ lists your saved searches "
-            f"(and `abstracts search @{shown}` runs it).",
-            timeout=5,
-            markup=False,
-        )
+        self.app.notify(f"Saved “{shown}” (@ lists saved searches).", timeout=4, markup=False)
         self.app.view_changed()
 
     # -- the view --------------------------------------------------------------
@@ -148,20 +147,50 @@ class SavedSearchController:
         index = app.search.ensure_index()
         if index is None or generation != self.generation:
             return
-        if self._counter is None or self._counter.data is not index.data:
-            from tui.search.index import SearchIndex
+        queries = [s.query for s in searches]
+        counts = self._count_elsewhere(queries, data)
+        if counts is None:
+            if self._counter is None or self._counter.data is not index.data:
+                from tui.search.index import SearchIndex
 
-            self._counter = SearchIndex(index.data)
-        counts = count_searches(
-            self._counter,
-            [s.query for s in searches],
-            data,
-            stop=lambda: generation != self.generation or app.quitting,
-        )
+                self._counter = SearchIndex(index.data)
+            counts = count_searches(
+                self._counter,
+                queries,
+                data,
+                stop=lambda: generation != self.generation or app.quitting,
+            )
         if counts is None:
             return
         found = {name_key(s.name): c for s, c in zip(searches, counts, strict=True)}
         app.call_from_thread(self._show_counts, generation, searches, found)
+
+    def _count_elsewhere(self, queries: list[str], data: UserData) -> list[SearchCounts] | None:
+        """Counts from the child process (large corpora), or None: count here instead."""
+        from tui import caches, locations
+        from tui.search import cache as search_cache
+        from tui.search.countproc import CountProcess
+
+        app = self.app
+        if len(app.corpus) < caches.SUBPROCESS_THRESHOLD or app.quitting:
+            return None
+        if self._process is None:
+            path, head = search_cache.locate(app.corpus, locations.cache_dir(app.data_dir))
+            if not path.is_file():
+                return None
+            try:
+                self._process = CountProcess(path, head)
+            except OSError:
+                return None
+        counts = self._process.count(queries, data)
+        if counts is None:
+            self._process.close()
+        return counts
+
+    def stop(self) -> None:
+        """Quitting: end the counting child (it would end on its own with the app)."""
+        if self._process is not None:
+            self._process.close()
 
     def _show_counts(
         self, generation: int, searches: list[SavedSearch], counts: dict[str, SearchCounts]

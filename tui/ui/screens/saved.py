@@ -36,7 +36,7 @@ _CSS = """
     border: round $accent; border-title-color: $accent;
 }
 #saved-box { height: 1fr; margin: 1 0 4 0; }
-#name-box, #confirm-box { height: auto; max-height: 90%; max-width: 90; }
+#name-box, #confirm-box { height: auto; max-height: 90%; max-width: 90; margin: 1 0 0 0; }
 #saved-list { height: 1fr; border: none; background: $surface; }
 #saved-status, #name-query { color: $text-muted; height: auto; }
 #name-problem { height: auto; }
@@ -131,7 +131,7 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(yes)
 
 
-def counts_text(counts: SearchCounts | None, *, stale: bool) -> Text:
+def counts_text(counts: SearchCounts | None) -> Text:
     """`12 matches · 3 unread`, `… counting`, or the query's problem."""
     if counts is None:
         return Text("… counting", style="italic dim")
@@ -144,19 +144,15 @@ def counts_text(counts: SearchCounts | None, *, stale: bool) -> Text:
     )
     if counts.close:
         text.append(f" · {counts.close:,} close", style="dim")
-    if stale:
-        text.stylize("dim")
     return text
 
 
-def search_prompt(
-    search: SavedSearch, counts: SearchCounts | None, name_width: int, *, stale: bool = False
-) -> Text:
+def search_prompt(search: SavedSearch, counts: SearchCounts | None, name_width: int) -> Text:
     """Two lines: the name and its counts, then the query (and its order)."""
     name = visible_line(search.name)
     if len(name) > name_width:
         name = name[: name_width - 1] + "…"
-    line = Text.assemble((name.ljust(name_width), "bold"), "  ", counts_text(counts, stale=stale))
+    line = Text.assemble((name.ljust(name_width), "bold"), "  ", counts_text(counts))
     line.append("\n  ")
     line.append(visible_line(search.query), style="dim")
     if search.sort == "file":
@@ -205,9 +201,16 @@ class SavedSearchesScreen(ModalScreen[str | None]):
         self, searches: Sequence[SavedSearch], counts: Mapping[str, SearchCounts], counting: bool
     ) -> None:
         """What to list: the searches, the counts known (by name key), whether they are
-        being counted again (the numbers shown are then dimmed until the new ones come)."""
+        being counted again (the status line says so until the new ones come). Only the
+        status line is redrawn when nothing else changed: counting starts on every change
+        of the user's data, and the list is repainted once, when the counts come."""
+        same = list(searches) == self.searches and counts is self.counts
         self.searches, self.counts, self.counting = list(searches), counts, counting
-        if self.is_mounted:
+        if not self.is_mounted:
+            return
+        if same:
+            self._fill_status()
+        else:
             self._fill()
 
     def _fill(self) -> None:
@@ -220,7 +223,7 @@ class SavedSearchesScreen(ModalScreen[str | None]):
         listing.clear_options()
         listing.add_options(
             Option(
-                search_prompt(s, self.counts.get(name_key(s.name)), width, stale=self.counting),
+                search_prompt(s, self.counts.get(name_key(s.name)), width),
                 id=s.name,
             )
             for s in self.searches
@@ -229,8 +232,11 @@ class SavedSearchesScreen(ModalScreen[str | None]):
         if names:
             listing.highlighted = names.index(current) if current in names else 0
         self.query_one("#saved-box").border_title = f"Saved searches ({len(names):,})"
+        self._fill_status()
+
+    def _fill_status(self) -> None:
         status = self.query_one("#saved-status", Static)
-        if not names:
+        if not self.searches:
             status.update("None yet: type a filter (/), then S saves it under a name.")
         elif self.counting:
             status.update(Text("counting matches and unread…", style="italic"))
