@@ -199,3 +199,24 @@ async def test_the_palette_lists_each_saved_search(seeds_dir: Path, data_dir: Pa
         commands["Saved search: Weekly"].callback()
         await wait_until(pilot, lambda: app.search.match_counts is not None)
         assert app.filter_input.value == "graph"
+
+
+async def test_a_large_corpus_is_counted_in_a_child_process(
+    seeds_dir: Path, data_dir: Path, monkeypatch
+) -> None:
+    from tui import caches
+
+    monkeypatch.setattr(caches, "SUBPROCESS_THRESHOLD", 10)  # the seeds count as large
+    app = make_app([seeds_dir], data_dir=data_dir)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for_userdata(pilot)
+        await wait_until(pilot, lambda: app.search.index is not None, timeout=60)
+        app.personal.userdata.save_search("starred", "is:bookmarked", "relevance")
+        await _open_view(pilot)
+        assert app.saved._process is not None and app.saved._process.alive
+        assert _counts(app, "starred") == (0, 0)
+        app.personal.userdata.set_bookmark(app.corpus.abstracts[3], True)
+        app.view_changed()
+        await wait_until(pilot, lambda: _counts(app, "starred") == (1, 1))
+        process = app.saved._process
+    assert not process.alive  # quitting ended it

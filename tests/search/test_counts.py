@@ -1,0 +1,99 @@
+"""Saved-search counts: the engine's full matches and the unread among them, in this
+process and in the counting child."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from tui import locations
+from tui.corpus.load import load_corpus
+from tui.search import cache
+from tui.search.countproc import CountProcess, serve
+from tui.search.counts import SearchCounts, count_searches
+from tui.search.index import SearchIndex
+
+QUERIES = ["graph", "is:bookmarked", "is:unread graph", "year:", "contrastive learning"]
+
+
+class Personal:
+    def __init__(self, bookmarked=(), read=(), notes=()) -> None:
+        self.bookmarked, self.read, self.notes = frozenset(bookmarked), frozenset(read), notes
+
+    def bookmarked_ids(self):
+        return self.bookmarked
+
+    def read_ids(self):
+        return self.read
+
+    def noted_ids(self):
+        return frozenset(i for i, _ in self.notes)
+
+    def note_items(self):
+        return list(self.notes)
+
+
+@pytest.fixture(scope="module")
+def seeds():
+    corpus = load_corpus([locations.seeds_dir()])
+    return corpus, SearchIndex.build(corpus)
+
+
+def test_counts_are_the_filters_full_matches_and_their_unread(seeds) -> None:
+    corpus, index = seeds
+    graph = index.search("graph")
+    read = [corpus.abstracts[i].id for i in graph.indices[:3]]
+    personal = Personal(bookmarked=[corpus.abstracts[0].id], read=read)
+    counts = count_searches(index, QUERIES, personal)
+    assert counts[0] == SearchCounts(graph.matched, graph.matched - 3, graph.close)
+    assert counts[1] == SearchCounts(1, 1, 0)
+    assert counts[2].matched == graph.matched - 3 and counts[2].unread == counts[2].matched
+    assert counts[3].problem and counts[3].matched == 0  # a query that no longer parses
+    assert count_searches(index, QUERIES, personal, stop=lambda: True) is None
+
+
+def test_the_child_counts_the_same(seeds, tmp_path: Path) -> None:
+    corpus, index = seeds
+    assert cache.save(index, corpus, tmp_path)
+    child = CountProcess(*cache.locate(corpus, tmp_path))
+    try:
+        personal = Personal(read=[a.id for a in corpus.abstracts[:10]])
+        assert child.count(QUERIES, personal) == count_searches(index, QUERIES, personal)
+        # The sets change (copy-on-write: new objects): the child hears of it.
+        changed = Personal(bookmarked=[corpus.abstracts[5].id], read=())
+        assert child.count(QUERIES, changed) == count_searches(index, QUERIES, changed)
+        assert child.count(QUERIES, changed)[1].matched == 1
+    finally:
+        child.close()
+    assert not child.alive
+
+
+def test_a_child_without_a_usable_cache_says_so(tmp_path: Path) -> None:
+    child = CountProcess(tmp_path / "missing.npz", {"kind": "search"})
+    assert child.count(["graph"], None) is None
+    assert not child.alive
+
+
+def test_serve_answers_one_line_per_request(seeds, tmp_path: Path) -> None:
+    corpus, index = seeds
+    assert cache.save(index, corpus, tmp_path)
+    path, head = cache.locate(corpus, tmp_path)
+    requests = [
+        {"cache": str(path), "header": head},
+        {"queries": ["is:read"], "read": [corpus.abstracts[1].id], "notes": []},
+        {
+            "queries": ["is:read", "has:note", "note:x"],
+            "noted": [corpus.abstracts[2].id],
+            "notes": [[corpus.abstracts[2].id, "x"]],
+        },
+    ]
+    lines = io.BytesIO(b"".join(json.dumps(r).encode() + b"\n" for r in requests))
+    out = io.BytesIO()
+    assert serve(lines, out) == 0
+    replies = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [c["matched"] for c in replies[0]["counts"]] == [1]
+    # The read set is kept from the request before (sets are sent when they change).
+    assert [c["matched"] for c in replies[1]["counts"]] == [1, 1, 1]
