@@ -83,11 +83,11 @@ def test_serve_answers_one_line_per_request(seeds, tmp_path: Path) -> None:
     path, head = cache.locate(corpus, tmp_path)
     requests = [
         {"cache": str(path), "header": head},
-        {"queries": ["is:read"], "read": [corpus.abstracts[1].id], "notes": []},
+        {"queries": ["is:read"], "sets": {"read_ids": [corpus.abstracts[1].id]}},
         {
             "queries": ["is:read", "has:note", "note:x"],
-            "noted": [corpus.abstracts[2].id],
-            "notes": [[corpus.abstracts[2].id, "x"]],
+            "sets": {"noted_ids": [corpus.abstracts[2].id]},
+            "items": {"note_items": [[corpus.abstracts[2].id, "x"]]},
         },
     ]
     lines = io.BytesIO(b"".join(json.dumps(r).encode() + b"\n" for r in requests))

@@ -5,9 +5,10 @@ milliseconds of GIL-bound work, and every turn of the event loop then waits for 
 GIL (key presses were measured waiting over 100 ms). The child, `python -m
 tui.search.countproc`, reads the search index from the cache file the app already
 wrote, then answers one JSON line per request: the queries and whatever personal
-data changed since the last request (sets are sent again only when the app replaced
-them; they are copy-on-write). It exits when its stdin closes: when the app ends,
-however it ends.
+data changed since the last request. Whatever `PersonalData` answers (every method
+of the protocol, so a field added there is sent without a change here) goes over:
+sets only when the app replaced them (they are copy-on-write), other answers (note
+texts) every time. It exits when its stdin closes: when the app ends, however it ends.
 """
 
 from __future__ import annotations
@@ -17,16 +18,21 @@ import json
 import subprocess
 import sys
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import asdict
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from tui.search.counts import SearchCounts, count_searches
 from tui.search.personal import PersonalData
 
-_SETS = ("bookmarked", "read", "noted")
+
+def _questions() -> list[str]:
+    """The methods of `PersonalData`: what search may ask of the user's data."""
+    return sorted(
+        name for name, value in vars(PersonalData).items() if callable(value) and name[0] != "_"
+    )
 
 
 class CountProcess:
@@ -66,19 +72,19 @@ class CountProcess:
         """Counts for each query (as `count_searches`), or None when the child cannot answer
         (its cache was unusable, it died): the caller counts another way."""
         with self._lock:
-            request: dict[str, Any] = {"queries": list(queries)}
+            request: dict[str, Any] = {"queries": list(queries), "sets": {}, "items": {}}
+            answers = {}
             if personal is not None:
-                current = dict(
-                    zip(
-                        _SETS,
-                        (personal.bookmarked_ids(), personal.read_ids(), personal.noted_ids()),
-                        strict=True,
-                    )
-                )
-                for name, ids in current.items():
-                    if self._sent.get(name) is not ids:
-                        request[name] = list(ids)
-                request["notes"] = list(personal.note_items())
+                answers = {name: getattr(personal, name)() for name in _questions()}
+                for name, answer in answers.items():
+                    if isinstance(answer, AbstractSet):
+                        if self._sent.get(name) is not answer:
+                            request["sets"][name] = list(answer)
+                    else:
+                        request["items"][name] = [
+                            list(item) if isinstance(item, tuple | list) else item
+                            for item in answer
+                        ]
             process = self._process
             if process is None or process.stdout is None or not self._send(request):
                 self.close()
@@ -90,8 +96,7 @@ class CountProcess:
             if not isinstance(reply, dict) or "counts" not in reply:
                 self.close()
                 return None
-            if personal is not None:
-                self._sent.update(current)
+            self._sent.update(answers)
             return [SearchCounts(**c) for c in reply["counts"]]
 
     def close(self) -> None:
@@ -109,23 +114,16 @@ class CountProcess:
 
 
 class _Personal:
-    """The personal data the app sent, as search reads it."""
+    """The personal data the app sent, answering search's questions as the app would."""
 
     def __init__(self) -> None:
-        self.sets: dict[str, frozenset[str]] = {name: frozenset() for name in _SETS}
-        self.notes: list[tuple[str, str]] = []
+        self.answers: dict[str, object] = {}
 
-    def bookmarked_ids(self) -> AbstractSet[str]:
-        return self.sets["bookmarked"]
-
-    def read_ids(self) -> AbstractSet[str]:
-        return self.sets["read"]
-
-    def noted_ids(self) -> AbstractSet[str]:
-        return self.sets["noted"]
-
-    def note_items(self) -> Iterable[tuple[str, str]]:
-        return self.notes
+    def __getattr__(self, name: str) -> Callable[[], object]:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        answer = self.answers.get(name, frozenset())
+        return lambda: answer
 
 
 def serve(lines: IO[bytes], out: IO[bytes]) -> int:
@@ -142,11 +140,14 @@ def serve(lines: IO[bytes], out: IO[bytes]) -> int:
         if index is None:
             reply: dict[str, Any] = {"error": "the search index cache could not be read"}
         else:
-            for name in _SETS:
-                if name in request:
-                    personal.sets[name] = frozenset(request[name])
-            personal.notes = [(str(i), str(t)) for i, t in request.get("notes", [])]
-            counts = count_searches(index, request["queries"], personal) or []
+            for name, ids in request.get("sets", {}).items():
+                personal.answers[name] = frozenset(ids)
+            for name, items in request.get("items", {}).items():
+                personal.answers[name] = [
+                    tuple(item) if isinstance(item, list) else item for item in items
+                ]
+            counts = count_searches(index, request["queries"], cast(PersonalData, personal))
+            counts = counts or []
             reply = {"counts": [asdict(c) for c in counts]}
         out.write(json.dumps(reply).encode("utf-8") + b"\n")
         out.flush()

@@ -64,11 +64,13 @@ class SavedSearchController:
         if order == "file":
             about.append("  (file order)", style="dim italic")
         self.app.push_screen(
-            NameScreen("Save search", about, lambda typed: self._check_new(data, typed, query)),
+            NameScreen(
+                "Save search", about, lambda typed: self._check_new(data, typed, query, order)
+            ),
             lambda name: self._save(data, name, query, order),
         )
 
-    def _check_new(self, data: UserData, typed: str, query: str) -> NameCheck:
+    def _check_new(self, data: UserData, typed: str, query: str, order: str) -> NameCheck:
         from tui.store.names import NameProblem, normalise_name
         from tui.ui.screens.saved import NameCheck
 
@@ -77,7 +79,7 @@ class SavedSearchController:
         except NameProblem as problem:
             return NameCheck(None, f"⚠ {problem}")
         existing = data.saved_search(name)
-        if existing is not None and existing.query != query:
+        if existing is not None and (existing.query, existing.sort) != (query, order):
             shown = visible_line(existing.name)
             return NameCheck(
                 name,
