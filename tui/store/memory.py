@@ -7,7 +7,7 @@ in a worker thread can iterate them while the UI toggles a bookmark.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
 
@@ -28,7 +28,7 @@ from tui.store.records import (
 
 
 class Memory:
-    """Bookmarks, reads, notes, snapshots and state held in memory, guarded by one lock."""
+    """Bookmarks, reads, notes, tags, snapshots and state held in memory, guarded by one lock."""
 
     def __init__(self) -> None:
         self._lock = threading.RLock()
@@ -47,6 +47,10 @@ class Memory:
         # new id -> old id for a note moved by a re-attachment not yet committed: the
         # database still holds it under the old id, at the old id's version.
         self._note_moved_from: dict[str, str] = {}
+        # Tags both ways: per abstract (changed in place, read per row with .get) and per
+        # tag (replaced on change, so a search thread can iterate the one it was given).
+        self._tags: dict[str, frozenset[str]] = {}
+        self._tag_ids: dict[str, frozenset[str]] = {}
 
     # PersonalData (search) and the quick questions the list asks per row
 
@@ -86,6 +90,18 @@ class Memory:
         """The snapshot kept for an abstract id (bookmarked or noted ones), or None."""
         return self._records.get(abstract_id)
 
+    def tags_of(self, abstract_id: str) -> frozenset[str]:
+        """The tags of an abstract (empty when it has none)."""
+        return self._tags.get(abstract_id, frozenset())
+
+    def tag_index(self) -> Mapping[str, AbstractSet[str]]:
+        """Tag -> ids of the abstracts that have it (a mapping never changed once returned)."""
+        return self._tag_ids
+
+    def tag_counts(self) -> dict[str, int]:
+        """Tag -> how many abstracts have it, loaded or not."""
+        return {tag: len(ids) for tag, ids in self._tag_ids.items()}
+
     def conflict_copies(self) -> list[ConflictCopy]:
         """Note texts kept after concurrent edits or imports."""
         return list(self._conflicts)
@@ -100,6 +116,39 @@ class Memory:
         self._bookmarks = self._bookmarks | {i} if on else self._bookmarks - {i}
         if snap is not None:
             self._records[i] = snap
+
+    def _set_tags_memory(
+        self, on: Iterable[tuple[str, str]], off: Iterable[tuple[str, str]]
+    ) -> None:
+        """Add the (id, tag) pairs `on` and remove those `off`: one copy of the tag index."""
+        by_tag = dict(self._tag_ids)
+        for pairs, adding in ((off, False), (on, True)):
+            per_tag: dict[str, set[str]] = {}
+            for i, tag in pairs:
+                per_tag.setdefault(tag, set()).add(i)
+                have = self._tags.get(i, frozenset())
+                have = have | {tag} if adding else have - {tag}
+                if have:
+                    self._tags[i] = have
+                else:
+                    self._tags.pop(i, None)
+            for tag, ids in per_tag.items():
+                kept = by_tag.get(tag, frozenset())
+                kept = kept | ids if adding else kept - ids
+                if kept:
+                    by_tag[tag] = kept
+                else:
+                    by_tag.pop(tag, None)
+        self._tag_ids = by_tag
+
+    def _replace_tags(self, pairs: Iterable[tuple[str, str]]) -> None:
+        tags: dict[str, set[str]] = {}
+        by_tag: dict[str, set[str]] = {}
+        for i, tag in pairs:
+            tags.setdefault(i, set()).add(tag)
+            by_tag.setdefault(tag, set()).add(i)
+        self._tags = {i: frozenset(ts) for i, ts in tags.items()}
+        self._tag_ids = {t: frozenset(ids) for t, ids in by_tag.items()}
 
     def _set_read_memory(self, ids: list[str], on: bool, at: float) -> None:
         if on:
@@ -138,6 +187,9 @@ class Memory:
         self._conflicts = [
             replace(c, abstract_id=new) if c.abstract_id == old else c for c in self._conflicts
         ]
+        moved_tags = self._tags.get(old, frozenset())
+        if moved_tags:
+            self._set_tags_memory([(new, t) for t in moved_tags], [(old, t) for t in moved_tags])
         self._aliases[old] = new
 
     def _apply_result(self, result: object) -> list[StoreEvent]:
@@ -213,6 +265,7 @@ class Memory:
         if self._loaded is None:
             return []
         ids = set(self._bookmarks) | set(self._notes) | {c.abstract_id for c in self._conflicts}
+        ids |= set(self._tags)
         return [
             Orphan(i, self._records.get(i), i in self._bookmarks, self._notes.get(i))
             for i in sorted(ids - self._loaded)
@@ -220,7 +273,13 @@ class Memory:
 
     def _merge(self, data: StoreData, pending: frozenset[tuple[str, str]]) -> bool:
         """Take the database's view, except where a change of ours is still queued."""
-        before = (self._bookmarks, self._read_ids, dict(self._notes), len(self._conflicts))
+        before = (
+            self._bookmarks,
+            self._read_ids,
+            dict(self._notes),
+            len(self._conflicts),
+            self._tag_ids,
+        )
         bookmarks = {i for i in data.bookmarks if ("bookmark", i) not in pending}
         bookmarks |= {i for i in self._bookmarks if ("bookmark", i) in pending}
         self._bookmarks = frozenset(bookmarks)
@@ -245,5 +304,20 @@ class Memory:
             **{k: v for k, v in self._state.items() if ("state", k) in pending},
         }
         self._aliases = {**data.aliases, **self._aliases}
-        after = (self._bookmarks, self._read_ids, self._notes, len(self._conflicts))
+        self._merge_tags(data.tags, pending)
+        after = (self._bookmarks, self._read_ids, self._notes, len(self._conflicts), self._tag_ids)
         return before != after
+
+    def _merge_tags(
+        self, disk: Mapping[str, Mapping[str, float]], pending: frozenset[tuple[str, str]]
+    ) -> None:
+        """The database's tags, except the pairs (and moved ids) with a change still queued."""
+        queued = {tuple(key.split("\t", 1)) for kind, key in pending if kind == "tag"}
+        moving = {key for kind, key in pending if kind == "tags"}
+
+        def ours(pair: tuple[str, str]) -> bool:
+            return pair in queued or pair[0] in moving
+
+        pairs = {(i, t) for i, ts in disk.items() for t in ts if not ours((i, t))}
+        pairs |= {(i, t) for i, ts in self._tags.items() for t in ts if ours((i, t))}
+        self._replace_tags(pairs)

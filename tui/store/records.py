@@ -107,6 +107,8 @@ class StoreData:
     conflicts: list[ConflictCopy] = field(default_factory=list)
     state: dict[str, str] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)
+    #: abstract id -> {tag: when it was added}
+    tags: dict[str, dict[str, float]] = field(default_factory=dict)
 
 
 # Write operations. UserData queues these; Store.apply writes a batch of them in one
@@ -116,6 +118,18 @@ class StoreData:
 @dataclass(frozen=True, slots=True)
 class SetBookmark:
     abstract_id: str
+    on: bool
+    snapshot: Snapshot | None
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SetTag:
+    """Put `tag` on an abstract (`on`) or take it off. One (abstract, tag) pair per
+    operation: two instances changing different pairs never undo each other's."""
+
+    abstract_id: str
+    tag: str
     on: bool
     snapshot: Snapshot | None
     at: float
@@ -170,7 +184,9 @@ class DismissConflict:
     copy_id: int
 
 
-Operation = SetBookmark | SetRead | SaveNote | DeleteNote | SetState | Reattach | DismissConflict
+Operation = (
+    SetBookmark | SetRead | SaveNote | DeleteNote | SetState | Reattach | DismissConflict | SetTag
+)
 
 
 @dataclass(frozen=True, slots=True)

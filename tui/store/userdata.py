@@ -37,6 +37,7 @@ from tui.store.records import (
     SetBookmark,
     SetRead,
     SetState,
+    SetTag,
     Snapshot,
     StoreData,
 )
@@ -95,6 +96,36 @@ class UserData(Writer):
             ids = [a.id for a in abstracts]
             self._set_read_memory(ids, on, now)
             self._queue_many((("read", i), SetRead(i, on, now)) for i in ids)
+
+    def set_tags(
+        self, on: Iterable[tuple[str, str]] = (), off: Iterable[tuple[str, str]] = ()
+    ) -> None:
+        """Put tags on (`on`) and take tags off (`off`) abstracts, as (id, tag) pairs with
+        normalised tag names; one memory update, one transaction however many pairs.
+
+        An id not loaded (an orphan's tag being renamed) keeps the record it has; pairs
+        already as asked are skipped.
+        """
+        now = time.time()
+        by_id = self._corpus.by_id if self._corpus is not None else {}
+        with self._lock:
+            on = [p for p in on if p[1] not in self._tags.get(p[0], ())]
+            off = [p for p in off if p[1] in self._tags.get(p[0], ())]
+            snaps: dict[str, Snapshot | None] = {}
+            for i, _ in on:
+                if i in snaps:
+                    continue
+                # A record is made once: its id is the hash of its text, so one kept
+                # already still describes it (and bulk tagging skips the headlines).
+                abstract = by_id.get(i) if i not in self._records else None
+                snap = snaps[i] = Snapshot.of(abstract) if abstract is not None else None
+                if snap is not None:
+                    self._records[i] = snap
+            self._set_tags_memory(on, off)
+            self._queue_many(
+                [(_tag_key(i, t), SetTag(i, t, False, None, now)) for i, t in off]
+                + [(_tag_key(i, t), SetTag(i, t, True, snaps[i], now)) for i, t in on]
+            )
 
     def save_note(self, abstract: Abstract, text: str) -> None:
         """Save the note of an abstract (call it while typing, debounced, and on close)."""
@@ -251,6 +282,11 @@ class UserData(Writer):
             )
         self._emit([Notice(message)])
         return path
+
+
+def _tag_key(abstract_id: str, tag: str) -> tuple[str, str]:
+    # A tag holds no control character, so a tab cannot be part of either half.
+    return ("tag", f"{abstract_id}\t{tag}")
 
 
 def _read_only_load(data_dir: Path) -> StoreData:
