@@ -94,6 +94,11 @@ class Memory:
         """The tags of an abstract (empty when it has none)."""
         return self._tags.get(abstract_id, frozenset())
 
+    def tags_by_id(self) -> Mapping[str, AbstractSet[str]]:
+        """Abstract id -> its tags, for the list's rows (read with `.get`, never iterated:
+        it changes in place)."""
+        return self._tags
+
     def tag_index(self) -> Mapping[str, AbstractSet[str]]:
         """Tag -> ids of the abstracts that have it (a mapping never changed once returned)."""
         return self._tag_ids

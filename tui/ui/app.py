@@ -31,6 +31,7 @@ from tui.ui.clock import Clock, TextualClock
 from tui.ui.controllers.exporting import ExportController
 from tui.ui.controllers.personal import READ_AFTER_SECONDS, PersonalController
 from tui.ui.controllers.search import SearchController
+from tui.ui.controllers.tags import TagsController
 from tui.ui.controllers.triage import TriageController
 from tui.ui.quitting import QuitSequence
 from tui.ui.widgets.abstract_list import AbstractList
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
     # messages are handled by name (`on_note_editor_screen_changed`).
     from tui.ui.screens.note_editor import NoteEditorScreen
     from tui.ui.screens.notes import NotesScreen
+    from tui.ui.screens.tags import TagsScreen
 
 NARROW_WIDTH = 100
 ANSI_THEMES = ("ansi-dark", "ansi-light")
@@ -91,6 +93,8 @@ class AbstractsApp(App[int]):
         Binding("m", "more_like_this", "Similar"),
         Binding("M", "more_like_bookmarks", "More like ★", show=False),
         Binding("O", "overview", "Overview", show=False),
+        Binding("t", "tag_abstract", "Tag", show=False),
+        Binding("number_sign", "tags", "Tags view", show=False),
     ]
 
     def __init__(
@@ -114,6 +118,7 @@ class AbstractsApp(App[int]):
         self.personal = PersonalController(self)
         self.triage = TriageController(self)
         self.exporting = ExportController(self)
+        self.tags = TagsController(self)
         #: Saving at quit, signals and the bound on quitting (the command line installs
         #: its guard; the tests do not).
         self.quit_sequence = QuitSequence(self)
@@ -233,6 +238,7 @@ class AbstractsApp(App[int]):
             self.abstract_list.set_marks(marks)
         self._show_current()
         self._refresh_header()
+        self.tags.view_changed()
 
     def _refresh_header(self) -> None:
         search, personal = self.search, self.personal
@@ -285,6 +291,7 @@ class AbstractsApp(App[int]):
             bookmarked=bookmarked,
             read=read,
             note=note,
+            tags=self.tags.of(abstract),
         )
 
     @on(AbstractList.Highlighted)
@@ -319,6 +326,12 @@ class AbstractsApp(App[int]):
     def on_notes_screen_conflict_dropped(self, message: NotesScreen.ConflictDropped) -> None:
         self.personal.dismiss_conflict(message.copy_id)
 
+    def on_tags_screen_rename_asked(self, message: TagsScreen.RenameAsked) -> None:
+        self.tags.rename(message.old, message.new)
+
+    def on_tags_screen_delete_asked(self, message: TagsScreen.DeleteAsked) -> None:
+        self.tags.delete(message.tag)
+
     def watch_theme(self, theme: str) -> None:
         """Remember the theme chosen (palette: Theme) for the next start."""
         self.personal.remember_theme(theme)
@@ -337,6 +350,8 @@ class AbstractsApp(App[int]):
         if action == "to_results":
             # The priority Enter only means "to the results" in the filter box.
             return len(self.screen_stack) == 1 and self.focused is self.filter_input
+        if action in ("tag_abstract", "tags"):
+            return len(self.screen_stack) == 1
         return True
 
     def action_focus_filter(self) -> None:
@@ -405,6 +420,12 @@ class AbstractsApp(App[int]):
 
     def action_overview(self) -> None:
         self.triage.overview()
+
+    def action_tag_abstract(self) -> None:
+        self.tags.tag_current()
+
+    def action_tags(self) -> None:
+        self.tags.show_view()
 
     # Screens are imported when first opened: they are not needed for the first paint.
 
@@ -481,6 +502,7 @@ class AbstractsApp(App[int]):
         )
         yield from self.personal.commands()
         yield from self.triage.commands()
+        yield from self.tags.commands()
 
 
 def make_app(
