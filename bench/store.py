@@ -1,6 +1,8 @@
 """How long the UI waits on the store, against how long the disk takes.
 
-Prints the median (and p95) time to toggle a bookmark and to save a 10 KB note,
+Prints the median (and p95) time to toggle a bookmark, to save a 10 KB note and to add
+or remove a tag with 100,000 abstracts loaded (each already carrying a tag, so the tag
+index the search reads is as large as it gets), and to tag all 100,000 at once,
 measured twice: until the `UserData` call returns (what the UI waits for) and until
 the change is committed (`flush`: WAL fsync with synchronous=FULL). A temporary data
 directory is used; `--corpus` (default ../shared/corpora/iclr) supplies real abstracts
@@ -70,12 +72,56 @@ def main() -> None:
             rows[label] = (ui, disk)
         ud.close()
     attach_line = _bench_attach(args.corpus)
+    rows.update(_bench_tags(args.corpus, args.rounds))
     print(f"store bench: {args.rounds} rounds each, data dir on {tmp}")
     print(f"{'':18}{'UI waits (call returns)':>38}   {'disk (until committed)':>38}")
     for label, (ui, disk) in rows.items():
         ratio = statistics.median(disk) / max(statistics.median(ui), 1e-9)
         print(f"{label:18}{_stats(ui):>38}   {_stats(disk):>38}   disk/UI {ratio:,.0f}x")
     print(attach_line)
+
+
+TAG_CORPUS = 100_000
+
+
+def _bench_tags(corpus: Path, rounds: int) -> dict[str, tuple[list[float], list[float]]]:
+    """Tag add/remove at 100,000 abstracts, every one tagged `all` first; then one bulk
+    step putting a new tag on all of them (what "Tag every abstract in the list" does)."""
+    from tui.corpus.model import Corpus
+    from tui.store.userdata import UserData
+
+    everything = _abstracts(corpus, TAG_CORPUS)
+    ids = [a.id for a in everything]
+    rows: dict[str, tuple[list[float], list[float]]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        ud = UserData.open(Path(tmp))
+        ud.attach(Corpus(everything, [], []))
+        ud.set_tags(on=[(i, "all") for i in ids])
+        ud.flush(timeout=None)
+        for label, on in (("add a tag (100k)", True), ("remove a tag (100k)", False)):
+            ui, disk = [], []
+            for k in range(rounds):
+                pair = [(ids[k * 7 % len(ids)], "all" if not on else f"t{k % 5}")]
+                t0 = time.perf_counter()
+                ud.set_tags(on=pair if on else (), off=() if on else pair)
+                t1 = time.perf_counter()
+                ud.flush(timeout=None)
+                t2 = time.perf_counter()
+                ui.append(t1 - t0)
+                disk.append(t2 - t0)
+            rows[label] = (ui, disk)
+        bulk_ui, bulk_disk = [], []
+        for k in range(3):
+            t0 = time.perf_counter()
+            ud.set_tags(on=[(i, f"bulk{k}") for i in ids])
+            t1 = time.perf_counter()
+            ud.flush(timeout=None)
+            t2 = time.perf_counter()
+            bulk_ui.append(t1 - t0)
+            bulk_disk.append(t2 - t0)
+        rows["tag all 100k"] = (bulk_ui, bulk_disk)
+        ud.close()
+    return rows
 
 
 def _bench_attach(corpus: Path) -> str:

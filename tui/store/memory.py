@@ -47,10 +47,13 @@ class Memory:
         # new id -> old id for a note moved by a re-attachment not yet committed: the
         # database still holds it under the old id, at the old id's version.
         self._note_moved_from: dict[str, str] = {}
-        # Tags both ways: per abstract (changed in place, read per row with .get) and per
-        # tag (replaced on change, so a search thread can iterate the one it was given).
+        # Tags both ways. Per abstract: changed in place, read per row with .get. Per tag:
+        # sets changed in place under the lock (a tag on 100,000 abstracts is not copied
+        # on every key press), frozen for a reader when it asks, only the tags changed since.
         self._tags: dict[str, frozenset[str]] = {}
-        self._tag_ids: dict[str, frozenset[str]] = {}
+        self._tag_sets: dict[str, set[str]] = {}
+        self._tag_frozen: dict[str, frozenset[str]] = {}
+        self._tag_dirty: set[str] = set()
 
     # PersonalData (search) and the quick questions the list asks per row
 
@@ -100,12 +103,24 @@ class Memory:
         return self._tags
 
     def tag_index(self) -> Mapping[str, AbstractSet[str]]:
-        """Tag -> ids of the abstracts that have it (a mapping never changed once returned)."""
-        return self._tag_ids
+        """Tag -> ids of the abstracts that have it: a mapping never changed once returned,
+        so a search thread can iterate it (the freezing happens here, on its thread)."""
+        with self._lock:
+            if self._tag_dirty:
+                frozen = dict(self._tag_frozen)
+                for tag in self._tag_dirty:
+                    ids = self._tag_sets.get(tag)
+                    if ids:
+                        frozen[tag] = frozenset(ids)
+                    else:
+                        frozen.pop(tag, None)
+                self._tag_frozen, self._tag_dirty = frozen, set()
+            return self._tag_frozen
 
     def tag_counts(self) -> dict[str, int]:
         """Tag -> how many abstracts have it, loaded or not."""
-        return {tag: len(ids) for tag, ids in self._tag_ids.items()}
+        with self._lock:
+            return {tag: len(ids) for tag, ids in self._tag_sets.items()}
 
     def conflict_copies(self) -> list[ConflictCopy]:
         """Note texts kept after concurrent edits or imports."""
@@ -125,26 +140,23 @@ class Memory:
     def _set_tags_memory(
         self, on: Iterable[tuple[str, str]], off: Iterable[tuple[str, str]]
     ) -> None:
-        """Add the (id, tag) pairs `on` and remove those `off`: one copy of the tag index."""
-        by_tag = dict(self._tag_ids)
+        """Add the (id, tag) pairs `on` and remove those `off` (callers hold the lock)."""
         for pairs, adding in ((off, False), (on, True)):
-            per_tag: dict[str, set[str]] = {}
             for i, tag in pairs:
-                per_tag.setdefault(tag, set()).add(i)
                 have = self._tags.get(i, frozenset())
                 have = have | {tag} if adding else have - {tag}
                 if have:
                     self._tags[i] = have
                 else:
                     self._tags.pop(i, None)
-            for tag, ids in per_tag.items():
-                kept = by_tag.get(tag, frozenset())
-                kept = kept | ids if adding else kept - ids
-                if kept:
-                    by_tag[tag] = kept
+                ids = self._tag_sets.setdefault(tag, set())
+                if adding:
+                    ids.add(i)
                 else:
-                    by_tag.pop(tag, None)
-        self._tag_ids = by_tag
+                    ids.discard(i)
+                    if not ids:
+                        del self._tag_sets[tag]
+                self._tag_dirty.add(tag)
 
     def _replace_tags(self, pairs: Iterable[tuple[str, str]]) -> None:
         tags: dict[str, set[str]] = {}
@@ -153,7 +165,8 @@ class Memory:
             tags.setdefault(i, set()).add(tag)
             by_tag.setdefault(tag, set()).add(i)
         self._tags = {i: frozenset(ts) for i, ts in tags.items()}
-        self._tag_ids = {t: frozenset(ids) for t, ids in by_tag.items()}
+        self._tag_dirty = set(self._tag_sets) | set(by_tag)
+        self._tag_sets = by_tag
 
     def _set_read_memory(self, ids: list[str], on: bool, at: float) -> None:
         if on:
@@ -283,7 +296,7 @@ class Memory:
             self._read_ids,
             dict(self._notes),
             len(self._conflicts),
-            self._tag_ids,
+            dict(self._tags),
         )
         bookmarks = {i for i in data.bookmarks if ("bookmark", i) not in pending}
         bookmarks |= {i for i in self._bookmarks if ("bookmark", i) in pending}
@@ -310,7 +323,7 @@ class Memory:
         }
         self._aliases = {**data.aliases, **self._aliases}
         self._merge_tags(data.tags, pending)
-        after = (self._bookmarks, self._read_ids, self._notes, len(self._conflicts), self._tag_ids)
+        after = (self._bookmarks, self._read_ids, self._notes, len(self._conflicts), self._tags)
         return before != after
 
     def _merge_tags(

@@ -31,6 +31,7 @@ from tui.store.records import (
     DismissConflict,
     NoteRecord,
     Notice,
+    Operation,
     OrphanReattached,
     Reattach,
     SaveNote,
@@ -102,30 +103,34 @@ class UserData(Writer):
     ) -> None:
         """Put tags on (`on`) and take tags off (`off`) abstracts, as (id, tag) pairs with
         normalised tag names; one memory update, one transaction however many pairs.
+        Pairs already as asked are skipped.
 
-        An id not loaded (an orphan's tag being renamed) keeps the record it has; pairs
-        already as asked are skipped.
+        The record of a newly tagged abstract is made on the writer's thread (see
+        `_completed`): making 100,000 of them took seconds, tagging a list must not.
         """
         now = time.time()
-        by_id = self._corpus.by_id if self._corpus is not None else {}
         with self._lock:
-            on = [p for p in on if p[1] not in self._tags.get(p[0], ())]
-            off = [p for p in off if p[1] in self._tags.get(p[0], ())]
-            snaps: dict[str, Snapshot | None] = {}
-            for i, _ in on:
-                if i in snaps:
-                    continue
-                # A record is made once: its id is the hash of its text, so one kept
-                # already still describes it (and bulk tagging skips the headlines).
-                abstract = by_id.get(i) if i not in self._records else None
-                snap = snaps[i] = Snapshot.of(abstract) if abstract is not None else None
-                if snap is not None:
-                    self._records[i] = snap
+            tags = self._tags
+            on = [p for p in on if p[1] not in tags.get(p[0], ())]
+            off = [p for p in off if p[1] in tags.get(p[0], ())]
             self._set_tags_memory(on, off)
             self._queue_many(
                 [(_tag_key(i, t), SetTag(i, t, False, None, now)) for i, t in off]
-                + [(_tag_key(i, t), SetTag(i, t, True, snaps[i], now)) for i, t in on]
+                + [(_tag_key(i, t), SetTag(i, t, True, None, now)) for i, t in on]
             )
+
+    def _completed(self, op: Operation) -> Operation:
+        # A tagged abstract keeps a record, as a bookmarked one does. One kept already
+        # still describes it (its id is the hash of its text); an id not loaded (an
+        # orphan's tag being renamed) keeps the one it has.
+        if not isinstance(op, SetTag) or not op.on or op.abstract_id in self._records:
+            return op
+        abstract = self._corpus.by_id.get(op.abstract_id) if self._corpus is not None else None
+        if abstract is None:
+            return op
+        snap = Snapshot.of(abstract)
+        self._records[op.abstract_id] = snap
+        return replace(op, snapshot=snap)
 
     def save_note(self, abstract: Abstract, text: str) -> None:
         """Save the note of an abstract (call it while typing, debounced, and on close)."""
@@ -253,9 +258,8 @@ class UserData(Writer):
             if not self._pending:
                 return None
             reason = self._last_error or "saving did not finish"
-            doc = rescue_document(
-                list(self._pending.values()), self._records, self._base_version, reason
-            )
+            ops = [self._completed(op) for op in self._pending.values()]
+            doc = rescue_document(ops, self._records, self._base_version, reason)
         return to_text(doc)
 
     def write_rescue(self) -> Path | None:

@@ -162,6 +162,7 @@ class Writer(Memory):
             with self._lock:
                 batch = list(self._pending.items())
                 ops = [self._with_base(op) for _, op in batch]
+            ops = [self._completed(op) for op in ops]  # outside the lock: may take a while
             results = store.apply(ops)
         except Exception as e:  # sqlite3.Error, OSError, StoreError: all kept and retried
             with self._cond:
@@ -201,6 +202,10 @@ class Writer(Memory):
         # looked up when the write happens: queued edits replace each other.
         if isinstance(op, SaveNote | DeleteNote):
             return replace(op, base_version=self._base_version(op.abstract_id))
+        return op
+
+    def _completed(self, op: Operation) -> Operation:
+        """`op` with what was left to the writer's thread filled in (see UserData)."""
         return op
 
     def _reload(self) -> bool:
