@@ -15,9 +15,14 @@ import argparse
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tui.corpus.model import Abstract, Collection, SourceRef, abstract_id
+
+if TYPE_CHECKING:
+    from tui.store.userdata import UserData
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -60,16 +65,9 @@ def main() -> None:
             ("toggle bookmark", lambda a, i: ud.set_bookmark(a, i % 2 == 0)),
             ("save 10 KB note", lambda a, i: ud.save_note(a, f"{i} {note}")),
         ):
-            ui, disk = [], []
-            for i, a in enumerate(abstracts):
-                t0 = time.perf_counter()
-                action(a, i)
-                t1 = time.perf_counter()
-                ud.flush(timeout=None)
-                t2 = time.perf_counter()
-                ui.append(t1 - t0)
-                disk.append(t2 - t0)
-            rows[label] = (ui, disk)
+            rows[label] = _timed(
+                ud, [lambda a=a, i=i, f=action: f(a, i) for i, a in enumerate(abstracts)]
+            )
         ud.close()
     attach_line = _bench_attach(args.corpus)
     rows.update(_bench_tags(args.corpus, args.rounds))
@@ -82,6 +80,19 @@ def main() -> None:
 
 
 TAG_CORPUS = 100_000
+
+
+def _timed(ud: UserData, actions: list[Callable[[], object]]) -> tuple[list[float], list[float]]:
+    """Per action: until the call returns (what the UI waits for) and until committed."""
+    ui, disk = [], []
+    for action in actions:
+        t0 = time.perf_counter()
+        action()
+        t1 = time.perf_counter()
+        ud.flush(timeout=None)
+        ui.append(t1 - t0)
+        disk.append(time.perf_counter() - t0)
+    return ui, disk
 
 
 def _bench_tags(corpus: Path, rounds: int) -> dict[str, tuple[list[float], list[float]]]:
@@ -98,28 +109,16 @@ def _bench_tags(corpus: Path, rounds: int) -> dict[str, tuple[list[float], list[
         ud.attach(Corpus(everything, [], []))
         ud.set_tags(on=[(i, "all") for i in ids])
         ud.flush(timeout=None)
-        for label, on in (("add a tag (100k)", True), ("remove a tag (100k)", False)):
-            ui, disk = [], []
-            for k in range(rounds):
-                pair = [(ids[k * 7 % len(ids)], "all" if not on else f"t{k % 5}")]
-                t0 = time.perf_counter()
-                ud.set_tags(on=pair if on else (), off=() if on else pair)
-                t1 = time.perf_counter()
-                ud.flush(timeout=None)
-                t2 = time.perf_counter()
-                ui.append(t1 - t0)
-                disk.append(t2 - t0)
-            rows[label] = (ui, disk)
-        bulk_ui, bulk_disk = [], []
-        for k in range(3):
-            t0 = time.perf_counter()
-            ud.set_tags(on=[(i, f"bulk{k}") for i in ids])
-            t1 = time.perf_counter()
-            ud.flush(timeout=None)
-            t2 = time.perf_counter()
-            bulk_ui.append(t1 - t0)
-            bulk_disk.append(t2 - t0)
-        rows["tag all 100k"] = (bulk_ui, bulk_disk)
+        picked = [ids[k * 7 % len(ids)] for k in range(rounds)]
+        rows["add a tag (100k)"] = _timed(
+            ud, [lambda i=i, k=k: ud.set_tags(on=[(i, f"t{k % 5}")]) for k, i in enumerate(picked)]
+        )
+        rows["remove a tag (100k)"] = _timed(
+            ud, [lambda i=i: ud.set_tags(off=[(i, "all")]) for i in picked]
+        )
+        rows["tag all 100k"] = _timed(
+            ud, [lambda k=k: ud.set_tags(on=[(i, f"bulk{k}") for i in ids]) for k in range(3)]
+        )
         ud.close()
     return rows
 
