@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from tui.corpus.model import Abstract
     from tui.store.userdata import UserData
     from tui.ui.app import AbstractsApp
+    from tui.ui.screens.tags import TagsScreen
 
 
 def _count(n: int, one: str, many: str) -> str:
@@ -40,6 +41,8 @@ class TagsController:
 
     def __init__(self, app: AbstractsApp) -> None:
         self.app = app
+        #: The tags view while it is open (its module is imported when first opened).
+        self._view: TagsScreen | None = None
 
     # -- what is shown -----------------------------------------------------------
 
@@ -56,11 +59,8 @@ class TagsController:
 
     def view_changed(self) -> None:
         """Keep an open tags view's counts current (after an undo, a refresh, a change)."""
-        from tui.ui.screens.tags import TagsScreen
-
-        screen = self.app.screen
-        if isinstance(screen, TagsScreen):
-            screen.set_rows(self.rows())
+        if self._view is not None and self._view.is_attached:
+            self._view.set_rows(self.rows())
 
     # -- tagging -----------------------------------------------------------------
 
@@ -130,9 +130,11 @@ class TagsController:
     def _show_view(self) -> None:
         from tui.ui.screens.tags import TagsScreen
 
-        self.app.push_screen(TagsScreen(self.rows()), self._filter_by)
+        self._view = TagsScreen(self.rows())
+        self.app.push_screen(self._view, self._filter_by)
 
     def _filter_by(self, tag: str | None) -> None:
+        self._view = None
         if tag:
             app = self.app
             # A trailing space: the whole tag, not every tag it starts.
