@@ -176,3 +176,19 @@ def test_completion_completes_the_last_tag_whatever_its_case() -> None:
     assert complete("-R", tags) == "-Rg"
     assert complete("rg", tags) is None  # already whole
     assert complete("x, ", tags) is None
+
+
+async def test_ctrl_l_shows_tags_another_instance_saved(seeds_dir: Path, data_dir: Path) -> None:
+    from tui.store.userdata import UserData
+
+    app = make_app([seeds_dir], data_dir=data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_userdata(pilot)
+        current = app.abstract_list.current
+        other = UserData.open(data_dir)
+        other.attach(app.corpus)
+        other.set_tags(on=[(current.id, "from-there")])
+        other.close()
+        await pilot.press("ctrl+l")
+        assert app.personal.userdata.tags_of(current.id) == {"from-there"}
+        assert "#from-there" in _row_text(app, app.abstract_list.cursor)

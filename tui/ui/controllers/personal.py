@@ -492,7 +492,7 @@ class PersonalController:
         if not data.refresh():
             if not quiet:
                 app.notify(
-                    "Bookmarks, notes and read marks are up to date. "
+                    "Bookmarks, notes, tags and read marks are up to date. "
                     "(Abstract files are read when the app starts.)",
                     timeout=3,
                 )
