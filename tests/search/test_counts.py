@@ -16,12 +16,20 @@ from tui.search.countproc import CountProcess, serve
 from tui.search.counts import SearchCounts, count_searches
 from tui.search.index import SearchIndex
 
-QUERIES = ["graph", "is:bookmarked", "is:unread graph", "year:", "contrastive learning"]
+QUERIES = [
+    "graph",
+    "is:bookmarked",
+    "is:unread graph",
+    "year:",
+    "contrastive learning",
+    "tag:to-cite",
+]
 
 
 class Personal:
-    def __init__(self, bookmarked=(), read=(), notes=()) -> None:
+    def __init__(self, bookmarked=(), read=(), notes=(), tags=None) -> None:
         self.bookmarked, self.read, self.notes = frozenset(bookmarked), frozenset(read), notes
+        self.tags = tags or {}
 
     def bookmarked_ids(self):
         return self.bookmarked
@@ -34,6 +42,9 @@ class Personal:
 
     def note_items(self):
         return list(self.notes)
+
+    def tag_index(self):
+        return self.tags
 
 
 @pytest.fixture(scope="module")
@@ -63,9 +74,11 @@ def test_the_child_counts_the_same(seeds, tmp_path: Path) -> None:
         personal = Personal(read=[a.id for a in corpus.abstracts[:10]])
         assert child.count(QUERIES, personal) == count_searches(index, QUERIES, personal)
         # The sets change (copy-on-write: new objects): the child hears of it.
-        changed = Personal(bookmarked=[corpus.abstracts[5].id], read=())
+        tags = {"to-cite": frozenset(a.id for a in corpus.abstracts[:4])}
+        changed = Personal(bookmarked=[corpus.abstracts[5].id], read=(), tags=tags)
         assert child.count(QUERIES, changed) == count_searches(index, QUERIES, changed)
-        assert child.count(QUERIES, changed)[1].matched == 1
+        counted = child.count(QUERIES, changed)
+        assert counted[1].matched == 1 and counted[5].matched == 4
     finally:
         child.close()
     assert not child.alive

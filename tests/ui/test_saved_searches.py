@@ -220,3 +220,16 @@ async def test_a_large_corpus_is_counted_in_a_child_process(
         await wait_until(pilot, lambda: _counts(app, "starred") == (1, 1))
         process = app.saved._process
     assert not process.alive  # quitting ended it
+
+
+async def test_counts_follow_a_tag(seeds_dir: Path, data_dir: Path) -> None:
+    app = make_app([seeds_dir], data_dir=data_dir)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for_userdata(pilot)
+        app.personal.userdata.save_search("to cite", "tag:to-cite", "relevance")
+        await _open_view(pilot)
+        assert _counts(app, "to cite") == (0, 0)
+        await pilot.press("escape", "t", *"to-cite", "enter")  # tag the abstract shown
+        assert app.personal.userdata.tags_of(app.abstract_list.current.id) == {"to-cite"}
+        await _open_view(pilot)
+        assert _counts(app, "to cite") == (1, 1)

@@ -134,9 +134,10 @@ def render(
                 reads={k: v for k, v in data.reads.items() if k in keep},
                 notes={k: v for k, v in data.notes.items() if k in keep},
                 conflicts=[c for c in data.conflicts if c.abstract_id in keep],
+                tags={k: v for k, v in data.tags.items() if k in keep},
             )
         listed = ids is not None and bool(data.records)  # a list is its abstracts, marked or not
-        marked = data.bookmarks or data.notes or data.reads or data.conflicts
+        marked = data.bookmarks or data.notes or data.reads or data.conflicts or data.tags
         if not (listed or marked or data.state or data.searches):
             return None
         return export.to_json(data)
@@ -234,6 +235,8 @@ def main_import(argv: Sequence[str]) -> int:
         _count(report.bookmarks, "bookmark"),
         _count(report.reads, "read mark"),
     ]
+    if report.tags:
+        counts.append(_count(report.tags, "tag"))
     if report.copies:
         counts.append(_count(report.copies, "differing note") + " kept beside yours")
     if report.searches:

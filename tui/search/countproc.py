@@ -8,7 +8,7 @@ wrote, then answers one JSON line per request: the queries and whatever personal
 data changed since the last request. Whatever `PersonalData` answers (every method
 of the protocol, so a field added there is sent without a change here) goes over:
 sets only when the app replaced them (they are copy-on-write), other answers (note
-texts) every time. It exits when its stdin closes: when the app ends, however it ends.
+texts, tag -> ids) every time. It exits when its stdin closes: when the app ends, however it ends.
 """
 
 from __future__ import annotations
@@ -72,7 +72,12 @@ class CountProcess:
         """Counts for each query (as `count_searches`), or None when the child cannot answer
         (its cache was unusable, it died): the caller counts another way."""
         with self._lock:
-            request: dict[str, Any] = {"queries": list(queries), "sets": {}, "items": {}}
+            request: dict[str, Any] = {
+                "queries": list(queries),
+                "sets": {},
+                "maps": {},
+                "items": {},
+            }
             answers = {}
             if personal is not None:
                 answers = {name: getattr(personal, name)() for name in _questions()}
@@ -80,6 +85,8 @@ class CountProcess:
                     if isinstance(answer, AbstractSet):
                         if self._sent.get(name) is not answer:
                             request["sets"][name] = list(answer)
+                    elif isinstance(answer, Mapping):  # tag -> ids
+                        request["maps"][name] = {k: list(v) for k, v in answer.items()}
                     else:
                         request["items"][name] = [
                             list(item) if isinstance(item, tuple | list) else item
@@ -142,6 +149,8 @@ def serve(lines: IO[bytes], out: IO[bytes]) -> int:
         else:
             for name, ids in request.get("sets", {}).items():
                 personal.answers[name] = frozenset(ids)
+            for name, mapping in request.get("maps", {}).items():
+                personal.answers[name] = {k: frozenset(v) for k, v in mapping.items()}
             for name, items in request.get("items", {}).items():
                 personal.answers[name] = [
                     tuple(item) if isinstance(item, list) else item for item in items

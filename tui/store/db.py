@@ -43,6 +43,7 @@ from tui.store.records import (
     SetBookmark,
     SetRead,
     SetState,
+    SetTag,
     Snapshot,
     StoreData,
 )
@@ -229,6 +230,8 @@ def _apply_one(conn: sqlite3.Connection, op: Operation) -> OpResult:
         else:
             conn.execute("DELETE FROM bookmarks WHERE id = ?", (op.abstract_id,))
         return OpResult(op)
+    if isinstance(op, SetTag):
+        return _set_tag(conn, op)
     if isinstance(op, SetRead):
         if op.on:
             conn.execute(
@@ -260,6 +263,19 @@ def _apply_one(conn: sqlite3.Connection, op: Operation) -> OpResult:
     if isinstance(op, SaveSearch | RenameSearch | DeleteSearch):
         return apply_search_op(conn, op)
     return _reattach(conn, op)
+
+
+def _set_tag(conn: sqlite3.Connection, op: SetTag) -> OpResult:
+    if op.on:
+        if op.snapshot is not None:
+            put_record(conn, op.abstract_id, op.snapshot, op.at)
+        conn.execute(
+            "INSERT OR IGNORE INTO tags(id, tag, created) VALUES (?, ?, ?)",
+            (op.abstract_id, op.tag, op.at),
+        )
+    else:
+        conn.execute("DELETE FROM tags WHERE id = ? AND tag = ?", (op.abstract_id, op.tag))
+    return OpResult(op)
 
 
 def _save_note(conn: sqlite3.Connection, op: SaveNote) -> OpResult:
@@ -294,6 +310,11 @@ def _reattach(conn: sqlite3.Connection, op: Reattach) -> OpResult:
             (new, old),
         )
         conn.execute(f"DELETE FROM {table} WHERE id = ?", (old,))
+    conn.execute(
+        "INSERT OR IGNORE INTO tags(id, tag, created) SELECT ?, tag, created FROM tags WHERE id = ?",
+        (new, old),
+    )
+    conn.execute("DELETE FROM tags WHERE id = ?", (old,))
     moved, target = _note(conn, old), _note(conn, new)
     conflict = None
     version = target[1] if target else 0

@@ -120,6 +120,8 @@ class StoreData:
     aliases: dict[str, str] = field(default_factory=dict)
     #: Saved searches by `searches.name_key` (names are unique ignoring case).
     searches: dict[str, SavedSearch] = field(default_factory=dict)
+    #: abstract id -> {tag: when it was added}
+    tags: dict[str, dict[str, float]] = field(default_factory=dict)
 
 
 # Write operations. UserData queues these; Store.apply writes a batch of them in one
@@ -129,6 +131,18 @@ class StoreData:
 @dataclass(frozen=True, slots=True)
 class SetBookmark:
     abstract_id: str
+    on: bool
+    snapshot: Snapshot | None
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SetTag:
+    """Put `tag` on an abstract (`on`) or take it off. One (abstract, tag) pair per
+    operation: two instances changing different pairs never undo each other's."""
+
+    abstract_id: str
+    tag: str
     on: bool
     snapshot: Snapshot | None
     at: float
@@ -228,6 +242,7 @@ Operation = (
     | SaveSearch
     | RenameSearch
     | DeleteSearch
+    | SetTag
 )
 
 
