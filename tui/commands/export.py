@@ -131,13 +131,20 @@ def render(
             data = StoreData(
                 records={k: v for k, v in data.records.items() if k in keep},
                 bookmarks={k: v for k, v in data.bookmarks.items() if k in keep},
+                dismissals={k: v for k, v in data.dismissals.items() if k in keep},
                 reads={k: v for k, v in data.reads.items() if k in keep},
                 notes={k: v for k, v in data.notes.items() if k in keep},
                 conflicts=[c for c in data.conflicts if c.abstract_id in keep],
             )
         listed = ids is not None and bool(data.records)  # a list is its abstracts, marked or not
         if not (
-            listed or data.bookmarks or data.notes or data.reads or data.conflicts or data.state
+            listed
+            or data.bookmarks
+            or data.dismissals
+            or data.notes
+            or data.reads
+            or data.conflicts
+            or data.state
         ):
             return None
         return export.to_json(data)
@@ -235,6 +242,8 @@ def main_import(argv: Sequence[str]) -> int:
         _count(report.bookmarks, "bookmark"),
         _count(report.reads, "read mark"),
     ]
+    if report.dismissals:
+        counts.append(_count(report.dismissals, "dismissal"))
     if report.copies:
         counts.append(_count(report.copies, "differing note") + " kept beside yours")
     print(f"Imported {', '.join(counts)}.")

@@ -38,6 +38,7 @@ from tui.store.records import (
     Reattach,
     SaveNote,
     SetBookmark,
+    SetDismissed,
     SetRead,
     SetState,
     Snapshot,
@@ -215,16 +216,9 @@ def _apply_one(conn: sqlite3.Connection, op: Operation) -> OpResult:
     if isinstance(op, SaveNote):
         return _save_note(conn, op)
     if isinstance(op, SetBookmark):
-        if op.on:
-            if op.snapshot is not None:
-                put_record(conn, op.abstract_id, op.snapshot, op.at)
-            conn.execute(
-                "INSERT OR IGNORE INTO bookmarks(id, created) VALUES (?, ?)",
-                (op.abstract_id, op.at),
-            )
-        else:
-            conn.execute("DELETE FROM bookmarks WHERE id = ?", (op.abstract_id,))
-        return OpResult(op)
+        return _set_mark(conn, "bookmarks", op)
+    if isinstance(op, SetDismissed):
+        return _set_mark(conn, "dismissals", op)
     if isinstance(op, SetRead):
         if op.on:
             conn.execute(
@@ -256,6 +250,19 @@ def _apply_one(conn: sqlite3.Connection, op: Operation) -> OpResult:
     return _reattach(conn, op)
 
 
+def _set_mark(conn: sqlite3.Connection, table: str, op: SetBookmark | SetDismissed) -> OpResult:
+    """Bookmark or dismiss (`table`), keeping the abstract's snapshot; or take it back."""
+    if op.on:
+        if op.snapshot is not None:
+            put_record(conn, op.abstract_id, op.snapshot, op.at)
+        conn.execute(
+            f"INSERT OR IGNORE INTO {table}(id, created) VALUES (?, ?)", (op.abstract_id, op.at)
+        )
+    else:
+        conn.execute(f"DELETE FROM {table} WHERE id = ?", (op.abstract_id,))
+    return OpResult(op)
+
+
 def _save_note(conn: sqlite3.Connection, op: SaveNote) -> OpResult:
     current = _note(conn, op.abstract_id)
     if op.snapshot is not None:
@@ -281,7 +288,11 @@ def _reattach(conn: sqlite3.Connection, op: Reattach) -> OpResult:
     old, new = op.old_id, op.new_id
     if op.snapshot is not None:
         put_record(conn, new, op.snapshot, op.at)
-    for table, column in (("bookmarks", "created"), ("reads", "read_at")):
+    for table, column in (
+        ("bookmarks", "created"),
+        ("reads", "read_at"),
+        ("dismissals", "created"),
+    ):
         conn.execute(
             f"INSERT OR IGNORE INTO {table}(id, {column}) SELECT ?, {column} FROM {table} "
             "WHERE id = ?",

@@ -43,6 +43,8 @@ class Item:
     read_at: float | None
     note: str | None
     conflicts: tuple[ConflictCopy, ...]
+    #: Dismissed ("not interested", the `x` key).
+    dismissed: bool = False
 
 
 def items(
@@ -74,6 +76,7 @@ def items(
                 data.reads.get(i),
                 note.text if note else None,
                 tuple(copies.get(i, ())),
+                i in data.dismissals,
             )
         )
     return sorted(
@@ -104,7 +107,8 @@ def to_markdown(selected: Iterable[Item]) -> str:
         parts.append("")
         where = f"{visible_line(s.source)} (#{s.position})" if s.source else "source unknown"
         venue = visible_line(s.venue_year or "unknown venue")
-        parts.append(f"*{venue}* · {where} · id `{visible_line(it.id)}`")
+        dismissed = " · not interested" if it.dismissed else ""
+        parts.append(f"*{venue}* · {where} · id `{visible_line(it.id)}`{dismissed}")
         parts.append("")
         text = to_plain(s.text) if s.text else "(text not kept)"
         parts.extend(f"> {line}" for line in visible(text).splitlines())
@@ -231,6 +235,7 @@ CSV_COLUMNS = [
     "source",
     "position",
     "bookmarked",
+    "dismissed",
     "read_at",
     "note",
     "abstract",
@@ -262,6 +267,7 @@ def to_csv(selected: Iterable[Item]) -> str:
                 csv_cell(s.source),
                 s.position,
                 "yes" if it.bookmarked else "",
+                "yes" if it.dismissed else "",
                 _iso(it.read_at),
                 csv_cell(it.note or ""),
                 csv_cell(s.text),

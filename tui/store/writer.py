@@ -220,7 +220,7 @@ class Writer(Memory):
                 # The records are moving from the old id to the new one: memory is
                 # ahead of the disk for both until the move is saved.
                 moved = {key, op.new_id} if isinstance(op, Reattach) else {key}
-                keys |= {(k, i) for i in moved for k in ("bookmark", "read", "note")}
+                keys |= {(k, i) for i in moved for k in ("bookmark", "dismiss", "read", "note")}
         return frozenset(keys)
 
     def _emit(self, events: list[StoreEvent]) -> None:
