@@ -62,7 +62,10 @@ def test_year_ranges_may_be_open_at_either_end(value: str, years: tuple[int, int
             "year:2022..20",
             "year: expects a year like 2023 or a range like 2022..2024, not '2022..20'",
         ),
-        ("is:happy", "unknown value is:happy; try is:bookmarked, is:read, is:unread"),
+        (
+            "is:happy",
+            "unknown value is:happy; try is:bookmarked, is:read, is:unread, is:dismissed",
+        ),
         ("has:notes", "unknown value has:notes; try has:note"),
         ("venue: ", "venue: needs a value, for example venue:iclr"),
         ("file:", "file: needs a value, for example file:iclr"),

@@ -88,6 +88,8 @@ def _is(clause: FieldClause, ctx: FilterContext) -> BoolArray:
     personal = ctx.personal
     if clause.arg == "bookmarked":
         return ctx.mask_of_ids(personal.bookmarked_ids() if personal else ())
+    if clause.arg == "dismissed":
+        return ctx.mask_of_ids(personal.dismissed_ids() if personal else ())
     read = ctx.mask_of_ids(personal.read_ids() if personal else ())
     return read if clause.arg == "read" else ~read
 

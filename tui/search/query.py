@@ -204,7 +204,7 @@ def _parse_note(value: str) -> object:
 register_field(FieldSpec("venue", _parse_text_value("venue")))
 register_field(FieldSpec("year", _parse_year))
 register_field(FieldSpec("file", _parse_text_value("file")))
-_IS_VALUES = ("bookmarked", "read", "unread")
+_IS_VALUES = ("bookmarked", "read", "unread", "dismissed")
 register_field(FieldSpec("is", _parse_choice("is", _IS_VALUES), personal=True))
 register_field(FieldSpec("has", _parse_choice("has", ("note",)), personal=True))
 register_field(FieldSpec("note", _parse_note, personal=True))
