@@ -92,7 +92,23 @@ class _SetFlag:
 
 
 @dataclass(frozen=True, slots=True, init=False)
-class SetBookmarks(_SetFlag):
+class _SetEach(_SetFlag):
+    """A flag written one abstract at a time (`write`), the way bookmarks are."""
+
+    def write(self, target: Target, id: str, on: bool) -> None:
+        raise NotImplementedError
+
+    def apply(self, target: Target) -> None:
+        for i in self.changed:
+            self.write(target, i, self.after)
+
+    def revert(self, target: Target) -> None:
+        for i in self.changed:
+            self.write(target, i, self.before[i])
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class SetBookmarks(_SetEach):
     """Bookmark (`after=True`) or un-bookmark `ids`."""
 
     @property
@@ -102,17 +118,12 @@ class SetBookmarks(_SetFlag):
             return f"bookmarked {_count(n, 'abstract', 'abstracts')}"
         return f"removed {_count(n, 'bookmark', 'bookmarks')}"
 
-    def apply(self, target: Target) -> None:
-        for i in self.changed:
-            target.set_bookmark(i, self.after)
-
-    def revert(self, target: Target) -> None:
-        for i in self.changed:
-            target.set_bookmark(i, self.before[i])
+    def write(self, target: Target, id: str, on: bool) -> None:
+        target.set_bookmark(id, on)
 
 
 @dataclass(frozen=True, slots=True, init=False)
-class SetDismissed(_SetFlag):
+class SetDismissed(_SetEach):
     """Dismiss (`after=True`, "not interested") or un-dismiss `ids`."""
 
     @property
@@ -122,13 +133,8 @@ class SetDismissed(_SetFlag):
             return f"dismissed {_count(n, 'abstract', 'abstracts')}"
         return f"took back {_count(n, 'dismissal', 'dismissals')}"
 
-    def apply(self, target: Target) -> None:
-        for i in self.changed:
-            target.set_dismissed(i, self.after)
-
-    def revert(self, target: Target) -> None:
-        for i in self.changed:
-            target.set_dismissed(i, self.before[i])
+    def write(self, target: Target, id: str, on: bool) -> None:
+        target.set_dismissed(id, on)
 
 
 @dataclass(frozen=True, slots=True, init=False)
