@@ -29,6 +29,7 @@ from tui.corpus.model import Abstract, Corpus
 from tui.sanitize import visible_line
 from tui.ui.clock import Clock, TextualClock
 from tui.ui.controllers.exporting import ExportController
+from tui.ui.controllers.feed import FeedController
 from tui.ui.controllers.personal import READ_AFTER_SECONDS, PersonalController
 from tui.ui.controllers.search import SearchController
 from tui.ui.controllers.triage import TriageController
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
 
     # Screens are imported when first opened (not needed for the first paint); their
     # messages are handled by name (`on_note_editor_screen_changed`).
+    from tui.ui.screens.feed import FeedScreen
     from tui.ui.screens.note_editor import NoteEditorScreen
     from tui.ui.screens.notes import NotesScreen
 
@@ -91,6 +93,8 @@ class AbstractsApp(App[int]):
         Binding("m", "more_like_this", "Similar"),
         Binding("M", "more_like_bookmarks", "More like ★", show=False),
         Binding("O", "overview", "Overview", show=False),
+        Binding("x", "dismiss", "Not interested", show=False),
+        Binding("F", "feed", "Feed", show=False),
     ]
 
     def __init__(
@@ -114,6 +118,7 @@ class AbstractsApp(App[int]):
         self.personal = PersonalController(self)
         self.triage = TriageController(self)
         self.exporting = ExportController(self)
+        self.feed = FeedController(self)
         #: Saving at quit, signals and the bound on quitting (the command line installs
         #: its guard; the tests do not).
         self.quit_sequence = QuitSequence(self)
@@ -233,6 +238,7 @@ class AbstractsApp(App[int]):
             self.abstract_list.set_marks(marks)
         self._show_current()
         self._refresh_header()
+        self.feed.view_changed()
 
     def _refresh_header(self) -> None:
         search, personal = self.search, self.personal
@@ -285,6 +291,8 @@ class AbstractsApp(App[int]):
             bookmarked=bookmarked,
             read=read,
             note=note,
+            dismissed=self.personal.userdata is not None
+            and self.personal.userdata.is_dismissed(abstract.id),
         )
 
     @on(AbstractList.Highlighted)
@@ -316,6 +324,12 @@ class AbstractsApp(App[int]):
         self.personal.save_note(message.abstract, message.text)
         self.view_changed()  # the ✎ mark and the note under the abstract
 
+    def on_feed_screen_acted(self, message: FeedScreen.Acted) -> None:
+        self.feed.acted(message.action, message.abstract)
+
+    def on_feed_screen_sorted(self, message: FeedScreen.Sorted) -> None:
+        self.feed.sorted(message.sort)
+
     def on_notes_screen_conflict_dropped(self, message: NotesScreen.ConflictDropped) -> None:
         self.personal.dismiss_conflict(message.copy_id)
 
@@ -334,6 +348,8 @@ class AbstractsApp(App[int]):
             # The priority `/` stands aside where it is text: in the filter itself, and on
             # every other screen (the note editor, the help).
             return len(self.screen_stack) == 1 and self.focused is not self.filter_input
+        if action == "feed":
+            return len(self.screen_stack) == 1  # not over another view (F closes the feed)
         if action == "to_results":
             # The priority Enter only means "to the results" in the filter box.
             return len(self.screen_stack) == 1 and self.focused is self.filter_input
@@ -405,6 +421,12 @@ class AbstractsApp(App[int]):
 
     def action_overview(self) -> None:
         self.triage.overview()
+
+    def action_dismiss(self) -> None:
+        self.feed.toggle_dismissed()
+
+    def action_feed(self) -> None:
+        self.feed.open()
 
     # Screens are imported when first opened: they are not needed for the first paint.
 
@@ -481,6 +503,7 @@ class AbstractsApp(App[int]):
         )
         yield from self.personal.commands()
         yield from self.triage.commands()
+        yield from self.feed.commands()
 
 
 def make_app(

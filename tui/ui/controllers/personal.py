@@ -184,7 +184,10 @@ class PersonalController:
         if data is None:
             return None
         return RowMarks(
-            bookmarked=data.bookmarked_ids(), noted=data.noted_ids(), read=data.read_ids()
+            bookmarked=data.bookmarked_ids(),
+            noted=data.noted_ids(),
+            read=data.read_ids(),
+            dismissed=data.dismissed_ids(),
         )
 
     def view_of(self, abstract: Abstract) -> tuple[bool, bool, str | None]:

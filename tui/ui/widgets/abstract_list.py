@@ -38,6 +38,7 @@ class RowMarks:
     bookmarked: AbstractSet[str] = frozenset()
     noted: AbstractSet[str] = frozenset()
     read: AbstractSet[str] = frozenset()
+    dismissed: AbstractSet[str] = frozenset()
 
 
 class AbstractList(ScrollView, can_focus=True):
@@ -357,8 +358,12 @@ class AbstractList(ScrollView, can_focus=True):
         marks = self.marks
         is_read = abstract.id in marks.read
         mark_style = self._style("mark")
+        # One cell for the two opposite judgements: ★ kept, ✗ not interested.
+        judged = "★" if abstract.id in marks.bookmarked else " "
+        if judged == " " and abstract.id in marks.dismissed:
+            judged = "✗"
         marker = Text.assemble(
-            ("★" if abstract.id in marks.bookmarked else " ", mark_style),
+            (judged, mark_style),
             ("✎" if abstract.id in marks.noted else " ", mark_style),
             (" " if is_read else "•", mark_style),
             " ",

@@ -35,6 +35,7 @@ class DetailView:
     abstract: Abstract
     bookmarked: bool = False
     read: bool = False
+    dismissed: bool = False
     note: str | None = None
     raw: bool = False
     spans: Callable[[str], Sequence[tuple[int, int]]] | None = None
@@ -112,6 +113,8 @@ def meta_text(view: DetailView) -> Text:
         style="bold" if view.bookmarked else "dim",
     )
     parts.append("✓ read" if view.read else "• unread", style="dim" if view.read else "bold")
+    if view.dismissed:
+        parts.append("  ✗ not interested", style="bold")
     parts.append(f"  ·  id {visible_line(abstract.id)}", style="dim")
     if len(abstract.sources) > 1:
         others = ", ".join(f"{visible_line(s.name)} #{s.position}" for s in abstract.sources[1:])
