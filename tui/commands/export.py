@@ -67,8 +67,9 @@ class NoStore(Exception):
     """There is no database in the data directory: nothing to export."""
 
 
-def load(directory: Path) -> StoreData:
-    """The store in `directory`, read only (raises `NoStore`, `StoreError`, `sqlite3.Error`)."""
+def load(directory: Path, prog: str = "abstracts export") -> StoreData:
+    """The store in `directory`, read only (raises `NoStore`, `StoreError`, `sqlite3.Error`);
+    its warnings go to stderr under `prog`'s name."""
     database = locations.database_path(directory)
     if not database.is_file():
         # Not an empty export: that would read as "you have no notes" when the
@@ -78,7 +79,7 @@ def load(directory: Path) -> StoreData:
     try:
         data = store.load()
         for notice in store.notices:
-            complain(f"abstracts export: warning: {notice}")
+            complain(f"{prog}: warning: {notice}")
         return data
     finally:
         store.close()
