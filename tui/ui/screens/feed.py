@@ -130,8 +130,8 @@ class FeedScreen(Screen[str | None]):
         listing.display = bool(state.items)
         current, position = self.current, listing.highlighted
         self._shown = sort_feed(state.items, self.sort)
-        # The list's width less its padding and scrollbar (the screen's before the first layout).
-        width = max(30, (listing.scrollable_content_region.width or self.app.size.width) - 4)
+        # Inside the list's padding and scrollbar (before the first layout: the screen's less those).
+        width = max(30, listing.scrollable_content_region.width or self.app.size.width - 4)
         listing.set_options(self._option(item, width) for item in self._shown)
         if not self._shown:
             return
@@ -175,7 +175,7 @@ class FeedScreen(Screen[str | None]):
         first.truncate(max(10, width - len(meta) - 1), overflow="ellipsis", pad=True)
         first.append(" " + meta, style="dim")
         because = Text(visible_line(item.because.headline))
-        because.truncate(max(16, width // 2), overflow="ellipsis")
+        because.truncate(max(16, (width - 20) // 2), overflow="ellipsis")
         second = Text.assemble(_INDENT, ("because ★ ", "dim"), because)
         if item.shared:
             second.append(" · " + ", ".join(item.shared), style="dim italic")
