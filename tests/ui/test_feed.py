@@ -12,6 +12,7 @@ from tui.triage import feed as feed_core
 from tui.ui.app import make_app
 from tui.ui.controllers.feed import NO_BOOKMARKS
 from tui.ui.screens.feed import FeedScreen, FeedState
+from tui.ui.widgets.feed_list import FeedList
 
 
 def _row_text(app, y: int) -> str:
@@ -102,13 +103,14 @@ async def test_the_feed_ranks_unread_abstracts_with_why(seeds_dir: Path) -> None
         assert app.corpus.abstracts[2].id not in ids  # dismissed
         assert all(it.because.id in liked for it in items)
         assert [it.score for it in items] == sorted((it.score for it in items), reverse=True)
-        first = screen.query_one("#feed-list").get_option_at_index(0).prompt.plain
-        assert "because ★ " in first and items[0].abstract.headline[:20] in first
+        listing = screen.query_one(FeedList)
+        first = listing.render_line(0).text + listing.render_line(1).text
+        assert items[0].abstract.headline[:20] in first and "because ★ " in first
         assert "by score" in screen.query_one("#feed-title").render().plain
         # s: by year, newest first, said in the title.
         await pilot.press("s")
         assert "by year" in screen.query_one("#feed-title").render().plain
-        years = [it.abstract.collection.year or 0 for it in screen._shown]
+        years = [it.abstract.collection.year or 0 for it in screen.shown]
         assert years == sorted(years, reverse=True)
         assert app.feed.sort == "year"
 
@@ -127,7 +129,8 @@ async def test_space_b_and_x_in_the_feed_act_on_its_abstract_and_it_refreshes(
         assert data.is_read(top.id) and screen.current is not top
         assert not data.is_read(main_current.id) or main_current is top
         assert screen.state.items[0].abstract is top  # read stays listed, shown read
-        assert "•" not in screen.query_one("#feed-list").get_option_at_index(0).prompt.plain[:8]
+        await pilot.pause()
+        assert "•" not in screen.query_one(FeedList).render_line(0).text[:8]
 
         target = screen.current
         generation = app.feed.generation

@@ -16,18 +16,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Static
 
 from tui.corpus.model import Abstract
-from tui.sanitize import visible_line
 from tui.triage.feed import SORTS, FeedItem, Sort, sort_feed
 from tui.ui.widgets.abstract_list import RowMarks
-from tui.ui.widgets.option_list import KeyedOptionList
+from tui.ui.widgets.feed_list import FeedList
 
 Act = Literal["read", "bookmark", "dismiss"]
-# Left of each row: the score and the marks; the reason's line is indented as far.
-_INDENT = "      "
 
 
 @dataclass(frozen=True)
@@ -73,13 +69,12 @@ class FeedScreen(Screen[str | None]):
         self.sort: Sort = sort
         self.state = FeedState(pending=True, empty="Ranking…")
         self.marks = RowMarks()
-        self._shown: list[FeedItem] = []
         self._mounted = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="feed-title")
         yield Static(id="feed-empty")
-        yield KeyedOptionList(id="feed-list")
+        yield FeedList(id="feed-list")
         yield Static(
             Text(
                 "Space read, next · b ★ · x not interested · s sort · Enter opens · Esc back",
@@ -91,56 +86,52 @@ class FeedScreen(Screen[str | None]):
     def on_mount(self) -> None:
         self._mounted = True
         self._redraw()
-        self.query_one(OptionList).focus()
-
-    def on_resize(self) -> None:
-        self._redraw()
+        self.query_one(FeedList).focus()
 
     # -- what the controller sets -------------------------------------------
 
     def show(self, state: FeedState) -> None:
         """Show a ranking (or that one is coming, or why there is none)."""
+        same_items = state.items is self.state.items
         self.state = state
-        self._redraw()
+        if same_items and self._mounted:
+            self._redraw_title()  # e.g. "updating…": the rows stay as they are
+        else:
+            self._redraw()
 
     def set_marks(self, marks: RowMarks) -> None:
         """The user's marks changed (read, bookmarked, dismissed): redraw the rows."""
         self.marks = marks
-        self._redraw()
+        if self._mounted:
+            self.query_one(FeedList).set_marks(marks)
 
     @property
     def current(self) -> Abstract | None:
         """The abstract under the cursor, if any."""
-        index = self.query_one(OptionList).highlighted
-        if index is None or not 0 <= index < len(self._shown):
-            return None
-        return self._shown[index].abstract
+        return self.query_one(FeedList).current if self._mounted else None
+
+    @property
+    def shown(self) -> list[FeedItem]:
+        """The items in the order shown."""
+        return self.query_one(FeedList).items if self._mounted else []
 
     # -- drawing -----------------------------------------------------------------
+
+    def _redraw_title(self) -> None:
+        self.query_one("#feed-title", Static).update(self._title())
 
     def _redraw(self) -> None:
         if not self._mounted:
             return  # drawn on mount
         state = self.state
-        self.query_one("#feed-title", Static).update(self._title())
+        self._redraw_title()
         empty = self.query_one("#feed-empty", Static)
-        listing = self.query_one(OptionList)
+        listing = self.query_one(FeedList)
         empty.update(Text(state.empty))
         empty.display = not state.items
         listing.display = bool(state.items)
-        current, position = self.current, listing.highlighted
-        self._shown = sort_feed(state.items, self.sort)
-        # Inside the list's padding and scrollbar (before the first layout: the screen's less those).
-        width = max(30, listing.scrollable_content_region.width or self.app.size.width - 4)
-        listing.set_options(self._option(item, width) for item in self._shown)
-        if not self._shown:
-            return
-        ids = [item.abstract.id for item in self._shown]
-        if current is not None and current.id in ids:
-            listing.highlighted = ids.index(current.id)
-        else:
-            # What was here went away (bookmarked, dismissed): the next one takes its place.
-            listing.highlighted = min(position or 0, len(ids) - 1)
+        listing.set_marks(self.marks)
+        listing.set_items(sort_feed(state.items, self.sort))
 
     def _title(self) -> Text:
         state = self.state
@@ -158,30 +149,6 @@ class FeedScreen(Screen[str | None]):
             title.append(" · updating…", style="italic")
         return title
 
-    def _option(self, item: FeedItem, width: int) -> Option:
-        """Two lines: score, marks, headline, venue and year; then why it is here."""
-        abstract, marks = item.abstract, self.marks
-        is_read = abstract.id in marks.read
-        star = "★" if abstract.id in marks.bookmarked else " "
-        mark = "✗" if abstract.id in marks.dismissed else star
-        meta = visible_line(abstract.collection.short)
-        first = Text.assemble(
-            (f"{item.score:4.2f} ", "bold"),
-            (mark, "bold"),
-            (" " if is_read else "•", "bold"),
-            " ",
-            (visible_line(abstract.headline), "dim" if is_read else ""),
-        )
-        first.truncate(max(10, width - len(meta) - 1), overflow="ellipsis", pad=True)
-        first.append(" " + meta, style="dim")
-        because = Text(visible_line(item.because.headline))
-        because.truncate(max(16, (width - 20) // 2), overflow="ellipsis")
-        second = Text.assemble(_INDENT, ("because ★ ", "dim"), because)
-        if item.shared:
-            second.append(" · " + ", ".join(item.shared), style="dim italic")
-        second.truncate(width, overflow="ellipsis")
-        return Option(Text("\n").join([first, second]), id=abstract.id)
-
     # -- keys ---------------------------------------------------------------------
 
     def action_act(self, action: Act) -> None:
@@ -190,15 +157,15 @@ class FeedScreen(Screen[str | None]):
 
     def action_read_next(self) -> None:
         """Mark the abstract read and go to the next unread one below it."""
-        listing = self.query_one(OptionList)
-        abstract, position = self.current, listing.highlighted
-        if abstract is None or position is None:
+        listing = self.query_one(FeedList)
+        abstract, position, items = listing.current, listing.cursor, listing.items
+        if abstract is None:
             return
         self.post_message(self.Acted("read", abstract))
         read = self.marks.read
-        for later in range(position + 1, len(self._shown)):
-            if self._shown[later].abstract.id not in read:
-                listing.highlighted = later
+        for later in range(position + 1, len(items)):
+            if items[later].abstract.id not in read:
+                listing.cursor = later
                 return
         self.notify("No unread abstracts below in the feed.", timeout=3)
 
@@ -207,6 +174,6 @@ class FeedScreen(Screen[str | None]):
         self.post_message(self.Sorted(self.sort))
         self._redraw()
 
-    @on(OptionList.OptionSelected)
-    def _chosen(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(event.option.id)
+    @on(FeedList.Chosen)
+    def _chosen(self, event: FeedList.Chosen) -> None:
+        self.dismiss(event.abstract.id)

@@ -27,6 +27,7 @@ from textual.strip import Strip
 
 from tui.corpus.model import Abstract, Corpus
 from tui.sanitize import visible_line
+from tui.ui.widgets.cursor import CURSOR_BINDINGS, CursorMoves
 
 Spans = Callable[[str], Sequence[tuple[int, int]]]
 
@@ -41,16 +42,11 @@ class RowMarks:
     dismissed: AbstractSet[str] = frozenset()
 
 
-class AbstractList(ScrollView, can_focus=True):
+class AbstractList(CursorMoves, ScrollView, can_focus=True):
     """A virtual list of abstracts: headline, marks, venue and year."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j,down", "cursor_down", "Down", show=False),
-        Binding("k,up", "cursor_up", "Up", show=False),
-        Binding("g,home", "first", "First", show=False),
-        Binding("G,end", "last", "Last", show=False),
-        Binding("pageup", "page_up", "Page up", show=False),
-        Binding("pagedown", "page_down", "Page down", show=False),
+        *CURSOR_BINDINGS,
         Binding("enter", "choose", "Read", show=False),
     ]
 
@@ -229,26 +225,12 @@ class AbstractList(ScrollView, can_focus=True):
         elif self._line_of(self.cursor) >= top + height:
             self.scroll_to(y=self._line_of(self.cursor) - height + 1, animate=False, immediate=True)
 
-    def _page(self) -> int:
+    @property
+    def row_count(self) -> int:
+        return len(self._rows)
+
+    def page_rows(self) -> int:
         return max(1, self.scrollable_content_region.height - 1)
-
-    def action_cursor_down(self) -> None:
-        self.cursor += 1
-
-    def action_cursor_up(self) -> None:
-        self.cursor -= 1
-
-    def action_first(self) -> None:
-        self.cursor = 0
-
-    def action_last(self) -> None:
-        self.cursor = len(self._rows) - 1
-
-    def action_page_down(self) -> None:
-        self.cursor += self._page()
-
-    def action_page_up(self) -> None:
-        self.cursor -= self._page()
 
     def action_choose(self) -> None:
         if (current := self.current) is not None:
