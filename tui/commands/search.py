@@ -53,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
             "closest matches. Terms match every form of a word (network, networks) and "
             "tolerate typos; "
             '"exact phrase", -exclude, venue:NAME, year:2023, year:2022..2024, file:NAME, '
-            "is:bookmarked, is:read, is:unread, has:note, note:WORD."
+            "is:bookmarked, is:read, is:unread, is:dismissed, has:note, note:WORD."
         ),
     )
     parser.add_argument(
