@@ -199,3 +199,20 @@ async def test_a_stale_ranking_is_never_painted(
         painted = [s for s in shown if s.items and not s.pending]
         assert painted and all(s.likes == 2 for s in painted)
         assert screen.state.likes == 2 and not screen.state.pending
+
+
+async def test_m_leaves_out_dismissed_abstracts(seeds_dir: Path) -> None:
+    from tui.ui.screens.similar import SimilarScreen
+
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for_userdata(pilot)
+        await pilot.press("b", "j", "j", "b", "M")
+        await wait_until(pilot, lambda: isinstance(app.screen, SimilarScreen))
+        top = app.screen.rows[0][0]
+        await pilot.press("escape")
+        app.feed.toggle_dismissed(top)
+        assert app.personal.userdata.is_dismissed(top.id)
+        await pilot.press("M")
+        await wait_until(pilot, lambda: isinstance(app.screen, SimilarScreen))
+        assert top not in [abstract for abstract, _, _ in app.screen.rows]
