@@ -445,3 +445,29 @@ def test_a_phrase_no_abstract_has_gives_the_closest_matches(index: SearchIndex) 
     assert result.indices[0] == 3  # "Graph networks ... contrastive objective"
     # A phrase that is found is still required.
     assert hits(index, '"contrastive learning" ') == [0]
+
+
+def test_tag_fields() -> None:
+    corpus = make_corpus(ROWS)
+    index = SearchIndex.build(corpus)
+    ids = [a.id for a in corpus.abstracts]
+    personal = FakePersonal(
+        tags={
+            "to-cite": {ids[0], ids[3]},
+            "to-read": {ids[1]},
+            "reading-group": {ids[2], "orphan-id"},
+        }
+    )
+    assert hits(index, "tag:to-cite ", personal=personal) == [0, 3]
+    assert hits(index, "tag:#To-Cite ", personal=personal) == [0, 3]  # as tags are typed
+    # Being typed: every tag it starts; finished: only the tag itself.
+    assert hits(index, "tag:to-", personal=personal) == [0, 1, 3]
+    assert hits(index, "tag:to- ", personal=personal) == []
+    # A typo finds the tag when no tag is spelled so.
+    assert hits(index, "tag:to-cyte ", personal=personal) == [0, 3]
+    assert hits(index, "-tag:to-cite ", personal=personal) == [1, 2, 4]
+    assert hits(index, "tag:to-cite graph ", personal=personal) == [3]
+    assert hits(index, "has:tag", personal=personal) == [0, 1, 2, 3]
+    assert hits(index, "-has:tag", personal=personal) == [4]
+    assert hits(index, "tag:nothing-like-it ", personal=personal) == []
+    assert hits(index, "has:tag") == []

@@ -332,9 +332,11 @@ def test_csv_rows_show_flags_times_and_blanks() -> None:
     expected_time = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(at))
     assert rows[1] == [
         "a", "One", "ICLR", "2023", "ICLR 2023 Papers", "/d/a.txt", "3", "yes", "yes",
-        expected_time, "my note", "Text one.",
+        expected_time, "my note", "", "Text one.",
     ]  # fmt: skip
-    assert rows[2] == ["b", "Two", "", "", "Misc", "/d/b.txt", "1", "", "", "", "", "Text two."]
+    assert rows[2] == [
+        "b", "Two", "", "", "Misc", "/d/b.txt", "1", "", "", "", "", "", "Text two.",
+    ]  # fmt: skip
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", rows[1][9])
 
 

@@ -7,8 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.similar.fixtures import make_corpus
-from tui.corpus.model import Abstract
+from tui.corpus.model import Abstract, Corpus
 from tui.triage.undo import (
+    ChangeTags,
     CorpusTarget,
     SetBookmarks,
     SetDismissed,
@@ -28,6 +29,7 @@ class FakeUserData:
         self.read: set[str] = set()
         self.dismissed: set[str] = set()
         self.notes: dict[str, str] = {}
+        self.tags: set[tuple[str, str]] = set()
         self.writes: list[tuple[str, object, object]] = []
 
     def set_bookmark(self, id: str, on: bool) -> None:
@@ -51,6 +53,11 @@ class FakeUserData:
             self.notes.pop(id, None)
         else:
             self.notes[id] = text
+
+    def set_tags(self, on: Collection[tuple[str, str]], off: Collection[tuple[str, str]]) -> None:
+        self.writes.append(("tags", tuple(on), tuple(off)))
+        self.tags |= set(on)
+        self.tags -= set(off)
 
 
 @pytest.fixture
@@ -215,6 +222,11 @@ class FakeWriter:
     def set_dismissed(self, abstract: Abstract, on: bool) -> None:
         self.calls.append(("dismiss", [abstract.id], on))
 
+    def set_tags(
+        self, on: Iterable[tuple[str, str]] = (), off: Iterable[tuple[str, str]] = ()
+    ) -> None:
+        self.calls.append(("tags", [i for i, _ in on], [i for i, _ in off]))
+
 
 def test_corpus_target_maps_ids_to_abstracts_and_skips_unknown() -> None:
     corpus = make_corpus()
@@ -301,3 +313,33 @@ def test_corpus_target_restores_notes_and_deletes_even_unloaded_ones() -> None:
     target.set_note("gone", "cannot be saved without its abstract")
     target.set_note("gone", None)
     assert writer.calls == [("note", [first], "kept"), ("delete", ["gone"], None)]
+
+
+def test_tag_changes_undo_and_redo_as_one_step(data: FakeUserData) -> None:
+    stack = UndoStack(data)
+    data.tags = {("a", "old"), ("b", "old"), ("b", "new")}
+
+    def has(i: str, t: str) -> bool:
+        return (i, t) in data.tags
+
+    # Renaming old -> new (a merge on b, which has both): one step.
+    rename = ChangeTags.capture(
+        [("a", "new"), ("b", "new")], [("a", "old"), ("b", "old")], has, "renamed #old to #new"
+    )
+    assert rename.added == (("a", "new"),)  # b had it already: not added, so not undone
+    assert stack.do(rename)
+    assert data.tags == {("a", "new"), ("b", "new")}
+    assert stack.undo() is rename
+    assert data.tags == {("a", "old"), ("b", "old"), ("b", "new")}
+    assert stack.redo() is rename and data.tags == {("a", "new"), ("b", "new")}
+    # Tagging a whole list with what every row has already is no step at all.
+    same = ChangeTags.capture([("a", "new"), ("b", "new")], [], has, "tagged 2")
+    assert not stack.do(same)
+    assert undo_notice(rename) == "Undid: renamed #old to #new"
+
+
+def test_corpus_target_changes_tags_by_id_even_for_abstracts_not_loaded() -> None:
+    writer = FakeWriter()
+    target = CorpusTarget(writer, Corpus([], [], []))
+    target.set_tags([("gone", "x")], [("gone", "y")])
+    assert writer.calls == [("tags", ["gone"], ["gone"])]

@@ -136,6 +136,7 @@ def render(
                 reads={k: v for k, v in data.reads.items() if k in keep},
                 notes={k: v for k, v in data.notes.items() if k in keep},
                 conflicts=[c for c in data.conflicts if c.abstract_id in keep],
+                tags={k: v for k, v in data.tags.items() if k in keep},
             )
         listed = ids is not None and bool(data.records)  # a list is its abstracts, marked or not
         if not (
@@ -146,6 +147,7 @@ def render(
             or data.reads
             or data.conflicts
             or data.state
+            or data.tags
         ):
             return None
         return export.to_json(data)
@@ -245,6 +247,8 @@ def main_import(argv: Sequence[str]) -> int:
     ]
     if report.dismissals:
         counts.append(_count(report.dismissals, "dismissal"))
+    if report.tags:
+        counts.append(_count(report.tags, "tag"))
     if report.copies:
         counts.append(_count(report.copies, "differing note") + " kept beside yours")
     print(f"Imported {', '.join(counts)}.")

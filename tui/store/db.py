@@ -41,6 +41,7 @@ from tui.store.records import (
     SetDismissed,
     SetRead,
     SetState,
+    SetTag,
     Snapshot,
     StoreData,
 )
@@ -219,6 +220,8 @@ def _apply_one(conn: sqlite3.Connection, op: Operation) -> OpResult:
         return _set_mark(conn, "bookmarks", op)
     if isinstance(op, SetDismissed):
         return _set_mark(conn, "dismissals", op)
+    if isinstance(op, SetTag):
+        return _set_tag(conn, op)
     if isinstance(op, SetRead):
         if op.on:
             conn.execute(
@@ -263,6 +266,19 @@ def _set_mark(conn: sqlite3.Connection, table: str, op: SetBookmark | SetDismiss
     return OpResult(op)
 
 
+def _set_tag(conn: sqlite3.Connection, op: SetTag) -> OpResult:
+    if op.on:
+        if op.snapshot is not None:
+            put_record(conn, op.abstract_id, op.snapshot, op.at)
+        conn.execute(
+            "INSERT OR IGNORE INTO tags(id, tag, created) VALUES (?, ?, ?)",
+            (op.abstract_id, op.tag, op.at),
+        )
+    else:
+        conn.execute("DELETE FROM tags WHERE id = ? AND tag = ?", (op.abstract_id, op.tag))
+    return OpResult(op)
+
+
 def _save_note(conn: sqlite3.Connection, op: SaveNote) -> OpResult:
     current = _note(conn, op.abstract_id)
     if op.snapshot is not None:
@@ -299,6 +315,11 @@ def _reattach(conn: sqlite3.Connection, op: Reattach) -> OpResult:
             (new, old),
         )
         conn.execute(f"DELETE FROM {table} WHERE id = ?", (old,))
+    conn.execute(
+        "INSERT OR IGNORE INTO tags(id, tag, created) SELECT ?, tag, created FROM tags WHERE id = ?",
+        (new, old),
+    )
+    conn.execute("DELETE FROM tags WHERE id = ?", (old,))
     moved, target = _note(conn, old), _note(conn, new)
     conflict = None
     version = target[1] if target else 0

@@ -2,8 +2,8 @@
 
 Everything works from the store alone: each record carries a snapshot of its
 abstract, so no corpus needs to be loaded. JSON is the lossless format (records,
-bookmarks, dismissals, reading state, notes with versions, conflict copies, aliases, UI state);
-importing it is an idempotent merge that never overwrites a note. The other
+bookmarks, dismissals, reading state, notes with versions, conflict copies, aliases, UI
+state, tags); importing it is an idempotent merge that never overwrites a note. The other
 formats live in `formats` (re-exported here).
 """
 
@@ -28,6 +28,7 @@ from tui.store.importcheck import check_document, check_nesting
 from tui.store.importcheck import read_export as read_export
 from tui.store.records import Snapshot, StoreData
 from tui.store.schema import SCHEMA_VERSION
+from tui.tagnames import normalise_tag
 
 FORMAT = "abstracts-export"
 FORMAT_VERSION = 1
@@ -68,6 +69,11 @@ def to_json(data: StoreData) -> str:
         ],
         "aliases": [{"old_id": o, "new_id": n} for o, n in sorted(data.aliases.items())],
         "state": dict(sorted(data.state.items())),
+        "tags": [
+            {"id": i, "tag": tag, "created": t}
+            for i, tags in sorted(data.tags.items())
+            for tag, t in sorted(tags.items())
+        ],
     }
     # Lossless and still safe to print: what JSON leaves raw (C1, bidi) is escaped too.
     return json_safe(json.dumps(doc, ensure_ascii=False, indent=1)) + "\n"
@@ -83,6 +89,7 @@ class ImportReport:
     records: int = 0
     copies: int = 0
     dismissals: int = 0
+    tags: int = 0
     conflicts: list[str] = field(default_factory=list)
 
     @property
@@ -94,6 +101,7 @@ class ImportReport:
             or self.records
             or self.copies
             or self.dismissals
+            or self.tags
         )
 
 
@@ -165,6 +173,14 @@ def merge(store: Store, doc: dict[str, Any], origin: str) -> ImportReport:
             for note_id, text, updated, copy_origin, base in incoming:
                 note = _Incoming(note_id, text, updated, copy_origin or origin, base)
                 _merge_note(conn, report, note)
+            for t in doc.get("tags", []):
+                # Added to the tags already there (a tag is never taken off by an import),
+                # under the name as this version writes it.
+                cur = conn.execute(
+                    "INSERT OR IGNORE INTO tags(id, tag, created) VALUES (?, ?, ?)",
+                    (t["id"], normalise_tag(t["tag"]), _or(t.get("created"), now)),
+                )
+                report.tags += cur.rowcount
             for a in doc.get("aliases", []):
                 conn.execute(
                     "INSERT OR IGNORE INTO aliases(old_id, new_id, at) VALUES (?, ?, ?)",

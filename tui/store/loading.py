@@ -123,3 +123,6 @@ def read_all(rows: Rows, data: StoreData, reader: RowReader) -> None:
         )
     data.state = {as_text(k): as_text(v) for k, v in rows("SELECT key, value FROM state")}
     data.aliases = {as_text(o): as_text(n) for o, n in rows("SELECT old_id, new_id FROM aliases")}
+    for i, tag, t in rows("SELECT id, tag, created FROM tags"):
+        i = as_text(i)
+        data.tags.setdefault(i, {})[as_text(tag)] = reader.time(t, f"the time of a tag of {i}")

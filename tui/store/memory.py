@@ -7,7 +7,7 @@ in a worker thread can iterate them while the UI toggles a bookmark.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
 
@@ -28,7 +28,7 @@ from tui.store.records import (
 
 
 class Memory:
-    """Bookmarks, reads, notes, snapshots and state held in memory, guarded by one lock."""
+    """Bookmarks, reads, notes, tags, snapshots and state held in memory, guarded by one lock."""
 
     def __init__(self) -> None:
         self._lock = threading.RLock()
@@ -48,6 +48,13 @@ class Memory:
         # new id -> old id for a note moved by a re-attachment not yet committed: the
         # database still holds it under the old id, at the old id's version.
         self._note_moved_from: dict[str, str] = {}
+        # Tags both ways. Per abstract: changed in place, read per row with .get. Per tag:
+        # sets changed in place under the lock (a tag on 100,000 abstracts is not copied
+        # on every key press), frozen for a reader when it asks, only the tags changed since.
+        self._tags: dict[str, frozenset[str]] = {}
+        self._tag_sets: dict[str, set[str]] = {}
+        self._tag_frozen: dict[str, frozenset[str]] = {}
+        self._tag_dirty: set[str] = set()
 
     # PersonalData (search) and the quick questions the list asks per row
 
@@ -95,6 +102,35 @@ class Memory:
         """The snapshot kept for an abstract id (bookmarked, dismissed or noted ones), or None."""
         return self._records.get(abstract_id)
 
+    def tags_of(self, abstract_id: str) -> frozenset[str]:
+        """The tags of an abstract (empty when it has none)."""
+        return self._tags.get(abstract_id, frozenset())
+
+    def tags_by_id(self) -> Mapping[str, AbstractSet[str]]:
+        """Abstract id -> its tags, for the list's rows (read with `.get`, never iterated:
+        it changes in place)."""
+        return self._tags
+
+    def tag_index(self) -> Mapping[str, AbstractSet[str]]:
+        """Tag -> ids of the abstracts that have it: a mapping never changed once returned,
+        so a search thread can iterate it (the freezing happens here, on its thread)."""
+        with self._lock:
+            if self._tag_dirty:
+                frozen = dict(self._tag_frozen)
+                for tag in self._tag_dirty:
+                    ids = self._tag_sets.get(tag)
+                    if ids:
+                        frozen[tag] = frozenset(ids)
+                    else:
+                        frozen.pop(tag, None)
+                self._tag_frozen, self._tag_dirty = frozen, set()
+            return self._tag_frozen
+
+    def tag_counts(self) -> dict[str, int]:
+        """Tag -> how many abstracts have it, loaded or not."""
+        with self._lock:
+            return {tag: len(ids) for tag, ids in self._tag_sets.items()}
+
     def conflict_copies(self) -> list[ConflictCopy]:
         """Note texts kept after concurrent edits or imports."""
         return list(self._conflicts)
@@ -114,6 +150,37 @@ class Memory:
         self._dismissed = self._dismissed | {i} if on else self._dismissed - {i}
         if snap is not None:
             self._records[i] = snap
+
+    def _set_tags_memory(
+        self, on: Iterable[tuple[str, str]], off: Iterable[tuple[str, str]]
+    ) -> None:
+        """Add the (id, tag) pairs `on` and remove those `off` (callers hold the lock)."""
+        for pairs, adding in ((off, False), (on, True)):
+            for i, tag in pairs:
+                have = self._tags.get(i, frozenset())
+                have = have | {tag} if adding else have - {tag}
+                if have:
+                    self._tags[i] = have
+                else:
+                    self._tags.pop(i, None)
+                ids = self._tag_sets.setdefault(tag, set())
+                if adding:
+                    ids.add(i)
+                else:
+                    ids.discard(i)
+                    if not ids:
+                        del self._tag_sets[tag]
+                self._tag_dirty.add(tag)
+
+    def _replace_tags(self, pairs: Iterable[tuple[str, str]]) -> None:
+        tags: dict[str, set[str]] = {}
+        by_tag: dict[str, set[str]] = {}
+        for i, tag in pairs:
+            tags.setdefault(i, set()).add(tag)
+            by_tag.setdefault(tag, set()).add(i)
+        self._tags = {i: frozenset(ts) for i, ts in tags.items()}
+        self._tag_dirty = set(self._tag_sets) | set(by_tag)
+        self._tag_sets = by_tag
 
     def _set_read_memory(self, ids: list[str], on: bool, at: float) -> None:
         if on:
@@ -154,6 +221,9 @@ class Memory:
         self._conflicts = [
             replace(c, abstract_id=new) if c.abstract_id == old else c for c in self._conflicts
         ]
+        moved_tags = self._tags.get(old, frozenset())
+        if moved_tags:
+            self._set_tags_memory([(new, t) for t in moved_tags], [(old, t) for t in moved_tags])
         self._aliases[old] = new
 
     def _apply_result(self, result: object) -> list[StoreEvent]:
@@ -231,6 +301,7 @@ class Memory:
         if self._loaded is None:
             return []
         ids = set(self._bookmarks) | set(self._notes) | {c.abstract_id for c in self._conflicts}
+        ids |= set(self._tags)
         if dismissed:
             ids |= self._dismissed
         return [
@@ -246,6 +317,7 @@ class Memory:
             self._read_ids,
             dict(self._notes),
             len(self._conflicts),
+            dict(self._tags),
         )
         self._bookmarks = _merged_ids(data.bookmarks, self._bookmarks, "bookmark", pending)
         self._dismissed = _merged_ids(data.dismissals, self._dismissed, "dismiss", pending)
@@ -270,14 +342,30 @@ class Memory:
             **{k: v for k, v in self._state.items() if ("state", k) in pending},
         }
         self._aliases = {**data.aliases, **self._aliases}
+        self._merge_tags(data.tags, pending)
         after = (
             self._bookmarks,
             self._dismissed,
             self._read_ids,
             self._notes,
             len(self._conflicts),
+            self._tags,
         )
         return before != after
+
+    def _merge_tags(
+        self, disk: Mapping[str, Mapping[str, float]], pending: frozenset[tuple[str, str]]
+    ) -> None:
+        """The database's tags, except the pairs (and moved ids) with a change still queued."""
+        queued = {tuple(key.split("\t", 1)) for kind, key in pending if kind == "tag"}
+        moving = {key for kind, key in pending if kind == "tags"}
+
+        def ours(pair: tuple[str, str]) -> bool:
+            return pair in queued or pair[0] in moving
+
+        pairs = {(i, t) for i, ts in disk.items() for t in ts if not ours((i, t))}
+        pairs |= {(i, t) for i, ts in self._tags.items() for t in ts if ours((i, t))}
+        self._replace_tags(pairs)
 
 
 def _merged_ids(

@@ -109,6 +109,8 @@ class StoreData:
     conflicts: list[ConflictCopy] = field(default_factory=list)
     state: dict[str, str] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)
+    #: abstract id -> {tag: when it was added}
+    tags: dict[str, dict[str, float]] = field(default_factory=dict)
 
 
 # Write operations. UserData queues these; Store.apply writes a batch of them in one
@@ -129,6 +131,18 @@ class SetDismissed:
     bookmark, so it survives the abstract's file changing."""
 
     abstract_id: str
+    on: bool
+    snapshot: Snapshot | None
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SetTag:
+    """Put `tag` on an abstract (`on`) or take it off. One (abstract, tag) pair per
+    operation: two instances changing different pairs never undo each other's."""
+
+    abstract_id: str
+    tag: str
     on: bool
     snapshot: Snapshot | None
     at: float
@@ -191,6 +205,7 @@ Operation = (
     | SetState
     | Reattach
     | DismissConflict
+    | SetTag
     | SetDismissed
 )
 

@@ -4,9 +4,9 @@ When `UserData` closes with changes it could not commit (read-only directory, di
 full, a locked or newer database), nothing may be lost: the pending changes are
 written in the format `abstracts import` reads, to the first place that accepts
 the file: the data directory, then the system temp directory, then the home
-directory. Removals (un-bookmark, un-dismiss, mark unread, delete a note or a conflict copy)
-cannot be expressed by an import, which only adds; they are listed for the user
-under `unsaved_removals` and otherwise ignored.
+directory. Removals (un-bookmark, un-dismiss, mark unread, untag, delete a note or a
+conflict copy) cannot be expressed by an import, which only adds; they are listed for
+the user under `unsaved_removals` and otherwise ignored.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from tui.store.records import (
     SetDismissed,
     SetRead,
     SetState,
+    SetTag,
     Snapshot,
 )
 from tui.store.schema import SCHEMA_VERSION
@@ -70,6 +71,7 @@ def rescue_document(
         "notes": [],
         "aliases": [],
         "state": {},
+        "tags": [],
         "unsaved_removals": [],
     }
     removals: list[dict[str, Any]] = doc["unsaved_removals"]
@@ -87,6 +89,12 @@ def rescue_document(
                 doc[section].append({"id": op.abstract_id, "created": op.at})
             else:
                 removals.append({"kind": kind, "id": op.abstract_id})
+        elif isinstance(op, SetTag):
+            if op.on:
+                keep(op.abstract_id, op.snapshot)
+                doc["tags"].append({"id": op.abstract_id, "tag": op.tag, "created": op.at})
+            else:
+                removals.append({"kind": "tag", "id": op.abstract_id, "tag": op.tag})
         elif isinstance(op, SetRead):
             if op.on:
                 doc["reads"].append({"id": op.abstract_id, "read_at": op.at})

@@ -1,4 +1,4 @@
-"""Undo and redo for bookmarks, dismissals, read state and notes, many levels deep.
+"""Undo and redo for bookmarks, dismissals, read state, notes and tags, many levels deep.
 
 An action records the ids it touches, the value each had before and the value
 it set, so undoing writes back exactly what was there (not a toggle, which
@@ -35,6 +35,9 @@ class Target(Protocol):
 
     def set_note(self, id: str, text: str | None) -> None:
         """Save the note of one abstract, or delete it (`None`)."""
+
+    def set_tags(self, on: Collection[tuple[str, str]], off: Collection[tuple[str, str]]) -> None:
+        """Put the (id, tag) pairs `on` and take those `off`, in one write."""
 
 
 class Action(Protocol):
@@ -183,6 +186,41 @@ class SetNote:
         target.set_note(self.id, self.before)
 
 
+@dataclass(frozen=True, slots=True)
+class ChangeTags:
+    """Tags put on (`added`) and taken off (`removed`) abstracts, as (id, tag) pairs that
+    really changed: tagging one abstract, a whole list, renaming, merging or deleting a
+    tag is one step. `description` is written when the change is made."""
+
+    added: tuple[tuple[str, str], ...]
+    removed: tuple[tuple[str, str], ...]
+    description: str
+
+    @classmethod
+    def capture(
+        cls,
+        add: Iterable[tuple[str, str]],
+        remove: Iterable[tuple[str, str]],
+        has: Callable[[str, str], bool],
+        description: str,
+    ) -> Self:
+        """The change adding and removing pairs, keeping only those not already so
+        (`has(id, tag)` reads the current state)."""
+        added = tuple(p for p in dict.fromkeys(add) if not has(*p))
+        removed = tuple(p for p in dict.fromkeys(remove) if has(*p) and p not in added)
+        return cls(added, removed, description)
+
+    @property
+    def changed(self) -> tuple[tuple[str, str], ...]:
+        return self.added + self.removed
+
+    def apply(self, target: Target) -> None:
+        target.set_tags(self.added, self.removed)
+
+    def revert(self, target: Target) -> None:
+        target.set_tags(self.removed, self.added)
+
+
 def _changes_something(action: Action) -> bool:
     changed = getattr(action, "changed", True)
     return bool(changed)
@@ -260,13 +298,17 @@ class AbstractWriter(Protocol):
 
     def delete_note(self, abstract_id: str) -> None: ...
 
+    def set_tags(
+        self, on: Iterable[tuple[str, str]] = (), off: Iterable[tuple[str, str]] = ()
+    ) -> None: ...
+
 
 @dataclass(frozen=True, slots=True)
 class CorpusTarget:
     """Adapts the user data (which takes `Abstract`s) to the id-based `Target` actions use.
 
     Ids not in the corpus (an abstract whose file was closed since) are skipped, except
-    that a note can always be deleted.
+    that a note can always be deleted and tags always changed.
     """
 
     writer: AbstractWriter
@@ -293,6 +335,10 @@ class CorpusTarget:
             self.writer.delete_note(id)
         elif (abstract := self.corpus.by_id.get(id)) is not None:
             self.writer.save_note(abstract, text)
+
+    def set_tags(self, on: Collection[tuple[str, str]], off: Collection[tuple[str, str]]) -> None:
+        # By id, orphans included: renaming a tag renames it on abstracts not loaded too.
+        self.writer.set_tags(on, off)
 
 
 def undo_notice(action: Action) -> str:

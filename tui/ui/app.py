@@ -32,6 +32,7 @@ from tui.ui.controllers.exporting import ExportController
 from tui.ui.controllers.feed import FeedController
 from tui.ui.controllers.personal import READ_AFTER_SECONDS, PersonalController
 from tui.ui.controllers.search import SearchController
+from tui.ui.controllers.tags import TagsController
 from tui.ui.controllers.triage import TriageController
 from tui.ui.quitting import QuitSequence
 from tui.ui.widgets.abstract_list import AbstractList
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
     from tui.ui.screens.feed import FeedScreen
     from tui.ui.screens.note_editor import NoteEditorScreen
     from tui.ui.screens.notes import NotesScreen
+    from tui.ui.screens.tags import TagsScreen
 
 NARROW_WIDTH = 100
 ANSI_THEMES = ("ansi-dark", "ansi-light")
@@ -93,6 +95,8 @@ class AbstractsApp(App[int]):
         Binding("m", "more_like_this", "Similar"),
         Binding("M", "more_like_bookmarks", "More like ★", show=False),
         Binding("O", "overview", "Overview", show=False),
+        Binding("t", "tag_abstract", "Tag", show=False),
+        Binding("number_sign", "tags", "Tags view", show=False),
         Binding("x", "dismiss", "Not interested", show=False),
         Binding("F", "feed", "Feed", show=False),
     ]
@@ -118,6 +122,7 @@ class AbstractsApp(App[int]):
         self.personal = PersonalController(self)
         self.triage = TriageController(self)
         self.exporting = ExportController(self)
+        self.tags = TagsController(self)
         self.feed = FeedController(self)
         #: Saving at quit, signals and the bound on quitting (the command line installs
         #: its guard; the tests do not).
@@ -238,6 +243,7 @@ class AbstractsApp(App[int]):
             self.abstract_list.set_marks(marks)
         self._show_current()
         self._refresh_header()
+        self.tags.view_changed()
         self.feed.view_changed()
 
     def _refresh_header(self) -> None:
@@ -291,6 +297,7 @@ class AbstractsApp(App[int]):
             bookmarked=bookmarked,
             read=read,
             note=note,
+            tags=self.tags.of(abstract),
             dismissed=self.personal.userdata is not None
             and self.personal.userdata.is_dismissed(abstract.id),
         )
@@ -333,6 +340,12 @@ class AbstractsApp(App[int]):
     def on_notes_screen_conflict_dropped(self, message: NotesScreen.ConflictDropped) -> None:
         self.personal.dismiss_conflict(message.copy_id)
 
+    def on_tags_screen_rename_asked(self, message: TagsScreen.RenameAsked) -> None:
+        self.tags.rename(message.old, message.new)
+
+    def on_tags_screen_delete_asked(self, message: TagsScreen.DeleteAsked) -> None:
+        self.tags.delete(message.tag)
+
     def watch_theme(self, theme: str) -> None:
         """Remember the theme chosen (palette: Theme) for the next start."""
         self.personal.remember_theme(theme)
@@ -353,6 +366,8 @@ class AbstractsApp(App[int]):
         if action == "to_results":
             # The priority Enter only means "to the results" in the filter box.
             return len(self.screen_stack) == 1 and self.focused is self.filter_input
+        if action in ("tag_abstract", "tags"):
+            return len(self.screen_stack) == 1
         return True
 
     def action_focus_filter(self) -> None:
@@ -421,6 +436,12 @@ class AbstractsApp(App[int]):
 
     def action_overview(self) -> None:
         self.triage.overview()
+
+    def action_tag_abstract(self) -> None:
+        self.tags.tag_current()
+
+    def action_tags(self) -> None:
+        self.tags.show_view()
 
     def action_dismiss(self) -> None:
         self.feed.toggle_dismissed()
@@ -503,6 +524,7 @@ class AbstractsApp(App[int]):
         )
         yield from self.personal.commands()
         yield from self.triage.commands()
+        yield from self.tags.commands()
         yield from self.feed.commands()
 
 

@@ -8,9 +8,9 @@ the cost of showing, filtering or jumping does not grow with the corpus
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from rich.style import Style
@@ -27,6 +27,7 @@ from textual.strip import Strip
 
 from tui.corpus.model import Abstract, Corpus
 from tui.sanitize import visible_line
+from tui.tagnames import format_tags
 from tui.ui.widgets.cursor import CURSOR_BINDINGS, CursorMoves
 
 Spans = Callable[[str], Sequence[tuple[int, int]]]
@@ -39,6 +40,7 @@ class RowMarks:
     bookmarked: AbstractSet[str] = frozenset()
     noted: AbstractSet[str] = frozenset()
     read: AbstractSet[str] = frozenset()
+    tags: Mapping[str, AbstractSet[str]] = field(default_factory=dict)
     dismissed: AbstractSet[str] = frozenset()
 
 
@@ -352,7 +354,14 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
         )
         meta = visible_line(abstract.collection.short)
         meta_width = min(len(meta), max(0, width // 4))
-        headline_width = max(1, width - marker.cell_len - meta_width - 1)
+        tags = marks.tags.get(abstract.id)
+        tag_text = Text()
+        if tags and width >= 40:
+            # Compact and cut first: at most a fifth of the row, after the headline.
+            tag_text = Text(visible_line(format_tags(tags)), style=self._style("meta"))
+            tag_text.truncate(min(tag_text.cell_len, width // 5), overflow="ellipsis")
+            tag_text.append(" ")
+        headline_width = max(1, width - marker.cell_len - meta_width - tag_text.cell_len - 1)
         headline = Text(abstract.headline, style=self._style("read" if is_read else "unread"))
         if self.highlight_spans is not None:
             # On the cursor row the accent background would hide accent-coloured matches.
@@ -364,6 +373,7 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
             marker,
             headline,
             " ",
+            tag_text,
             (meta[:meta_width], self._style("meta")),
             # The widget's own colours under every span: without them a light theme
             # shows the terminal's default background behind the row.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -16,6 +17,7 @@ from textual.widgets import Static
 from tui.corpus.latex import render
 from tui.corpus.model import Abstract
 from tui.sanitize import visible, visible_line
+from tui.tagnames import format_tags
 
 WORDS_PER_MINUTE = 200
 # Characters of source shown for one abstract (real ones are a few thousand).
@@ -40,6 +42,7 @@ class DetailView:
     raw: bool = False
     spans: Callable[[str], Sequence[tuple[int, int]]] | None = None
     near_duplicates: Sequence[tuple[Abstract, float]] = field(default_factory=tuple)
+    tags: AbstractSet[str] = frozenset()
 
 
 def reading_text(
@@ -117,6 +120,9 @@ def meta_text(view: DetailView) -> Text:
         parts.append("✗ not interested  ", style="bold")
     parts.append("✓ read" if view.read else "• unread", style="dim" if view.read else "bold")
     parts.append(f"  ·  id {visible_line(abstract.id)}", style="dim")
+    if view.tags:
+        parts.append("\nTags: ", style="dim")
+        parts.append(visible_line(format_tags(view.tags)), style="bold")
     if len(abstract.sources) > 1:
         others = ", ".join(f"{visible_line(s.name)} #{s.position}" for s in abstract.sources[1:])
         parts.append(f"\nAlso in: {others}", style="dim")
