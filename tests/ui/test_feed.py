@@ -216,3 +216,21 @@ async def test_m_leaves_out_dismissed_abstracts(seeds_dir: Path) -> None:
         await pilot.press("M")
         await wait_until(pilot, lambda: isinstance(app.screen, SimilarScreen))
         assert top not in [abstract for abstract, _, _ in app.screen.rows]
+
+
+async def test_bookmarks_of_files_not_opened_do_not_rank_the_feed(
+    seeds_dir: Path, data_dir: Path
+) -> None:
+    from tests.store.helpers import make_abstract
+    from tui.store.userdata import UserData
+
+    elsewhere = UserData.open(data_dir)
+    elsewhere.set_bookmark(make_abstract("A paper in a file not opened now."), True)
+    elsewhere.close()
+    app = make_app([seeds_dir], data_dir=data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_userdata(pilot)
+        assert len(app.personal.userdata.bookmarked_ids()) == 1
+        await pilot.press("F")
+        await wait_until(pilot, lambda: isinstance(app.screen, FeedScreen))
+        assert app.screen.state.empty == NO_BOOKMARKS and app.screen.state.likes == 0

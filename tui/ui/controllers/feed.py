@@ -92,7 +92,12 @@ class FeedController:
         marks = self.app.personal.marks()
         if marks is not None:
             screen.set_marks(marks)
-        asked = (frozenset(data.bookmarked_ids()), frozenset(data.dismissed_ids()))
+        # Only the loaded abstracts count (bookmarks of files not opened now are kept).
+        loaded = self.app.corpus.by_id
+        asked = (
+            frozenset(i for i in data.bookmarked_ids() if i in loaded),
+            frozenset(i for i in data.dismissed_ids() if i in loaded),
+        )
         if asked != self._asked:
             self._rank(asked, data.read_ids())
 
