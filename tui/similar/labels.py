@@ -22,10 +22,9 @@ import numpy.typing as npt
 from tui.similar.terms import _PAIR_SHARE as PAIR_SHARE
 from tui.similar.terms import TermMatrix
 
-# A term in more than this share of the abstracts is the corpus's vocabulary
-# ("propose", "results", "learning"), not any one group's: it places no abstract in
-# a topic, and with no other group to compare with (the overview of one
-# collection) it labels nothing either.
+# With no other group to compare with (the overview of one collection), a term in
+# more than this share of the abstracts is taken as the corpus's vocabulary
+# ("results", "paper"), not what distinguishes it.
 COMMON_SHARE = 0.2
 LABELS = 4
 # A label must be at least this many times as common in its group as in the rest.

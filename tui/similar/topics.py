@@ -11,7 +11,7 @@ abstracts take part (a term of one abstract cannot pull two together), at most
 fitted on a seeded sample of `FIT_SAMPLE` abstracts and every abstract then goes
 to its closest centroid.
 
-Terms in more than `COMMON_SHARE` of the abstracts ("propose", "results",
+Terms in more than `COMMON_SHARE` of the abstracts ("propose", "model",
 "learning") are the corpus's vocabulary, not a topic's, and do not take part
 either. Each topic is labelled by `tui.similar.labels.label_groups`.
 
@@ -29,12 +29,15 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from tui.similar.labels import COMMON_SHARE, label_groups
+from tui.similar.labels import label_groups
 from tui.similar.terms import TermMatrix
 
 FloatArray = npt.NDArray[np.float32]
 LabelArray = npt.NDArray[np.int32]
 
+# A term in more than this share of the abstracts places no abstract in a topic
+# (scikit-learn's usual max_df): "propose", "model", "learning".
+COMMON_SHARE = 0.5
 MIN_TOPICS = 2
 MAX_TOPICS = 40
 SEED = 0

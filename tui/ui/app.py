@@ -31,6 +31,7 @@ from tui.ui.clock import Clock, TextualClock
 from tui.ui.controllers.exporting import ExportController
 from tui.ui.controllers.personal import READ_AFTER_SECONDS, PersonalController
 from tui.ui.controllers.search import SearchController
+from tui.ui.controllers.topics import TopicsController
 from tui.ui.controllers.triage import TriageController
 from tui.ui.quitting import QuitSequence
 from tui.ui.widgets.abstract_list import AbstractList
@@ -91,6 +92,7 @@ class AbstractsApp(App[int]):
         Binding("m", "more_like_this", "Similar"),
         Binding("M", "more_like_bookmarks", "More like ★", show=False),
         Binding("O", "overview", "Overview", show=False),
+        Binding("T", "topics", "Topics", show=False),
     ]
 
     def __init__(
@@ -114,6 +116,7 @@ class AbstractsApp(App[int]):
         self.personal = PersonalController(self)
         self.triage = TriageController(self)
         self.exporting = ExportController(self)
+        self.topics = TopicsController(self)
         #: Saving at quit, signals and the bound on quitting (the command line installs
         #: its guard; the tests do not).
         self.quit_sequence = QuitSequence(self)
@@ -206,6 +209,7 @@ class AbstractsApp(App[int]):
         A half-built cache is simply rebuilt next time."""
         self.quitting = True
         self.search.stop()
+        self.topics.stop()
 
     def _report_problems(self) -> None:
         problems = self.corpus.problems
@@ -233,6 +237,7 @@ class AbstractsApp(App[int]):
             self.abstract_list.set_marks(marks)
         self._show_current()
         self._refresh_header()
+        self.topics.view_changed()
 
     def _refresh_header(self) -> None:
         search, personal = self.search, self.personal
@@ -246,6 +251,8 @@ class AbstractsApp(App[int]):
         if search.filtered and search.index is None:
             # Never the unfiltered list as if it were the result.
             status.append("filter waits for the search index…", style="italic")
+        elif search.filtered and search.waits_for_topics:
+            status.append("filter waits for the topics…", style="italic")
         elif search.filtered:
             # Filtered: the counts that matter now, short enough for 80 columns.
             matched, close = search.match_counts or (len(self.abstract_list.rows), 0)
@@ -406,6 +413,9 @@ class AbstractsApp(App[int]):
     def action_overview(self) -> None:
         self.triage.overview()
 
+    def action_topics(self) -> None:
+        self.topics.show()
+
     # Screens are imported when first opened: they are not needed for the first paint.
 
     def action_help(self) -> None:
@@ -481,6 +491,9 @@ class AbstractsApp(App[int]):
         )
         yield from self.personal.commands()
         yield from self.triage.commands()
+        yield SystemCommand(
+            "Topics", "The corpus's topics; choose one to filter (T)", self.topics.show
+        )
 
 
 def make_app(
