@@ -130,17 +130,14 @@ def _cover(
     while len(chosen) < top:
         worth = group.weights * np.power(REPEAT_WEIGHT, named[rows])
         gain = np.bincount(words, worth, minlength=terms.n_terms) * weight
-        best = -1
-        for t in np.argsort(-gain, kind="stable").tolist():
-            if gain[t] <= 0:
-                break
-            parts = {int(p) for p in terms.parts[t] if p >= 0}
-            if parts & used_words or _meaning(terms.vocab[t]) in shown:
-                weight[t] = 0.0  # one meaning, already said
-                continue
-            best = t
-            break
-        if best < 0:
+        best = int(np.argmax(gain))  # the first of equal gains: deterministic
+        while gain[best] > 0 and (
+            {int(p) for p in terms.parts[best] if p >= 0} & used_words
+            or _meaning(terms.vocab[best]) in shown
+        ):
+            weight[best] = gain[best] = 0.0  # one meaning, already said
+            best = int(np.argmax(gain))
+        if gain[best] <= 0:
             break
         merged = _merge(terms, chosen, best, inside, pairs)
         if merged is not None:

@@ -20,8 +20,8 @@ from tui.triage.overview import TOPIC_SEPARATOR, CountRow
 from tui.ui.widgets.option_list import KeyedOptionList
 
 # The screen's frame: the box is 90% of the screen, at most 110 wide, with a border,
-# padding and the list's scrollbar inside it (styles/app.tcss, #topics-box).
-_FRAME = 6
+# padding, the options' padding and the list's scrollbar inside it (styles/app.tcss).
+_FRAME = 9
 
 
 def _bar(row: CountRow, largest: int, width: int) -> Text:
@@ -55,7 +55,7 @@ def topic_line(number: int, row: CountRow, largest: int, width: int) -> Text:
         f"{row.total:>{digits},} ",
         _bar(row, largest, bar_width),
         (f" {row.read:>{digits},} read", "green"),
-        (f" ★ {row.bookmarked:<{digits},}", "yellow"),
+        (f" ★ {row.bookmarked:>{digits},}", "yellow"),
     )
     label_width = max(width - 4 - len(counts.plain) - 1, 8)
     line = Text.assemble((f"{number:>3} ", "bold"), _labels(row.label, label_width), " ", counts)
@@ -106,8 +106,9 @@ class TopicsScreen(ModalScreen[int | None]):
         highlighted = options.highlighted
         options.clear_options()
         options.add_options(self._options())
-        if highlighted is not None and highlighted < options.option_count:
-            options.highlighted = highlighted
+        if options.option_count and not options.get_option_at_index(0).disabled:
+            # Where it was; the first topic when they have just been computed.
+            options.highlighted = min(highlighted or 0, options.option_count - 1)
         self.query_one("#topics-box", Vertical).border_title = self._title()
 
     def on_mount(self) -> None:
