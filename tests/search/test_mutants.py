@@ -89,7 +89,7 @@ def test_a_field_name_one_letter_off_is_an_error_listing_the_fields() -> None:
     with pytest.raises(QueryError) as info:
         parse_query("venu:iclr")
     assert str(info.value) == (
-        "unknown field venu: (did you mean venue:? fields: file:, has:, is:, note:, venue:, year:)"
+        "unknown field venu: (did you mean venue:? fields: file:, has:, is:, note:, topic:, venue:, year:)"
     )
 
 

@@ -114,7 +114,7 @@ class _Vectors:
             width = max(int(lengths[rows].max()), 1)
             used = np.arange(width)[None, :] < lengths[rows][:, None]
             source = (self.indptr[rows][:, None] + np.arange(width)[None, :])[used]
-            features = np.full((len(rows), width), self.n_features, dtype=np.int64)
+            features = np.full((len(rows), width), self.n_features, dtype=np.int32)
             weights = np.zeros((len(rows), width), dtype=np.float32)
             features[used] = self.features[source]
             weights[used] = self.weights[source]
@@ -129,7 +129,7 @@ class _Block:
     is then one gather and one `einsum`, several times quicker than any per-entry sum."""
 
     rows: npt.NDArray[np.int64]
-    features: npt.NDArray[np.int64]
+    features: npt.NDArray[np.int32]
     weights: FloatArray
 
 
