@@ -57,7 +57,7 @@ def test_distinctive_terms_separate_the_collections() -> None:
     assert "convolutional" in words_2020 and "image" in words_2020
     assert "language" in " ".join(terms["ICLR 2024"]).split()
     assert not set(terms["ICLR 2020"]) & set(terms["ICLR 2024"])
-    assert len(terms["ICLR 2020"]) == 3
+    assert 2 <= len(terms["ICLR 2020"]) <= 3
 
 
 def test_distinctive_terms_of_a_single_collection() -> None:

@@ -27,8 +27,12 @@ from tui.similar.terms import TermMatrix
 # ("results", "paper"), not what distinguishes it.
 COMMON_SHARE = 0.2
 LABELS = 4
-# A label must be at least this many times as common in its group as in the rest.
+# A topic's label must be at least this many times as common in its group as in the
+# rest (topics are made to differ; collections, which are not, pass 1: any lift).
 MIN_LIFT = 2.0
+# ... and more common than chance explains: this many standard deviations above the
+# count the rest's rate predicts (a binomial z-score).
+MIN_Z = 2.0
 # ... and used by at least this many of the group's abstracts,
 MIN_LABEL_DOCS = 2
 # ... and by at least this share of them (a label names what a real part of it shares).
@@ -39,7 +43,11 @@ REPEAT_WEIGHT = 0.5
 
 
 def label_groups(
-    terms: TermMatrix, group_of_row: npt.NDArray[np.integer], n_groups: int, top: int = LABELS
+    terms: TermMatrix,
+    group_of_row: npt.NDArray[np.integer],
+    n_groups: int,
+    top: int = LABELS,
+    min_lift: float = MIN_LIFT,
 ) -> list[list[str]]:
     """The `top` terms that best describe each group of abstracts (`group_of_row[i]` is
     abstract i's group, 0..n_groups-1, or -1 for none), one per meaning.
@@ -79,7 +87,8 @@ def label_groups(
     for g in range(n_groups):
         lo, hi = int(bounds[g]), int(bounds[g + 1])
         group = _Uses(rows[lo:hi], words[lo:hi], uses[lo:hi])
-        labels.append(_cover(terms, group, int(sizes[g]), df, n_groups == 1, top, pairs))
+        rules = _Rules(top, min_lift if n_groups > 1 else None, pairs)
+        labels.append(_cover(terms, group, int(sizes[g]), df, rules))
     return labels
 
 
@@ -99,28 +108,34 @@ class _Uses:
     weights: npt.NDArray[np.float64]
 
 
+@dataclass(frozen=True, slots=True)
+class _Rules:
+    """How many labels, the lift they need (None: a single group, weighted by idf), and
+    `pairs`, a pair's term id from its words' ids."""
+
+    top: int
+    min_lift: float | None
+    pairs: dict[tuple[int, ...], int]
+
+
 def _cover(
-    terms: TermMatrix,
-    group: _Uses,
-    size: int,
-    df: npt.NDArray[np.float64],
-    alone: bool,
-    top: int,
-    pairs: dict[tuple[int, ...], int],
+    terms: TermMatrix, group: _Uses, size: int, df: npt.NDArray[np.float64], rules: _Rules
 ) -> list[str]:
-    """Greedy labels of one group (see `label_groups`); `pairs` finds a pair's term id
-    from its words'."""
-    n = terms.n_docs
+    """Greedy labels of one group (see `label_groups`)."""
+    n, top, pairs = terms.n_docs, rules.top, rules.pairs
     rows, words = group.rows, group.words
     inside = np.bincount(words, minlength=terms.n_terms).astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
-        if alone:
+        if rules.min_lift is None:
             weight = np.log(n / df)
         else:
             # Against the rest of the corpus (add-one smoothed: a term found only here
-            # is not infinitely distinctive).
-            lift = (inside / max(size, 1)) / ((df - inside + 1) / (n - size + 2))
-            weight = np.where(lift >= MIN_LIFT, np.log(lift), 0.0)
+            # is not infinitely distinctive), and beyond chance: at least MIN_Z standard
+            # deviations above the count the rest's rate predicts for a group this size.
+            rest = (df - inside + 1) / (n - size + 2)
+            lift = (inside / max(size, 1)) / rest
+            z = (inside - size * rest) / np.sqrt(size * rest * (1 - rest))
+            weight = np.where((lift >= rules.min_lift) & (z >= MIN_Z), np.log(lift), 0.0)
     weight[inside < max(min(MIN_LABEL_DOCS, size), MIN_LABEL_SHARE * size)] = 0.0
     weight = np.nan_to_num(weight, nan=0.0, posinf=0.0, neginf=0.0)
     named = np.zeros(n, dtype=np.float64)  # how many labels so far name each abstract

@@ -20,6 +20,11 @@ _FULL = "█"
 
 # Between a topic's terms in its row's label.
 TOPIC_SEPARATOR = " · "
+# Collections (one venue's years) are not made to differ as topics are, and differ far
+# less: a term a quarter more common in one than in the rest (and beyond chance) is a
+# trend there, while what every year says ("propose", "using") stays within a few
+# percent. Topics ask for twice (`tui.similar.labels.MIN_LIFT`).
+COLLECTION_MIN_LIFT = 1.25
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,9 +98,10 @@ def file_rows(
 def distinctive_terms(corpus: Corpus, terms: TermMatrix, top: int = 8) -> dict[str, list[str]]:
     """The `top` terms most characteristic of each collection, keyed by collection label.
 
-    Labelled as topics are (`tui.similar.topics.label_groups`): the terms that together
+    Labelled as topics are (`tui.similar.labels.label_groups`): the terms that together
     cover most of the collection's abstracts, each weighted by how many times more
-    common it is there than in the whole corpus, one per meaning. `terms` is the
+    common it is there than in the rest of the corpus, one per meaning (at least
+    `COLLECTION_MIN_LIFT` times). `terms` is the
     similarity model's `TermMatrix` (`model.terms`), whose rows follow `corpus.abstracts`.
     With a single collection there is no "rest", so its terms are weighted by idf.
     """
@@ -105,7 +111,7 @@ def distinctive_terms(corpus: Corpus, terms: TermMatrix, top: int = 8) -> dict[s
         return {name: [] for name in names}
     position = {name: g for g, name in enumerate(names)}
     group_of_row = np.asarray([position[label] for label in labels], dtype=np.int64)
-    found = label_groups(terms, group_of_row, len(names), top)
+    found = label_groups(terms, group_of_row, len(names), top, min_lift=COLLECTION_MIN_LIFT)
     return dict(zip(names, found, strict=True))
 
 
