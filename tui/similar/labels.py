@@ -7,8 +7,8 @@ corpus: stop words are never terms (`tui.corpus.stopwords`, which has the
 Latin abbreviations of academic prose such as "et al." beside "etc." and
 "e.g."), a label must be at least `MIN_LIFT` times as common in its group as
 in the rest of the corpus (so "propose", "results" or "paper", which every
-group uses alike, never qualify), and must be used by a real part of the group
-(`MIN_LABEL_DOCS`, `MIN_LABEL_SHARE`).
+group uses alike, never qualify) and more common than chance explains (`MIN_Z`),
+and must be used by a real part of the group (`MIN_LABEL_DOCS`, `MIN_LABEL_SHARE`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from tui.similar.terms import TermMatrix
 COMMON_SHARE = 0.2
 LABELS = 4
 # A topic's label must be at least this many times as common in its group as in the
-# rest (topics are made to differ; collections, which are not, pass 1: any lift).
+# rest (topics are made to differ; the overview asks collections for less).
 MIN_LIFT = 2.0
 # ... and more common than chance explains: this many standard deviations above the
 # count the rest's rate predicts (a binomial z-score).
