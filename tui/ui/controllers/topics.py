@@ -74,7 +74,7 @@ class TopicsController:
             if model is not None:
                 try:
                     topics = topic_cache.load_or_build(app.corpus, cache_dir, model)
-                except (ValueError, MemoryError) as error:
+                except Exception as error:  # never take the reader down over the topics
                     app.call_from_thread(self._failed, str(error) or type(error).__name__)
                     return
         if topics is not None and not app.quitting:
