@@ -98,3 +98,27 @@ async def test_the_view_fills_in_and_follows_read_marks(
         await pilot.press("escape")
         assert not isinstance(app.screen, TopicsScreen)
         assert app.filter_input.value == ""
+
+
+async def test_topics_that_cannot_be_computed_are_reported(
+    seeds_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tui.similar import topic_cache
+
+    def broken(*_args: object) -> Topics:
+        raise ValueError("no room")
+
+    monkeypatch.setattr(topic_cache, "load_or_build", broken)
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_userdata(pilot)
+        await wait_until(pilot, lambda: app.topics.failure is not None)
+        await pilot.press("T")
+        await wait_until(pilot, lambda: isinstance(app.screen, TopicsScreen))
+        screen = app.screen
+        assert isinstance(screen, TopicsScreen)
+        assert "could not be computed: no room" in (screen.status or "")
+        await pilot.press("escape")
+        app.filter_input.value = "topic:1"
+        await wait_until(pilot, lambda: len(app.abstract_list.rows) == 0)
+        assert "waits" not in status(app)
