@@ -92,8 +92,8 @@ def test_a_field_name_one_letter_off_is_an_error_listing_the_fields() -> None:
     with pytest.raises(QueryError) as info:
         parse_query("venu:iclr")
     assert str(info.value) == (
-        "unknown field venu: (did you mean venue:? fields: file:, has:, is:, note:, tag:, venue:, "
-        "year:)"
+        "unknown field venu: (did you mean venue:? fields: file:, has:, is:, note:, tag:, topic:, "
+        "venue:, year:)"
     )
 
 

@@ -221,6 +221,17 @@ register_field(FieldSpec("note", _parse_note, personal=True))
 register_field(FieldSpec("tag", _parse_tag, personal=True))
 
 
+def _parse_topic(value: str) -> object:
+    """`topic:3`: a topic's number as the topic view (T) shows it, 1 the largest."""
+    if not value.isdigit() or int(value) < 1:
+        shown = f", not {value!r}" if value else ""
+        raise QueryError(f"topic: expects a topic number like topic:3 (T lists them){shown}")
+    return int(value)
+
+
+register_field(FieldSpec("topic", _parse_topic))
+
+
 # A field is `letters:` at the start of a chunk; anything else with a colon
 # (`3:1`, a URL's `https:`) is ordinary text.
 _FIELD_NAME = re.compile(r"([A-Za-z]+):")

@@ -33,6 +33,7 @@ from tui.ui.controllers.feed import FeedController
 from tui.ui.controllers.personal import READ_AFTER_SECONDS, PersonalController
 from tui.ui.controllers.search import SearchController
 from tui.ui.controllers.tags import TagsController
+from tui.ui.controllers.topics import TopicsController
 from tui.ui.controllers.triage import TriageController
 from tui.ui.quitting import QuitSequence
 from tui.ui.widgets.abstract_list import AbstractList
@@ -99,6 +100,7 @@ class AbstractsApp(App[int]):
         Binding("number_sign", "tags", "Tags view", show=False),
         Binding("x", "dismiss", "Not interested", show=False),
         Binding("F", "feed", "Feed", show=False),
+        Binding("T", "topics", "Topics", show=False),
     ]
 
     def __init__(
@@ -124,6 +126,7 @@ class AbstractsApp(App[int]):
         self.exporting = ExportController(self)
         self.tags = TagsController(self)
         self.feed = FeedController(self)
+        self.topics = TopicsController(self)
         #: Saving at quit, signals and the bound on quitting (the command line installs
         #: its guard; the tests do not).
         self.quit_sequence = QuitSequence(self)
@@ -216,6 +219,7 @@ class AbstractsApp(App[int]):
         A half-built cache is simply rebuilt next time."""
         self.quitting = True
         self.search.stop()
+        self.topics.stop()
 
     def _report_problems(self) -> None:
         problems = self.corpus.problems
@@ -245,6 +249,7 @@ class AbstractsApp(App[int]):
         self._refresh_header()
         self.tags.view_changed()
         self.feed.view_changed()
+        self.topics.view_changed()
 
     def _refresh_header(self) -> None:
         search, personal = self.search, self.personal
@@ -258,6 +263,8 @@ class AbstractsApp(App[int]):
         if search.filtered and search.index is None:
             # Never the unfiltered list as if it were the result.
             status.append("filter waits for the search index…", style="italic")
+        elif search.filtered and search.waits_for_topics:
+            status.append("filter waits for the topics…", style="italic")
         elif search.filtered:
             # Filtered: the counts that matter now, short enough for 80 columns.
             matched, close = search.match_counts or (len(self.abstract_list.rows), 0)
@@ -449,6 +456,9 @@ class AbstractsApp(App[int]):
     def action_feed(self) -> None:
         self.feed.open()
 
+    def action_topics(self) -> None:
+        self.topics.show()
+
     # Screens are imported when first opened: they are not needed for the first paint.
 
     def action_help(self) -> None:
@@ -526,6 +536,9 @@ class AbstractsApp(App[int]):
         yield from self.triage.commands()
         yield from self.tags.commands()
         yield from self.feed.commands()
+        yield SystemCommand(
+            "Topics", "The corpus's topics; choose one to filter (T)", self.topics.show
+        )
 
 
 def make_app(

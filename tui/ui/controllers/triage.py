@@ -189,6 +189,7 @@ class TriageController:
     def _warm_similarity(self) -> None:
         if self.ensure_similarity() is not None:
             self.app.call_from_thread(self.app.view_changed)
+            self.app.call_from_thread(self.app.topics.warm)
 
     def more_like_this(self) -> None:
         if (current := self.app.abstract_list.current) is not None:
