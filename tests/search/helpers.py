@@ -45,8 +45,10 @@ class FakePersonal:
         read: set[str] | None = None,
         notes: dict[str, str] | None = None,
         tags: dict[str, set[str]] | None = None,
+        dismissed: set[str] | None = None,
     ) -> None:
         self._bookmarked = bookmarked or set()
+        self._dismissed = dismissed or set()
         self._read = read or set()
         self._notes = notes or {}
         self._tags = tags or {}
@@ -56,6 +58,9 @@ class FakePersonal:
 
     def read_ids(self) -> set[str]:
         return self._read
+
+    def dismissed_ids(self) -> set[str]:
+        return self._dismissed
 
     def noted_ids(self) -> set[str]:
         return set(self._notes)

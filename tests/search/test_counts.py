@@ -46,6 +46,9 @@ class Personal:
     def tag_index(self):
         return self.tags
 
+    def dismissed_ids(self):
+        return frozenset()
+
 
 @pytest.fixture(scope="module")
 def seeds():
@@ -110,3 +113,24 @@ def test_serve_answers_one_line_per_request(seeds, tmp_path: Path) -> None:
     assert [c["matched"] for c in replies[0]["counts"]] == [1]
     # The read set is kept from the request before (sets are sent when they change).
     assert [c["matched"] for c in replies[1]["counts"]] == [1, 1, 1]
+
+
+def test_topic_queries_read_the_topics_here_and_in_the_child(seeds, tmp_path: Path) -> None:
+    import numpy as np
+
+    corpus, index = seeds
+    topics = np.zeros(len(corpus), dtype=np.int32)
+    topics[:5] = 1
+    here = count_searches(index, ["topic:1", "graph"], None, topics=topics)
+    assert here[0].matched == 5
+    waiting = count_searches(index, ["topic:1", "graph"], None, topics_pending=True)
+    assert waiting[0].problem == "topics are still being computed"
+    assert waiting[1] == here[1]  # a query without topic: is counted all the same
+    assert cache.save(index, corpus, tmp_path)
+    child = CountProcess(*cache.locate(corpus, tmp_path))
+    try:
+        assert child.count(["topic:1", "graph"], Personal(), topics) == here
+        assert child.count(["topic:1"], Personal(), topics)[0].matched == 5  # kept, not resent
+        assert child.count(["topic:1"], Personal(), None, True)[0].problem
+    finally:
+        child.close()

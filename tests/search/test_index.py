@@ -125,7 +125,10 @@ def test_personal_fields() -> None:
         bookmarked={ids[1], "unknown-id"},
         read={ids[0], ids[1]},
         notes={ids[3]: "Revisit the objective", ids[2]: "weak baseline"},
+        dismissed={ids[4], "gone-id"},
     )
+    assert hits(index, "is:dismissed", personal=personal) == [4]
+    assert hits(index, "-is:dismissed is:unread", personal=personal) == [2, 3]
     assert hits(index, "is:bookmarked", personal=personal) == [1]
     assert hits(index, "is:read", personal=personal) == [0, 1]
     assert hits(index, "is:unread", personal=personal) == [2, 3, 4]
@@ -133,7 +136,7 @@ def test_personal_fields() -> None:
     assert hits(index, "note:revis", personal=personal) == [3]
     assert hits(index, "-has:note contrastive ", personal=personal) == [0, 1]
     # Without personal data the sets are empty.
-    assert hits(index, "is:bookmarked") == []
+    assert hits(index, "is:bookmarked") == [] and hits(index, "is:dismissed") == []
     assert hits(index, "is:unread") == [0, 1, 2, 3, 4]
 
 

@@ -12,6 +12,7 @@ from tui.triage.undo import (
     ChangeTags,
     CorpusTarget,
     SetBookmarks,
+    SetDismissed,
     SetNote,
     SetRead,
     UndoStack,
@@ -26,6 +27,7 @@ class FakeUserData:
     def __init__(self) -> None:
         self.bookmarked: set[str] = set()
         self.read: set[str] = set()
+        self.dismissed: set[str] = set()
         self.notes: dict[str, str] = {}
         self.tags: set[tuple[str, str]] = set()
         self.writes: list[tuple[str, object, object]] = []
@@ -40,6 +42,10 @@ class FakeUserData:
             self.read.update(ids)
         else:
             self.read.difference_update(ids)
+
+    def set_dismissed(self, id: str, on: bool) -> None:
+        self.writes.append(("dismiss", id, on))
+        (self.dismissed.add if on else self.dismissed.discard)(id)
 
     def set_note(self, id: str, text: str | None) -> None:
         self.writes.append(("note", id, text))
@@ -78,6 +84,32 @@ def test_bulk_mark_read_is_one_undo_and_restores_exactly(data: FakeUserData) -> 
     redone = stack.redo()
     assert redone is action and redo_notice(redone) == "Redid: marked 2 as read"
     assert data.read == {"a", "b", "c", "d"}
+
+
+def test_dismissing_undoes_to_exactly_what_was_there(data: FakeUserData) -> None:
+    data.dismissed = {"b"}
+    stack = UndoStack(data)
+    action = SetDismissed.capture(["a", "b"], True, data.dismissed.__contains__)
+    assert action.description == "dismissed 1 abstract"
+    assert stack.do(action) and data.dismissed == {"a", "b"}
+    assert data.writes == [("dismiss", "a", True)]  # only what changes
+    stack.undo()
+    assert data.dismissed == {"b"}  # the one dismissed before stays dismissed
+    stack.redo()
+    back = SetDismissed.capture(["a"], False, data.dismissed.__contains__)
+    assert stack.do(back) and back.description == "took back 1 dismissal"
+    assert data.dismissed == {"b"}
+    assert not stack.do(SetDismissed.capture(["b"], True, data.dismissed.__contains__))
+
+
+def test_corpus_target_dismisses_loaded_abstracts_only() -> None:
+    corpus = make_corpus()
+    ids = [a.id for a in corpus.abstracts]
+    writer = FakeWriter()
+    stack = UndoStack(CorpusTarget(writer, corpus))
+    stack.do(SetDismissed([ids[0], "gone"], {ids[0]: False, "gone": False}, True))
+    stack.undo()
+    assert writer.calls == [("dismiss", [ids[0]], True), ("dismiss", [ids[0]], False)]
 
 
 def test_many_levels_of_undo_and_redo(data: FakeUserData) -> None:
@@ -186,6 +218,9 @@ class FakeWriter:
 
     def delete_note(self, abstract_id: str) -> None:
         self.calls.append(("delete", [abstract_id], None))
+
+    def set_dismissed(self, abstract: Abstract, on: bool) -> None:
+        self.calls.append(("dismiss", [abstract.id], on))
 
     def set_tags(
         self, on: Iterable[tuple[str, str]] = (), off: Iterable[tuple[str, str]] = ()

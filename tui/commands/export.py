@@ -67,8 +67,9 @@ class NoStore(Exception):
     """There is no database in the data directory: nothing to export."""
 
 
-def load(directory: Path) -> StoreData:
-    """The store in `directory`, read only (raises `NoStore`, `StoreError`, `sqlite3.Error`)."""
+def load(directory: Path, prog: str = "abstracts export") -> StoreData:
+    """The store in `directory`, read only (raises `NoStore`, `StoreError`, `sqlite3.Error`);
+    its warnings go to stderr under `prog`'s name."""
     database = locations.database_path(directory)
     if not database.is_file():
         # Not an empty export: that would read as "you have no notes" when the
@@ -78,7 +79,7 @@ def load(directory: Path) -> StoreData:
     try:
         data = store.load()
         for notice in store.notices:
-            complain(f"abstracts export: warning: {notice}")
+            complain(f"{prog}: warning: {notice}")
         return data
     finally:
         store.close()
@@ -131,6 +132,7 @@ def render(
             data = StoreData(
                 records={k: v for k, v in data.records.items() if k in keep},
                 bookmarks={k: v for k, v in data.bookmarks.items() if k in keep},
+                dismissals={k: v for k, v in data.dismissals.items() if k in keep},
                 reads={k: v for k, v in data.reads.items() if k in keep},
                 notes={k: v for k, v in data.notes.items() if k in keep},
                 conflicts=[c for c in data.conflicts if c.abstract_id in keep],
@@ -138,7 +140,7 @@ def render(
             )
         listed = ids is not None and bool(data.records)  # a list is its abstracts, marked or not
         marked = data.bookmarks or data.notes or data.reads or data.conflicts or data.tags
-        if not (listed or marked or data.state or data.searches):
+        if not (listed or marked or data.dismissals or data.state or data.searches):
             return None
         return export.to_json(data)
     selected = export.items(data, bookmarked=bookmarked, with_notes=with_notes, ids=ids)
@@ -235,6 +237,8 @@ def main_import(argv: Sequence[str]) -> int:
         _count(report.bookmarks, "bookmark"),
         _count(report.reads, "read mark"),
     ]
+    if report.dismissals:
+        counts.append(_count(report.dismissals, "dismissal"))
     if report.tags:
         counts.append(_count(report.tags, "tag"))
     if report.copies:

@@ -34,6 +34,10 @@ from tui.store.opening import StoreError
 if TYPE_CHECKING:
     from tui.search.index import Order
 
+if TYPE_CHECKING:
+    from tui.corpus.model import Corpus
+    from tui.search.filters import TopicNumbers
+
 EXIT_MATCHED = 0
 EXIT_NO_MATCH = 1
 EXIT_ERROR = 2
@@ -62,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
             "closest matches. Terms match every form of a word (network, networks) and "
             "tolerate typos; "
             '"exact phrase", -exclude, venue:NAME, year:2023, year:2022..2024, file:NAME, '
-            "is:bookmarked, is:read, is:unread, has:note, note:WORD. "
+            "is:bookmarked, is:read, is:unread, is:dismissed, has:note, note:WORD. "
             "@NAME runs a search saved in the reader."
         ),
     )
@@ -114,6 +118,16 @@ def saved_search(name: str, data_dir: Path) -> tuple[str, Order]:
         f"saved searches: {known}" if known else "none is saved yet (S in the reader saves one)"
     )
     raise UnknownSearch(f"no saved search named {name!r} in {data_dir}; {listed}")
+
+
+def _topic_numbers(corpus: Corpus, data_dir: Path) -> TopicNumbers:
+    """Each abstract's topic number, as the reader's topic view (T) numbers them (cached)."""
+    from tui.similar import load_or_build as load_or_build_similar
+    from tui.similar.topic_cache import load_or_build as load_or_build_topics
+
+    cache_dir = locations.cache_dir(data_dir)
+    model = load_or_build_similar(corpus, cache_dir)
+    return load_or_build_topics(corpus, cache_dir, model).number
 
 
 @contextlib.contextmanager
@@ -175,9 +189,14 @@ def main(argv: list[str]) -> int:
         return EXIT_ERROR
 
     index = load_or_build(corpus, locations.cache_dir(data_dir))
+    topics = (
+        _topic_numbers(corpus, data_dir) if any(f.name == "topic" for f in query.fields) else None
+    )
     with contextlib.ExitStack() as stack:
         personal = stack.enter_context(_personal_data(data_dir)) if query.needs_personal else None
-        result = index.search(query, corpus, personal=personal, order=order, limit=args.limit)
+        result = index.search(
+            query, corpus, personal=personal, order=order, limit=args.limit, topics=topics
+        )
 
     out = sys.stdout
     divider = out.isatty() and not args.json

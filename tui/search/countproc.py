@@ -13,6 +13,7 @@ texts, tag -> ids) every time. It exits when its stdin closes: when the app ends
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import subprocess
@@ -24,7 +25,10 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import IO, Any, cast
 
+import numpy as np
+
 from tui.search.counts import SearchCounts, count_searches
+from tui.search.filters import TopicNumbers
 from tui.search.personal import PersonalData
 
 
@@ -67,7 +71,11 @@ class CountProcess:
         return True
 
     def count(
-        self, queries: Sequence[str], personal: PersonalData | None
+        self,
+        queries: Sequence[str],
+        personal: PersonalData | None,
+        topics: TopicNumbers | None = None,
+        topics_pending: bool = False,
     ) -> list[SearchCounts] | None:
         """Counts for each query (as `count_searches`), or None when the child cannot answer
         (its cache was unusable, it died): the caller counts another way."""
@@ -77,7 +85,12 @@ class CountProcess:
                 "sets": {},
                 "maps": {},
                 "items": {},
+                "topics_pending": topics_pending,
             }
+            if topics is None:
+                request["topics"] = None
+            elif self._sent.get("topics") is not topics:  # computed once: sent once
+                request["topics"] = base64.b64encode(topics.astype("<i4").tobytes()).decode()
             answers = {}
             if personal is not None:
                 answers = {name: getattr(personal, name)() for name in _questions()}
@@ -104,6 +117,7 @@ class CountProcess:
                 self.close()
                 return None
             self._sent.update(answers)
+            self._sent["topics"] = topics
             return [SearchCounts(**c) for c in reply["counts"]]
 
     def close(self) -> None:
@@ -142,6 +156,7 @@ def serve(lines: IO[bytes], out: IO[bytes]) -> int:
         return 1
     index = cache.load_file(Path(init["cache"]), init["header"])
     personal = _Personal()
+    topics: TopicNumbers | None = None
     for line in lines:
         request = json.loads(line)
         if index is None:
@@ -155,7 +170,18 @@ def serve(lines: IO[bytes], out: IO[bytes]) -> int:
                 personal.answers[name] = [
                     tuple(item) if isinstance(item, list) else item for item in items
                 ]
-            counts = count_searches(index, request["queries"], cast(PersonalData, personal))
+            if "topics" in request:
+                sent = request["topics"]
+                topics = (
+                    None if sent is None else np.frombuffer(base64.b64decode(sent), dtype="<i4")
+                )
+            counts = count_searches(
+                index,
+                request["queries"],
+                cast(PersonalData, personal),
+                topics=topics,
+                topics_pending=bool(request.get("topics_pending")),
+            )
             counts = counts or []
             reply = {"counts": [asdict(c) for c in counts]}
         out.write(json.dumps(reply).encode("utf-8") + b"\n")

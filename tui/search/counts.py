@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tui.search.filters import FilterContext
+from tui.search.filters import FilterContext, TopicNumbers
 from tui.search.index import SearchIndex
 from tui.search.personal import PersonalData
 from tui.search.query import QueryError, parse_query
@@ -34,9 +34,12 @@ def count_searches(
     queries: Sequence[str],
     personal: PersonalData | None,
     stop: Callable[[], bool] = lambda: False,
+    topics: TopicNumbers | None = None,
+    topics_pending: bool = False,
 ) -> list[SearchCounts] | None:
     """Counts for each query, in order; None as soon as `stop()` says the answer is no
-    longer wanted (checked between queries)."""
+    longer wanted (checked between queries). `topic:` reads `topics`; while they are
+    still being computed (`topics_pending`) such a query says so instead of counting."""
     ctx = FilterContext(index.data, personal)
     read = ctx.mask_of_ids(personal.read_ids() if personal is not None else ())
     out: list[SearchCounts] = []
@@ -48,7 +51,10 @@ def count_searches(
         except QueryError as error:
             out.append(SearchCounts(0, 0, 0, str(error)))
             continue
-        result = index.search(query, personal=personal, order="file")
+        if topics is None and topics_pending and any(f.name == "topic" for f in query.fields):
+            out.append(SearchCounts(0, 0, 0, "topics are still being computed"))
+            continue
+        result = index.search(query, personal=personal, order="file", topics=topics)
         full = np.asarray(result.indices[: result.matched], dtype=np.int64)
         unread = int(full.size - np.count_nonzero(read[full]))
         out.append(SearchCounts(result.matched, unread, result.close))

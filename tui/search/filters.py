@@ -1,4 +1,4 @@
-"""Field clauses (`venue:`, `year:`, `file:`, `is:`, `has:`, `note:`, `tag:`) as boolean masks.
+"""Field clauses (`venue:`, `year:`, `file:`, `is:`, `has:`, `note:`, `tag:`, `topic:`) as masks.
 
 Each field name has one selector here and one parser in `query.py`; adding a
 field is registering both, nothing else changes.
@@ -21,14 +21,18 @@ from tui.search.personal import PersonalData
 from tui.search.query import FieldClause
 
 BoolArray = npt.NDArray[np.bool_]
+TopicNumbers = npt.NDArray[np.int32]
 
 
 @dataclass(slots=True)
 class FilterContext:
-    """What a selector may read: the index data and, for personal fields, the user's data."""
+    """What a selector may read: the index data, the user's data for personal fields, and
+    each abstract's topic number (`tui.similar.topics.Topics.number`, aligned with the
+    index's rows; None while the topics are being computed) for `topic:`."""
 
     data: IndexData
     personal: PersonalData | None
+    topics: TopicNumbers | None = None
     _positions: dict[str, int] | None = field(default=None, repr=False)
 
     def mask_of_ids(self, ids: Iterable[str]) -> BoolArray:
@@ -89,6 +93,8 @@ def _is(clause: FieldClause, ctx: FilterContext) -> BoolArray:
     personal = ctx.personal
     if clause.arg == "bookmarked":
         return ctx.mask_of_ids(personal.bookmarked_ids() if personal else ())
+    if clause.arg == "dismissed":
+        return ctx.mask_of_ids(personal.dismissed_ids() if personal else ())
     read = ctx.mask_of_ids(personal.read_ids() if personal else ())
     return read if clause.arg == "read" else ~read
 
@@ -140,6 +146,15 @@ def _note(clause: FieldClause, ctx: FilterContext) -> BoolArray:
     return ctx.mask_of_ids(hits)
 
 
+def _topic(clause: FieldClause, ctx: FilterContext) -> BoolArray:
+    """The abstracts of one topic; none while topics are unknown (the UI says it waits)."""
+    topics = ctx.topics
+    if topics is None or len(topics) != len(ctx.data.ids):
+        return np.zeros(len(ctx.data.ids), dtype=np.bool_)
+    result: BoolArray = topics == cast(int, clause.arg)
+    return result
+
+
 register_selector("venue", _venue)
 register_selector("year", _year)
 register_selector("file", _file)
@@ -147,3 +162,4 @@ register_selector("is", _is)
 register_selector("has", _has)
 register_selector("note", _note)
 register_selector("tag", _tag)
+register_selector("topic", _topic)

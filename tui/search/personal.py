@@ -12,11 +12,15 @@ from typing import Protocol
 
 
 class PersonalData(Protocol):
-    """The user's bookmarks, read state, notes and tags, by abstract id."""
+    """The user's bookmarks, read state, dismissals, notes and tags, by abstract id."""
 
     def bookmarked_ids(self) -> AbstractSet[str]: ...
 
     def read_ids(self) -> AbstractSet[str]: ...
+
+    def dismissed_ids(self) -> AbstractSet[str]:
+        """Abstracts the user dismissed ("not interested", the `x` key)."""
+        ...
 
     def noted_ids(self) -> AbstractSet[str]: ...
 

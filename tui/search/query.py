@@ -214,11 +214,22 @@ def _parse_tag(value: str) -> object:
 register_field(FieldSpec("venue", _parse_text_value("venue")))
 register_field(FieldSpec("year", _parse_year))
 register_field(FieldSpec("file", _parse_text_value("file")))
-_IS_VALUES = ("bookmarked", "read", "unread")
+_IS_VALUES = ("bookmarked", "read", "unread", "dismissed")
 register_field(FieldSpec("is", _parse_choice("is", _IS_VALUES), personal=True))
 register_field(FieldSpec("has", _parse_choice("has", ("note", "tag")), personal=True))
 register_field(FieldSpec("note", _parse_note, personal=True))
 register_field(FieldSpec("tag", _parse_tag, personal=True))
+
+
+def _parse_topic(value: str) -> object:
+    """`topic:3`: a topic's number as the topic view (T) shows it, 1 the largest."""
+    if not value.isdigit() or int(value) < 1:
+        shown = f", not {value!r}" if value else ""
+        raise QueryError(f"topic: expects a topic number like topic:3 (T lists them){shown}")
+    return int(value)
+
+
+register_field(FieldSpec("topic", _parse_topic))
 
 
 # A field is `letters:` at the start of a chunk; anything else with a colon

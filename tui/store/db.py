@@ -41,6 +41,7 @@ from tui.store.records import (
     SaveNote,
     SaveSearch,
     SetBookmark,
+    SetDismissed,
     SetRead,
     SetState,
     SetTag,
@@ -220,16 +221,9 @@ def _apply_one(conn: sqlite3.Connection, op: Operation) -> OpResult:
     if isinstance(op, SaveNote):
         return _save_note(conn, op)
     if isinstance(op, SetBookmark):
-        if op.on:
-            if op.snapshot is not None:
-                put_record(conn, op.abstract_id, op.snapshot, op.at)
-            conn.execute(
-                "INSERT OR IGNORE INTO bookmarks(id, created) VALUES (?, ?)",
-                (op.abstract_id, op.at),
-            )
-        else:
-            conn.execute("DELETE FROM bookmarks WHERE id = ?", (op.abstract_id,))
-        return OpResult(op)
+        return _set_mark(conn, "bookmarks", op)
+    if isinstance(op, SetDismissed):
+        return _set_mark(conn, "dismissals", op)
     if isinstance(op, SetTag):
         return _set_tag(conn, op)
     if isinstance(op, SetRead):
@@ -263,6 +257,19 @@ def _apply_one(conn: sqlite3.Connection, op: Operation) -> OpResult:
     if isinstance(op, SaveSearch | RenameSearch | DeleteSearch):
         return apply_search_op(conn, op)
     return _reattach(conn, op)
+
+
+def _set_mark(conn: sqlite3.Connection, table: str, op: SetBookmark | SetDismissed) -> OpResult:
+    """Bookmark or dismiss (`table`), keeping the abstract's snapshot; or take it back."""
+    if op.on:
+        if op.snapshot is not None:
+            put_record(conn, op.abstract_id, op.snapshot, op.at)
+        conn.execute(
+            f"INSERT OR IGNORE INTO {table}(id, created) VALUES (?, ?)", (op.abstract_id, op.at)
+        )
+    else:
+        conn.execute(f"DELETE FROM {table} WHERE id = ?", (op.abstract_id,))
+    return OpResult(op)
 
 
 def _set_tag(conn: sqlite3.Connection, op: SetTag) -> OpResult:
@@ -303,7 +310,11 @@ def _reattach(conn: sqlite3.Connection, op: Reattach) -> OpResult:
     old, new = op.old_id, op.new_id
     if op.snapshot is not None:
         put_record(conn, new, op.snapshot, op.at)
-    for table, column in (("bookmarks", "created"), ("reads", "read_at")):
+    for table, column in (
+        ("bookmarks", "created"),
+        ("reads", "read_at"),
+        ("dismissals", "created"),
+    ):
         conn.execute(
             f"INSERT OR IGNORE INTO {table}(id, {column}) SELECT ?, {column} FROM {table} "
             "WHERE id = ?",

@@ -2,8 +2,8 @@
 
 Everything works from the store alone: each record carries a snapshot of its
 abstract, so no corpus needs to be loaded. JSON is the lossless format (records,
-bookmarks, reading state, notes with versions, conflict copies, aliases, UI state, tags);
-importing it is an idempotent merge that never overwrites a note. The other
+bookmarks, dismissals, reading state, notes with versions, conflict copies, aliases, UI
+state, tags); importing it is an idempotent merge that never overwrites a note. The other
 formats live in `formats` (re-exported here).
 """
 
@@ -58,6 +58,7 @@ def to_json(data: StoreData) -> str:
         "exported": time.time(),
         "records": [{"id": i, **snapshot_fields(s)} for i, s in sorted(data.records.items())],
         "bookmarks": [{"id": i, "created": t} for i, t in sorted(data.bookmarks.items())],
+        "dismissals": [{"id": i, "created": t} for i, t in sorted(data.dismissals.items())],
         "reads": [{"id": i, "read_at": t} for i, t in sorted(data.reads.items())],
         "notes": [
             {"id": i, "text": n.text, "version": n.version, "updated": n.updated}
@@ -98,6 +99,7 @@ class ImportReport:
     reads: int = 0
     records: int = 0
     copies: int = 0
+    dismissals: int = 0
     tags: int = 0
     conflicts: list[str] = field(default_factory=list)
     searches: int = 0
@@ -107,7 +109,7 @@ class ImportReport:
     @property
     def changed(self) -> bool:
         counts = (self.notes, self.bookmarks, self.reads, self.records, self.copies)
-        return bool(any(counts) or self.tags or self.searches)
+        return bool(any(counts) or self.dismissals or self.tags or self.searches)
 
 
 def parse_export(text: str) -> dict[str, Any]:
@@ -155,6 +157,12 @@ def merge(store: Store, doc: dict[str, Any], origin: str) -> ImportReport:
                     (b["id"], b["created"]),
                 )
                 report.bookmarks += cur.rowcount
+            for d in doc.get("dismissals", []):
+                cur = conn.execute(
+                    "INSERT OR IGNORE INTO dismissals(id, created) VALUES (?, ?)",
+                    (d["id"], d["created"]),
+                )
+                report.dismissals += cur.rowcount
             for r in doc.get("reads", []):
                 cur = conn.execute(
                     "INSERT OR IGNORE INTO reads(id, read_at) VALUES (?, ?)",

@@ -48,6 +48,8 @@ class Item:
     note: str | None
     conflicts: tuple[ConflictCopy, ...]
     tags: tuple[str, ...] = ()
+    #: Dismissed ("not interested", the `x` key).
+    dismissed: bool = False
 
 
 def items(
@@ -82,6 +84,7 @@ def items(
                 note.text if note else None,
                 tuple(copies.get(i, ())),
                 tuple(sorted(data.tags.get(i, ()))),
+                i in data.dismissals,
             )
         )
     return sorted(
@@ -112,7 +115,8 @@ def to_markdown(selected: Iterable[Item]) -> str:
         parts.append("")
         where = f"{visible_line(s.source)} (#{s.position})" if s.source else "source unknown"
         venue = visible_line(s.venue_year or "unknown venue")
-        parts.append(f"*{venue}* · {where} · id `{visible_line(it.id)}`")
+        dismissed = " · not interested" if it.dismissed else ""
+        parts.append(f"*{venue}* · {where} · id `{visible_line(it.id)}`{dismissed}")
         parts.append("")
         if it.tags:
             parts += [f"Tags: {visible_line(format_tags(it.tags))}", ""]
@@ -243,6 +247,7 @@ CSV_COLUMNS = [
     "source",
     "position",
     "bookmarked",
+    "dismissed",
     "read_at",
     "note",
     "tags",
@@ -275,6 +280,7 @@ def to_csv(selected: Iterable[Item]) -> str:
                 csv_cell(s.source),
                 s.position,
                 "yes" if it.bookmarked else "",
+                "yes" if it.dismissed else "",
                 _iso(it.read_at),
                 csv_cell(it.note or ""),
                 csv_cell(" ".join(it.tags)),

@@ -154,6 +154,7 @@ SECTIONS: dict[str, dict[str, tuple[Callable[[Any], bool], bool]]] = {
         "year": (OPT_INT, False),
     },
     "bookmarks": {"id": (ID, True), "created": (TIME, True)},
+    "dismissals": {"id": (ID, True), "created": (TIME, True)},
     "reads": {"id": (ID, True), "read_at": (TIME, True)},
     "notes": {
         "id": (ID, True),

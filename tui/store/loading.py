@@ -98,6 +98,8 @@ def read_all(rows: Rows, data: StoreData, reader: RowReader) -> None:
         )
     for i, t in rows("SELECT id, created FROM bookmarks"):
         data.bookmarks[as_text(i)] = reader.time(t, f"the bookmark time of {as_text(i)}")
+    for i, t in rows("SELECT id, created FROM dismissals"):
+        data.dismissals[as_text(i)] = reader.time(t, f"the dismissal time of {as_text(i)}")
     for i, t in rows("SELECT id, read_at FROM reads"):
         data.reads[as_text(i)] = reader.time(t, f"the read time of {as_text(i)}")
     for i, text, version, updated in rows("SELECT id, text, version, updated FROM notes"):

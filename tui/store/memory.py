@@ -36,6 +36,7 @@ class Memory:
     def __init__(self) -> None:
         self._lock = threading.RLock()
         self._bookmarks: frozenset[str] = frozenset()
+        self._dismissed: frozenset[str] = frozenset()
         self._reads: dict[str, float] = {}
         self._read_ids: frozenset[str] = frozenset()
         self._notes: dict[str, str] = {}
@@ -66,6 +67,10 @@ class Memory:
         """Ids of bookmarked abstracts."""
         return self._bookmarks
 
+    def dismissed_ids(self) -> AbstractSet[str]:
+        """Ids of abstracts dismissed ("not interested")."""
+        return self._dismissed
+
     def read_ids(self) -> AbstractSet[str]:
         """Ids of abstracts marked read."""
         return self._read_ids
@@ -82,6 +87,10 @@ class Memory:
         """Whether the abstract is bookmarked."""
         return abstract_id in self._bookmarks
 
+    def is_dismissed(self, abstract_id: str) -> bool:
+        """Whether the abstract is dismissed ("not interested")."""
+        return abstract_id in self._dismissed
+
     def is_read(self, abstract_id: str) -> bool:
         """Whether the abstract is marked read."""
         return abstract_id in self._read_ids
@@ -95,7 +104,7 @@ class Memory:
         return self._reads.get(abstract_id)
 
     def snapshot(self, abstract_id: str) -> Snapshot | None:
-        """The snapshot kept for an abstract id (bookmarked or noted ones), or None."""
+        """The snapshot kept for an abstract id (bookmarked, dismissed or noted ones), or None."""
         return self._records.get(abstract_id)
 
     def tags_of(self, abstract_id: str) -> frozenset[str]:
@@ -147,6 +156,11 @@ class Memory:
 
     def _set_bookmark_memory(self, i: str, on: bool, snap: Snapshot | None) -> None:
         self._bookmarks = self._bookmarks | {i} if on else self._bookmarks - {i}
+        if snap is not None:
+            self._records[i] = snap
+
+    def _set_dismissed_memory(self, i: str, on: bool, snap: Snapshot | None) -> None:
+        self._dismissed = self._dismissed | {i} if on else self._dismissed - {i}
         if snap is not None:
             self._records[i] = snap
 
@@ -205,6 +219,8 @@ class Memory:
         self._records[new] = snap
         if old in self._bookmarks:
             self._bookmarks = (self._bookmarks - {old}) | {new}
+        if old in self._dismissed:
+            self._dismissed = (self._dismissed - {old}) | {new}
         if old in self._reads:
             self._reads.setdefault(new, self._reads.pop(old))
             self._read_ids = frozenset(self._reads)
@@ -313,11 +329,15 @@ class Memory:
             )
         return sorted(out, key=lambda r: (-r.updated, r.id))
 
-    def _orphans(self) -> list[Orphan]:
+    def _orphans(self, *, dismissed: bool = False) -> list[Orphan]:
+        """Records whose abstract is not loaded; with `dismissed`, dismissals too (they are
+        re-attached like the rest, but are not worth telling the user about)."""
         if self._loaded is None:
             return []
         ids = set(self._bookmarks) | set(self._notes) | {c.abstract_id for c in self._conflicts}
         ids |= set(self._tags)
+        if dismissed:
+            ids |= self._dismissed
         return [
             Orphan(i, self._records.get(i), i in self._bookmarks, self._notes.get(i))
             for i in sorted(ids - self._loaded)
@@ -327,15 +347,15 @@ class Memory:
         """Take the database's view, except where a change of ours is still queued."""
         before = (
             self._bookmarks,
+            self._dismissed,
             self._read_ids,
             dict(self._notes),
             len(self._conflicts),
             dict(self._tags),
             self._searches,
         )
-        bookmarks = {i for i in data.bookmarks if ("bookmark", i) not in pending}
-        bookmarks |= {i for i in self._bookmarks if ("bookmark", i) in pending}
-        self._bookmarks = frozenset(bookmarks)
+        self._bookmarks = _merged_ids(data.bookmarks, self._bookmarks, "bookmark", pending)
+        self._dismissed = _merged_ids(data.dismissals, self._dismissed, "dismiss", pending)
         reads = {i: t for i, t in data.reads.items() if ("read", i) not in pending}
         reads.update({i: t for i, t in self._reads.items() if ("read", i) in pending})
         self._reads, self._read_ids = reads, frozenset(reads)
@@ -364,6 +384,7 @@ class Memory:
         }
         after = (
             self._bookmarks,
+            self._dismissed,
             self._read_ids,
             self._notes,
             len(self._conflicts),
@@ -385,3 +406,12 @@ class Memory:
         pairs = {(i, t) for i, ts in disk.items() for t in ts if not ours((i, t))}
         pairs |= {(i, t) for i, ts in self._tags.items() for t in ts if ours((i, t))}
         self._replace_tags(pairs)
+
+
+def _merged_ids(
+    stored: Iterable[str], ours: frozenset[str], kind: str, pending: frozenset[tuple[str, str]]
+) -> frozenset[str]:
+    """The database's ids, except where a change of ours (`(kind, id)`) is still queued."""
+    merged = {i for i in stored if (kind, i) not in pending}
+    merged |= {i for i in ours if (kind, i) in pending}
+    return frozenset(merged)

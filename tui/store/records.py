@@ -113,6 +113,8 @@ class StoreData:
 
     records: dict[str, Snapshot] = field(default_factory=dict)
     bookmarks: dict[str, float] = field(default_factory=dict)
+    #: "Not interested" (the `x` key): id -> when, like bookmarks.
+    dismissals: dict[str, float] = field(default_factory=dict)
     reads: dict[str, float] = field(default_factory=dict)
     notes: dict[str, NoteRow] = field(default_factory=dict)
     conflicts: list[ConflictCopy] = field(default_factory=list)
@@ -130,6 +132,17 @@ class StoreData:
 
 @dataclass(frozen=True, slots=True)
 class SetBookmark:
+    abstract_id: str
+    on: bool
+    snapshot: Snapshot | None
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SetDismissed:
+    """Dismiss ("not interested") or un-dismiss an abstract; kept with a snapshot like a
+    bookmark, so it survives the abstract's file changing."""
+
     abstract_id: str
     on: bool
     snapshot: Snapshot | None
@@ -243,6 +256,7 @@ Operation = (
     | RenameSearch
     | DeleteSearch
     | SetTag
+    | SetDismissed
 )
 
 

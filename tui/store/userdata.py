@@ -36,6 +36,7 @@ from tui.store.records import (
     Reattach,
     SaveNote,
     SetBookmark,
+    SetDismissed,
     SetRead,
     SetState,
     SetTag,
@@ -90,6 +91,13 @@ class UserData(SavedSearchWrites):
         with self._lock:
             self._set_bookmark_memory(abstract.id, on, snap)
             self._queue(("bookmark", abstract.id), SetBookmark(abstract.id, on, snap, time.time()))
+
+    def set_dismissed(self, abstract: Abstract, on: bool) -> None:
+        """Dismiss ("not interested") or un-dismiss an abstract; kept like a bookmark."""
+        snap = Snapshot.of(abstract) if on else None
+        with self._lock:
+            self._set_dismissed_memory(abstract.id, on, snap)
+            self._queue(("dismiss", abstract.id), SetDismissed(abstract.id, on, snap, time.time()))
 
     def set_read(self, abstracts: Iterable[Abstract], on: bool) -> None:
         """Mark many abstracts read (or unread) at once; one memory update, one transaction."""
@@ -181,7 +189,11 @@ class UserData(SavedSearchWrites):
         with self._lock:
             self._corpus = corpus
             self._loaded = frozenset(corpus.by_id)
-            texts = {o.id: o.snapshot.text for o in self._orphans() if o.snapshot is not None}
+            texts = {
+                o.id: o.snapshot.text
+                for o in self._orphans(dismissed=True)
+                if o.snapshot is not None
+            }
         moved, unsure = match_orphans(texts, corpus)
         with self._lock:
             for m in moved:

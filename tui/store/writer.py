@@ -227,7 +227,9 @@ class Writer(Memory):
                 # The records are moving from the old id to the new one: memory is
                 # ahead of the disk for both until the move is saved.
                 moved = {key, op.new_id} if isinstance(op, Reattach) else {key}
-                keys |= {(k, i) for i in moved for k in ("bookmark", "read", "note", "tags")}
+                keys |= {
+                    (k, i) for i in moved for k in ("bookmark", "dismiss", "read", "note", "tags")
+                }
             elif kind == "search-rename" and isinstance(op, RenameSearch):
                 keys |= {("search", name_key(op.old)), ("search", name_key(op.new))}
         return frozenset(keys)

@@ -1,4 +1,4 @@
-"""Undo and redo for bookmarks, read state, notes and tags, many levels deep.
+"""Undo and redo for bookmarks, dismissals, read state, notes and tags, many levels deep.
 
 An action records the ids it touches, the value each had before and the value
 it set, so undoing writes back exactly what was there (not a toggle, which
@@ -29,6 +29,9 @@ class Target(Protocol):
 
     def set_read(self, ids: Collection[str], on: bool) -> None:
         """Mark several abstracts read (`on`) or unread in one write."""
+
+    def set_dismissed(self, id: str, on: bool) -> None:
+        """Dismiss (`on`, "not interested") or un-dismiss one abstract."""
 
     def set_note(self, id: str, text: str | None) -> None:
         """Save the note of one abstract, or delete it (`None`)."""
@@ -92,7 +95,23 @@ class _SetFlag:
 
 
 @dataclass(frozen=True, slots=True, init=False)
-class SetBookmarks(_SetFlag):
+class _SetEach(_SetFlag):
+    """A flag written one abstract at a time (`write`), the way bookmarks are."""
+
+    def write(self, target: Target, id: str, on: bool) -> None:
+        raise NotImplementedError
+
+    def apply(self, target: Target) -> None:
+        for i in self.changed:
+            self.write(target, i, self.after)
+
+    def revert(self, target: Target) -> None:
+        for i in self.changed:
+            self.write(target, i, self.before[i])
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class SetBookmarks(_SetEach):
     """Bookmark (`after=True`) or un-bookmark `ids`."""
 
     @property
@@ -102,13 +121,23 @@ class SetBookmarks(_SetFlag):
             return f"bookmarked {_count(n, 'abstract', 'abstracts')}"
         return f"removed {_count(n, 'bookmark', 'bookmarks')}"
 
-    def apply(self, target: Target) -> None:
-        for i in self.changed:
-            target.set_bookmark(i, self.after)
+    def write(self, target: Target, id: str, on: bool) -> None:
+        target.set_bookmark(id, on)
 
-    def revert(self, target: Target) -> None:
-        for i in self.changed:
-            target.set_bookmark(i, self.before[i])
+
+@dataclass(frozen=True, slots=True, init=False)
+class SetDismissed(_SetEach):
+    """Dismiss (`after=True`, "not interested") or un-dismiss `ids`."""
+
+    @property
+    def description(self) -> str:
+        n = len(self.changed)
+        if self.after:
+            return f"dismissed {_count(n, 'abstract', 'abstracts')}"
+        return f"took back {_count(n, 'dismissal', 'dismissals')}"
+
+    def write(self, target: Target, id: str, on: bool) -> None:
+        target.set_dismissed(id, on)
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -263,6 +292,8 @@ class AbstractWriter(Protocol):
 
     def set_read(self, abstracts: Iterable[Abstract], on: bool) -> None: ...
 
+    def set_dismissed(self, abstract: Abstract, on: bool) -> None: ...
+
     def save_note(self, abstract: Abstract, text: str) -> None: ...
 
     def delete_note(self, abstract_id: str) -> None: ...
@@ -293,6 +324,11 @@ class CorpusTarget:
         found = [by_id[i] for i in ids if i in by_id]
         if found:
             self.writer.set_read(found, on)
+
+    def set_dismissed(self, id: str, on: bool) -> None:
+        abstract = self.corpus.by_id.get(id)
+        if abstract is not None:
+            self.writer.set_dismissed(abstract, on)
 
     def set_note(self, id: str, text: str | None) -> None:
         if text is None:

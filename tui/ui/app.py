@@ -29,10 +29,12 @@ from tui.corpus.model import Abstract, Corpus
 from tui.sanitize import visible_line
 from tui.ui.clock import Clock, TextualClock
 from tui.ui.controllers.exporting import ExportController
+from tui.ui.controllers.feed import FeedController
 from tui.ui.controllers.personal import READ_AFTER_SECONDS, PersonalController
 from tui.ui.controllers.saved import SavedSearchController
 from tui.ui.controllers.search import SearchController
 from tui.ui.controllers.tags import TagsController
+from tui.ui.controllers.topics import TopicsController
 from tui.ui.controllers.triage import TriageController
 from tui.ui.quitting import QuitSequence
 from tui.ui.widgets.abstract_list import AbstractList
@@ -44,6 +46,7 @@ if TYPE_CHECKING:
 
     # Screens are imported when first opened (not needed for the first paint); their
     # messages are handled by name (`on_note_editor_screen_changed`).
+    from tui.ui.screens.feed import FeedScreen
     from tui.ui.screens.note_editor import NoteEditorScreen
     from tui.ui.screens.notes import NotesScreen
     from tui.ui.screens.tags import TagsScreen
@@ -96,6 +99,9 @@ class AbstractsApp(App[int]):
         Binding("O", "overview", "Overview", show=False),
         Binding("t", "tag_abstract", "Tag", show=False),
         Binding("number_sign", "tags", "Tags view", show=False),
+        Binding("x", "dismiss", "Not interested", show=False),
+        Binding("F", "feed", "Feed", show=False),
+        Binding("T", "topics", "Topics", show=False),
         Binding("S", "save_search", "Save the filter as a search", show=False),
         Binding("at", "saved_searches", "Saved searches", show=False),
     ]
@@ -122,6 +128,8 @@ class AbstractsApp(App[int]):
         self.triage = TriageController(self)
         self.exporting = ExportController(self)
         self.tags = TagsController(self)
+        self.feed = FeedController(self)
+        self.topics = TopicsController(self)
         self.saved = SavedSearchController(self)
         #: Saving at quit, signals and the bound on quitting (the command line installs
         #: its guard; the tests do not).
@@ -215,6 +223,7 @@ class AbstractsApp(App[int]):
         A half-built cache is simply rebuilt next time."""
         self.quitting = True
         self.search.stop()
+        self.topics.stop()
         self.saved.stop()
 
     def _report_problems(self) -> None:
@@ -244,6 +253,8 @@ class AbstractsApp(App[int]):
         self._show_current()
         self._refresh_header()
         self.tags.view_changed()
+        self.feed.view_changed()
+        self.topics.view_changed()
         self.saved.view_changed()
 
     def _refresh_header(self) -> None:
@@ -258,6 +269,8 @@ class AbstractsApp(App[int]):
         if search.filtered and search.index is None:
             # Never the unfiltered list as if it were the result.
             status.append("filter waits for the search index…", style="italic")
+        elif search.filtered and search.waits_for_topics:
+            status.append("filter waits for the topics…", style="italic")
         elif search.filtered:
             # Filtered: the counts that matter now, short enough for 80 columns.
             matched, close = search.match_counts or (len(self.abstract_list.rows), 0)
@@ -298,6 +311,8 @@ class AbstractsApp(App[int]):
             read=read,
             note=note,
             tags=self.tags.of(abstract),
+            dismissed=self.personal.userdata is not None
+            and self.personal.userdata.is_dismissed(abstract.id),
         )
 
     @on(AbstractList.Highlighted)
@@ -329,6 +344,12 @@ class AbstractsApp(App[int]):
         self.personal.save_note(message.abstract, message.text)
         self.view_changed()  # the ✎ mark and the note under the abstract
 
+    def on_feed_screen_acted(self, message: FeedScreen.Acted) -> None:
+        self.feed.acted(message.action, message.abstract)
+
+    def on_feed_screen_sorted(self, message: FeedScreen.Sorted) -> None:
+        self.feed.sorted(message.sort)
+
     def on_notes_screen_conflict_dropped(self, message: NotesScreen.ConflictDropped) -> None:
         self.personal.dismiss_conflict(message.copy_id)
 
@@ -353,6 +374,8 @@ class AbstractsApp(App[int]):
             # The priority `/` stands aside where it is text: in the filter itself, and on
             # every other screen (the note editor, the help).
             return len(self.screen_stack) == 1 and self.focused is not self.filter_input
+        if action == "feed":
+            return len(self.screen_stack) == 1  # not over another view (F closes the feed)
         if action == "to_results":
             # The priority Enter only means "to the results" in the filter box.
             return len(self.screen_stack) == 1 and self.focused is self.filter_input
@@ -432,6 +455,15 @@ class AbstractsApp(App[int]):
 
     def action_tags(self) -> None:
         self.tags.show_view()
+
+    def action_dismiss(self) -> None:
+        self.feed.toggle_dismissed()
+
+    def action_feed(self) -> None:
+        self.feed.open()
+
+    def action_topics(self) -> None:
+        self.topics.show()
 
     def action_save_search(self) -> None:
         self.saved.save_current()
@@ -515,6 +547,10 @@ class AbstractsApp(App[int]):
         yield from self.personal.commands()
         yield from self.triage.commands()
         yield from self.tags.commands()
+        yield from self.feed.commands()
+        yield SystemCommand(
+            "Topics", "The corpus's topics; choose one to filter (T)", self.topics.show
+        )
         yield from self.saved.commands()
 
 

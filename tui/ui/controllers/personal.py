@@ -188,6 +188,7 @@ class PersonalController:
             noted=data.noted_ids(),
             read=data.read_ids(),
             tags=data.tags_by_id(),
+            dismissed=data.dismissed_ids(),
         )
 
     def view_of(self, abstract: Abstract) -> tuple[bool, bool, str | None]:

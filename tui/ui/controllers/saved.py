@@ -23,6 +23,7 @@ from tui.sanitize import visible_line
 if TYPE_CHECKING:
     from tui.search.countproc import CountProcess
     from tui.search.counts import SearchCounts
+    from tui.search.filters import TopicNumbers
     from tui.search.index import SearchIndex
     from tui.store.records import SavedSearch
     from tui.store.userdata import UserData
@@ -150,7 +151,8 @@ class SavedSearchController:
         if index is None or generation != self.generation:
             return
         queries = [s.query for s in searches]
-        counts = self._count_elsewhere(queries, data)
+        topics, pending = app.topics.numbers, app.topics.pending
+        counts = self._count_elsewhere(queries, data, topics, pending)
         if counts is None:
             if self._counter is None or self._counter.data is not index.data:
                 from tui.search.index import SearchIndex
@@ -161,13 +163,21 @@ class SavedSearchController:
                 queries,
                 data,
                 stop=lambda: generation != self.generation or app.quitting,
+                topics=topics,
+                topics_pending=pending,
             )
         if counts is None:
             return
         found = {name_key(s.name): c for s, c in zip(searches, counts, strict=True)}
         app.call_from_thread(self._show_counts, generation, searches, found)
 
-    def _count_elsewhere(self, queries: list[str], data: UserData) -> list[SearchCounts] | None:
+    def _count_elsewhere(
+        self,
+        queries: list[str],
+        data: UserData,
+        topics: TopicNumbers | None,
+        topics_pending: bool,
+    ) -> list[SearchCounts] | None:
         """Counts from the child process (large corpora), or None: count here instead."""
         from tui import caches, locations
         from tui.search import cache as search_cache
@@ -184,7 +194,7 @@ class SavedSearchController:
                 self._process = CountProcess(path, head)
             except OSError:
                 return None
-        counts = self._process.count(queries, data)
+        counts = self._process.count(queries, data, topics, topics_pending)
         if counts is None:
             self._process.close()
         return counts

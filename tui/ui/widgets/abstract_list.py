@@ -28,6 +28,7 @@ from textual.strip import Strip
 from tui.corpus.model import Abstract, Corpus
 from tui.sanitize import visible_line
 from tui.tagnames import format_tags
+from tui.ui.widgets.cursor import CURSOR_BINDINGS, CursorMoves
 
 Spans = Callable[[str], Sequence[tuple[int, int]]]
 
@@ -40,18 +41,14 @@ class RowMarks:
     noted: AbstractSet[str] = frozenset()
     read: AbstractSet[str] = frozenset()
     tags: Mapping[str, AbstractSet[str]] = field(default_factory=dict)
+    dismissed: AbstractSet[str] = frozenset()
 
 
-class AbstractList(ScrollView, can_focus=True):
+class AbstractList(CursorMoves, ScrollView, can_focus=True):
     """A virtual list of abstracts: headline, marks, venue and year."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j,down", "cursor_down", "Down", show=False),
-        Binding("k,up", "cursor_up", "Up", show=False),
-        Binding("g,home", "first", "First", show=False),
-        Binding("G,end", "last", "Last", show=False),
-        Binding("pageup", "page_up", "Page up", show=False),
-        Binding("pagedown", "page_down", "Page down", show=False),
+        *CURSOR_BINDINGS,
         Binding("enter", "choose", "Read", show=False),
     ]
 
@@ -230,26 +227,12 @@ class AbstractList(ScrollView, can_focus=True):
         elif self._line_of(self.cursor) >= top + height:
             self.scroll_to(y=self._line_of(self.cursor) - height + 1, animate=False, immediate=True)
 
-    def _page(self) -> int:
+    @property
+    def row_count(self) -> int:
+        return len(self._rows)
+
+    def page_rows(self) -> int:
         return max(1, self.scrollable_content_region.height - 1)
-
-    def action_cursor_down(self) -> None:
-        self.cursor += 1
-
-    def action_cursor_up(self) -> None:
-        self.cursor -= 1
-
-    def action_first(self) -> None:
-        self.cursor = 0
-
-    def action_last(self) -> None:
-        self.cursor = len(self._rows) - 1
-
-    def action_page_down(self) -> None:
-        self.cursor += self._page()
-
-    def action_page_up(self) -> None:
-        self.cursor -= self._page()
 
     def action_choose(self) -> None:
         if (current := self.current) is not None:
@@ -359,8 +342,12 @@ class AbstractList(ScrollView, can_focus=True):
         marks = self.marks
         is_read = abstract.id in marks.read
         mark_style = self._style("mark")
+        # One cell for the two opposite judgements: ★ kept, ✗ not interested.
+        judged = "★" if abstract.id in marks.bookmarked else " "
+        if judged == " " and abstract.id in marks.dismissed:
+            judged = "✗"
         marker = Text.assemble(
-            ("★" if abstract.id in marks.bookmarked else " ", mark_style),
+            (judged, mark_style),
             ("✎" if abstract.id in marks.noted else " ", mark_style),
             (" " if is_read else "•", mark_style),
             " ",

@@ -37,6 +37,7 @@ class DetailView:
     abstract: Abstract
     bookmarked: bool = False
     read: bool = False
+    dismissed: bool = False
     note: str | None = None
     raw: bool = False
     spans: Callable[[str], Sequence[tuple[int, int]]] | None = None
@@ -110,10 +111,13 @@ def meta_text(view: DetailView) -> Text:
     # Lines are never wrapped (styles/app.tcss): the length leads the second line, and
     # the id, least needed, is what an ellipsis cuts first.
     parts.append(f"{words:,} words · {minutes} min  ·  ")
-    parts.append(
-        "★ bookmarked  " if view.bookmarked else "☆ not bookmarked  ",
-        style="bold" if view.bookmarked else "dim",
-    )
+    if view.bookmarked or not view.dismissed:
+        parts.append(
+            "★ bookmarked  " if view.bookmarked else "☆ not bookmarked  ",
+            style="bold" if view.bookmarked else "dim",
+        )
+    if view.dismissed:  # in the place of "not bookmarked": the line fits a narrow pane
+        parts.append("✗ not interested  ", style="bold")
     parts.append("✓ read" if view.read else "• unread", style="dim" if view.read else "bold")
     parts.append(f"  ·  id {visible_line(abstract.id)}", style="dim")
     if view.tags:
