@@ -70,19 +70,16 @@ class IndexData:
     src_file: Int32Array
 
 
-def _destinations(words: Int32Array, cursor: Int64Array) -> Int64Array:
+def _destinations(words: Int32Array, runs: Int64Array, cursor: Int64Array) -> Int64Array:
     """Where a block's postings go in the merged arrays; advances `cursor`.
 
-    `words` (in vocabulary order now) come in runs, one per word, each in doc order,
-    because the block was sorted by (first-sighting number, doc).
+    The block's postings come in runs, one per word of `words` (in vocabulary
+    order now), `runs` long, each in doc order.
     """
-    if words.size == 0:
-        return np.zeros(0, dtype=np.int64)
-    starts = np.flatnonzero(np.concatenate([[True], words[1:] != words[:-1]]))
-    run_lengths = np.diff(np.append(starts, words.size))
-    within = np.arange(words.size, dtype=np.int64) - np.repeat(starts, run_lengths)
-    dest: Int64Array = cursor[words] + within
-    cursor[words[starts]] += run_lengths
+    total = int(runs.sum())
+    within = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(runs) - runs, runs)
+    dest: Int64Array = np.repeat(cursor[words], runs) + within
+    cursor[words] += runs
     return dest
 
 
@@ -121,7 +118,7 @@ def build_index_data(
     size = max(block_size, 1)
     if workers is None:
         workers = workers_for(n, fork_safe)
-    word_ids, blocks = index_blocks(abstracts, size, workers)
+    word_ids, blocks, sink = index_blocks(abstracts, size, workers)
 
     # Renumber words in sorted order so every prefix is a contiguous range.
     first_seen = list(word_ids)
@@ -139,28 +136,27 @@ def build_index_data(
     tok_ptr = np.zeros(n + 1, dtype=np.int64)
     tok_ptr[1:] = np.cumsum(counts)
     avg = float(lengths.mean()) if n and lengths.mean() > 0 else 1.0
+    sink.remap(rank)
+    tokens = sink.array[: sink.size]
+    del sink
     per_word = np.zeros(v, dtype=np.int64)
     for b in blocks:
-        b.post_word = rank[b.post_word]
-        per_word += np.bincount(b.post_word, minlength=v)
+        b.words = rank[b.words]
+        per_word[b.words] += b.runs  # a block lists each word once
     post_ptr = np.zeros(v + 1, dtype=np.int64)
     post_ptr[1:] = np.cumsum(per_word)
     cursor = post_ptr[:-1].copy()  # next free slot of each word's postings
 
     # Scatter each block into place (postings in word order, then doc order:
     # blocks come in doc order), freeing blocks as they are merged.
-    tokens = np.empty(int(tok_ptr[-1]), dtype=np.int32)
     post_doc = np.empty(int(post_ptr[-1]), dtype=np.int32)
     post_tf: Uint16Array = np.empty(int(post_ptr[-1]), dtype=np.uint16)
     post_head: BoolArray = np.empty(int(post_ptr[-1]), dtype=np.bool_)
     blocks.reverse()
-    at = 0
     while blocks:
         b = blocks.pop()
-        tokens[at : at + b.tokens.size] = rank[b.tokens]
-        at += b.tokens.size
-        dest = _destinations(b.post_word, cursor)
-        post_doc[dest] = b.post_doc
+        dest = _destinations(b.words, b.runs, cursor)
+        post_doc[dest] = b.local_doc.astype(np.int32) + b.first
         post_tf[dest] = b.tf
         post_head[dest] = b.in_head
         del b, dest

@@ -23,17 +23,17 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from tui.corpus.model import Abstract
-from tui.search.blocks import Block, block_starts, index_block
+from tui.search.blocks import Block, TokenSink, block_starts, index_block
 from tui.search.bulk import Vocabulary
 
 # From this many abstracts on, two processes index (see `workers_for`).
 PARALLEL_MIN = 4000
-# A block's arrays in the order they are sent: (field, dtype, length key).
+# A block's arrays in the order they are sent: (field, dtype, which length).
 _FIELDS: list[tuple[str, type[Any], int]] = [
-    ("tokens", np.int32, 0),
-    ("lengths", np.int64, 1),
-    ("post_word", np.int32, 2),
-    ("post_doc", np.int32, 2),
+    ("lengths", np.int64, 0),
+    ("words", np.int32, 1),
+    ("runs", np.int64, 1),
+    ("local_doc", np.uint16, 2),
     ("tf", np.uint16, 2),
     ("in_head", np.bool_, 2),
 ]
@@ -52,33 +52,40 @@ def workers_for(n: int, fork_safe: bool = False) -> int:
 
 def index_blocks(
     abstracts: list[Abstract], size: int, workers: int
-) -> tuple[dict[str, int], list[Block]]:
-    """Blocks of every abstract and the vocabulary (word -> number) they are numbered in."""
+) -> tuple[dict[str, int], list[Block], TokenSink]:
+    """Blocks of every abstract, the vocabulary (word -> number) they are numbered in,
+    and every abstract's tokens in those numbers."""
     n = len(abstracts)
     vocab = Vocabulary()
+    sink = TokenSink(TokenSink.bound(abstracts))
     if workers < 2:
-        return vocab.ids, [
-            index_block(abstracts[a:b], a, vocab) for a, b in block_starts(0, n, size)
-        ]
+        blocks = [index_block(abstracts[a:b], a, vocab, sink) for a, b in block_starts(0, n, size)]
+        return vocab.ids, blocks, sink
     half = n // 2
     helper = _Helper(abstracts, half, n, size)
     try:
-        blocks = [index_block(abstracts[a:b], a, vocab) for a, b in block_starts(0, half, size)]
-        theirs = helper.receive()
+        blocks = [
+            index_block(abstracts[a:b], a, vocab, sink) for a, b in block_starts(0, half, size)
+        ]
+        mine = sink.size
+        theirs = helper.receive(sink)
     finally:
         helper.close()
     if theirs is None:  # the helper failed: index its half here
-        blocks += [index_block(abstracts[a:b], a, vocab) for a, b in block_starts(half, n, size)]
-        return vocab.ids, blocks
+        sink.size = mine
+        blocks += [
+            index_block(abstracts[a:b], a, vocab, sink) for a, b in block_starts(half, n, size)
+        ]
+        return vocab.ids, blocks, sink
     their_words, their_blocks = theirs
     word_ids = vocab.ids
     mapping = np.fromiter(
         (word_ids.setdefault(w, len(word_ids)) for w in their_words), np.int32, len(their_words)
     )
+    sink.remap(mapping, start=mine)
     for block in their_blocks:
-        block.tokens = mapping[block.tokens]
-        block.post_word = mapping[block.post_word]
-    return word_ids, blocks + their_blocks
+        block.words = mapping[block.words]
+    return word_ids, blocks + their_blocks, sink
 
 
 class _Helper:
@@ -104,11 +111,11 @@ class _Helper:
         self.pid: int | None = pid
         self._pipe: io.BufferedReader | None = os.fdopen(read, "rb")
 
-    def receive(self) -> tuple[list[str], list[Block]] | None:
-        """The helper's words and blocks; None when it failed."""
+    def receive(self, sink: TokenSink) -> tuple[list[str], list[Block]] | None:
+        """The helper's words and blocks, its tokens read into `sink`; None when it failed."""
         assert self._pipe is not None
         try:
-            return _receive(self._pipe)
+            return _receive(self._pipe, sink)
         except (OSError, ValueError, EOFError, KeyError, TypeError):
             return None
 
@@ -129,19 +136,23 @@ class _Helper:
 def _send(
     out: BinaryIO, abstracts: list[Abstract], lo: int, hi: int, size: int, parent: int
 ) -> None:
-    """Helper side: index [lo, hi) and write a header line, the words, then each block's arrays."""
+    """Helper side: index [lo, hi), then write a header line, the words, the tokens
+    and each block's arrays."""
     vocab = Vocabulary()
+    sink = TokenSink(TokenSink.bound(abstracts[lo:hi]))
     blocks: list[Block] = []
     for a, b in block_starts(lo, hi, size):
         if os.getppid() != parent:
             return  # the parent has gone: nobody will read
-        blocks.append(index_block(abstracts[a:b], a, vocab))
+        blocks.append(index_block(abstracts[a:b], a, vocab, sink))
     words = "\0".join(vocab.ids).encode("utf-8", "surrogatepass")
-    sizes = [[b.tokens.size, b.lengths.size, b.post_doc.size] for b in blocks]
-    head = {"words": len(vocab.ids), "bytes": len(words), "blocks": sizes}
+    sizes = [[b.first, b.lengths.size, b.words.size, b.local_doc.size] for b in blocks]
+    head = {"words": len(vocab.ids), "bytes": len(words), "tokens": sink.size, "blocks": sizes}
     out.write(json.dumps(head).encode("ascii") + b"\n")
     out.write(words)
     del words
+    out.write(sink.array[: sink.size].data)
+    del sink
     blocks.reverse()
     while blocks:
         block = blocks.pop()
@@ -149,7 +160,7 @@ def _send(
             out.write(np.ascontiguousarray(getattr(block, name), dtype=dtype).data)
 
 
-def _receive(pipe: io.BufferedReader) -> tuple[list[str], list[Block]]:
+def _receive(pipe: io.BufferedReader, sink: TokenSink) -> tuple[list[str], list[Block]]:
     head = json.loads(pipe.readline())
     blob = bytearray(int(head["bytes"]))
     _read_into(pipe, memoryview(blob))
@@ -157,14 +168,15 @@ def _receive(pipe: io.BufferedReader) -> tuple[list[str], list[Block]]:
     del blob
     if len(words) != head["words"]:
         raise ValueError("the helper's words do not add up")
+    _read_into(pipe, sink.reserve(int(head["tokens"])).data.cast("B"))
     blocks = []
-    for counts in head["blocks"]:
+    for first, *counts in head["blocks"]:
         arrays = {}
         for name, dtype, which in _FIELDS:
             array = np.empty(int(counts[which]), dtype=dtype)
             _read_into(pipe, array.data.cast("B"))
             arrays[name] = array
-        blocks.append(Block(**arrays))
+        blocks.append(Block(first=int(first), **arrays))
     return words, blocks
 
 
