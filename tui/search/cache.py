@@ -97,10 +97,11 @@ def save(index: SearchIndex, corpus: Corpus, cache_dir: Path) -> bool:
     return True
 
 
-def load_or_build(corpus: Corpus, cache_dir: Path) -> SearchIndex:
-    """The index of `corpus`: from the cache when it is current, else built (and cached)."""
+def load_or_build(corpus: Corpus, cache_dir: Path, fork_safe: bool = False) -> SearchIndex:
+    """The index of `corpus`: from the cache when it is current, else built (and cached).
+    `fork_safe`: see `tui.search.parallel.workers_for`."""
     index = load(corpus, cache_dir)
     if index is None:
-        index = SearchIndex.build(corpus)
+        index = SearchIndex.build(corpus, fork_safe)
         save(index, corpus, cache_dir)
     return index

@@ -117,9 +117,10 @@ class SearchIndex:
         self._term_cache_size = term_cache_size
 
     @classmethod
-    def build(cls, corpus: Corpus) -> SearchIndex:
-        """Index every abstract of `corpus` (its rendered text, headline and LaTeX macro names)."""
-        return cls(build_index_data(corpus))
+    def build(cls, corpus: Corpus, fork_safe: bool = False) -> SearchIndex:
+        """Index every abstract of `corpus` (its rendered text, headline and LaTeX macro names);
+        for `fork_safe` see `tui.search.parallel.workers_for`."""
+        return cls(build_index_data(corpus, fork_safe=fork_safe))
 
     def __len__(self) -> int:
         return len(self.data.ids)
