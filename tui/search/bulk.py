@@ -23,29 +23,35 @@ import numpy.typing as npt
 
 from tui.corpus.tokens import fold
 from tui.search.codetable import CodeTable
+from tui.search.postings import run_positions
 
 Int32Array = npt.NDArray[np.int32]
 Int64Array = npt.NDArray[np.int64]
 
 _WORD = re.compile(r"[^\W_]")
-_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 # Stands for a non-ASCII letter or digit in the byte array: a word byte whose word is
 # read from the original text instead (DEL: never a word character itself).
-_OTHER = "\x7f"
 _OTHER_BYTE = 0x7F
 # Bytes of word characters (after lower-casing), and the stand-in.
 _IS_WORD = np.zeros(256, dtype=np.bool_)
 _IS_WORD[list(b"0123456789abcdefghijklmnopqrstuvwxyz")] = True
 _IS_WORD[_OTHER_BYTE] = True
+_IS_LETTER = np.zeros(256, dtype=np.bool_)
+_IS_LETTER[list(b"abcdefghijklmnopqrstuvwxyz")] = True
 # Bytes of a word read as one integer.
 _WINDOW = 8
 # Keeps the first k bytes of a little-endian window (k = 0..8).
 _MASK = np.array([(1 << (8 * k)) - 1 for k in range(_WINDOW + 1)], dtype=np.uint64)
 _HYPHEN = ord("-")
 _SEPARATOR = "\n"  # between texts: not a word character, never inside a hyphenated run
-# Non-ASCII character -> its stand-in: `_OTHER` for a letter or digit, else a space
-# (dashes, quotes, `×`: they only separate words).
-_STAND_IN: dict[str, str] = {}
+_SPACE = ord(" ")
+# Byte -> the byte of its lower case; DEL (the stand-in) a space.
+_LOWER = np.arange(256, dtype=np.uint8)
+_LOWER[ord("A") : ord("Z") + 1] += 32
+_LOWER[_OTHER_BYTE] = _SPACE
+# Non-ASCII code point -> its stand-in: `_OTHER_BYTE` for a letter or digit, else a
+# space (dashes, quotes, `×`: they only separate words).
+_STAND_IN: dict[int, int] = {}
 
 
 def numbered(words: list[str], word_ids: dict[str, int], add: bool = True) -> Int32Array:
@@ -88,24 +94,26 @@ class Tokens:
     compound_ids: Int32Array
 
 
-def _stand_in(run: re.Match[str]) -> str:
-    out = []
-    for ch in run.group():
-        sub = _STAND_IN.get(ch)
-        if sub is None:
-            sub = _STAND_IN[ch] = _OTHER if _WORD.match(ch) else " "
-        out.append(sub)
-    return "".join(out)
+def _byte_form(original: str) -> npt.NDArray[np.uint8]:
+    """`original` as bytes, character for character: ASCII lower-cased, each non-ASCII
+    letter or digit `_OTHER_BYTE`, every other non-ASCII character (and DEL) a space."""
+    if original.isascii():
+        return _LOWER[np.frombuffer(original.encode("ascii"), dtype=np.uint8)]
+    points = np.frombuffer(original.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    high = np.flatnonzero(points > 0x7F)
+    buf = _LOWER[points.astype(np.uint8)]
+    found = points[high]
+    distinct = np.unique(found)
+    stand_in = np.fromiter(map(_stand_in, distinct.tolist()), np.uint8, distinct.size)
+    buf[high] = stand_in[np.searchsorted(distinct, found)]
+    return buf
 
 
-def _byte_form(text: str) -> str:
-    """`text` lower-cased and ASCII, character for character: each non-ASCII letter or
-    digit is `_OTHER`, every other non-ASCII character (and DEL) a space."""
-    if not text.isascii():
-        text = _NON_ASCII.sub(_stand_in, text.replace(_OTHER, " "))
-    elif _OTHER in text:
-        text = text.replace(_OTHER, " ")
-    return text.lower()
+def _stand_in(point: int) -> int:
+    byte = _STAND_IN.get(point)
+    if byte is None:
+        byte = _STAND_IN[point] = _OTHER_BYTE if _WORD.match(chr(point)) else _SPACE
+    return byte
 
 
 def _other_form(word: str) -> str:
@@ -119,10 +127,8 @@ def tokenize_texts(
     """Every text's tokens (as `tokenize` gives them) numbered in `vocab` (see `numbered`),
     and with `compounds` its hyphenated words (as `tokenize_with_compounds` gives them)."""
     n = len(texts)
-    forms = [_byte_form(t) for t in texts]
-    joined = _SEPARATOR.join(forms)
-    del forms
-    buf = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)
+    original = _SEPARATOR.join(texts)
+    buf = _byte_form(original)
     edges = np.diff(_IS_WORD[buf].view(np.int8), prepend=np.int8(0), append=np.int8(0))
     starts = np.flatnonzero(edges == 1)
     ends = np.flatnonzero(edges == -1)
@@ -136,27 +142,39 @@ def tokenize_texts(
     # Words with a non-ASCII letter are read from the original text (same offsets).
     other = np.zeros(starts.size, dtype=np.bool_)
     marks = np.flatnonzero(buf == _OTHER_BYTE)
-    original = _SEPARATOR.join(texts) if marks.size else ""
     other[np.searchsorted(starts, marks, side="right") - 1] = True
 
     ids = np.empty(starts.size, dtype=np.int32)
-    short = np.flatnonzero((sizes <= 2 * _WINDOW) & ~other)
-    ids[short] = _short_words(joined, buf, starts[short], sizes[short], vocab, add)
-    for group, read in (
-        (np.flatnonzero((sizes > 2 * _WINDOW) & ~other), joined.__getitem__),
-        (np.flatnonzero(other), lambda span: _other_form(original[span])),
-    ):
-        if group.size:
-            spans = map(slice, starts[group].tolist(), ends[group].tolist())
-            ids[group] = numbered(list(map(read, spans)), vocab.ids, add)
+    ascii_words = np.flatnonzero(~other)
+    ids[ascii_words] = _numbers(buf, starts[ascii_words], sizes[ascii_words], vocab, add)
+    odd = np.flatnonzero(other)
+    if odd.size:
+        spans = map(slice, starts[odd].tolist(), ends[odd].tolist())
+        words = [_other_form(original[span]) for span in spans]
+        ids[odd] = numbered(words, vocab.ids, add)
 
     comp_text = np.zeros(0, dtype=np.int64)
     comp_ids = np.zeros(0, dtype=np.int32)
     if compounds and starts.size > 1:
-        rows, names = _compounds(joined, original, buf, starts, ends)
+        rows, comp_ids = _compounds(original, buf, marks, starts, ends, vocab, add)
         comp_text = owner[rows]
-        comp_ids = numbered(names, vocab.ids, add)
     return Tokens(ids, lengths, comp_text, comp_ids)
+
+
+def _numbers(
+    buf: npt.NDArray[np.uint8], starts: Int64Array, sizes: Int64Array, vocab: Vocabulary, add: bool
+) -> Int32Array:
+    """Numbers of the ASCII words `buf[starts[k] : starts[k] + sizes[k]]`."""
+    ids = np.empty(starts.size, dtype=np.int32)
+    short = sizes <= 2 * _WINDOW
+    joined = buf.tobytes().decode("ascii")
+    ids[short] = _short_words(joined, buf, starts[short], sizes[short], vocab, add)
+    long = np.flatnonzero(~short)
+    if long.size:
+        first = starts[long]
+        spans = map(slice, first.tolist(), (first + sizes[long]).tolist())
+        ids[long] = numbered(list(map(joined.__getitem__, spans)), vocab.ids, add)
+    return ids
 
 
 def _short_words(
@@ -197,27 +215,45 @@ def _short_words(
 
 
 def _compounds(
-    joined: str, original: str, buf: npt.NDArray[np.uint8], starts: Int64Array, ends: Int64Array
-) -> tuple[Int64Array, list[str]]:
-    """(first token, word) of each hyphenated run of tokens (`pre-training`: token i
-    joined to token i+1 by exactly one hyphen), written as one word; runs of digits
-    only (`2020-2024`) are not words."""
+    original: str,
+    buf: npt.NDArray[np.uint8],
+    marks: Int64Array,
+    starts: Int64Array,
+    ends: Int64Array,
+    vocab: Vocabulary,
+    add: bool,
+) -> tuple[Int64Array, Int32Array]:
+    """(first token, word number) of each hyphenated run of tokens (`pre-training`:
+    token i joined to token i+1 by exactly one hyphen), written as one word; runs of
+    digits only (`2020-2024`) are not words."""
     link = (buf[ends[:-1]] == _HYPHEN) & (starts[1:] == ends[:-1] + 1)
     step = np.diff(link.view(np.int8), prepend=np.int8(0), append=np.int8(0))
     heads = np.flatnonzero(step == 1)
     tails = np.flatnonzero(step == -1)
-    rows: list[int] = []
+    first, last = starts[heads], ends[tails]
+    other = np.searchsorted(marks, last) > np.searchsorted(marks, first)
+    # ASCII runs: their bytes without the hyphens (one between each two tokens).
+    plain = np.flatnonzero(~other)
+    span = last[plain] - first[plain]
+    positions = run_positions(first[plain], span)
+    kept = buf[positions[buf[positions] != _HYPHEN]]
+    del positions
+    sizes = span - (tails[plain] - heads[plain])
+    at = np.cumsum(sizes) - sizes
+    word = np.zeros(0, dtype=np.bool_)
+    if plain.size:
+        word = np.add.reduceat(_IS_LETTER[kept], at) > 0
+    rows = [heads[plain[word]]]
+    ids = [_numbers(kept, at[word], sizes[word], vocab, add)]
+    # Runs with a non-ASCII letter: read from the original text, as `tokenize` does.
+    heads_other: list[int] = []
     names: list[str] = []
-    spans = zip(heads.tolist(), starts[heads].tolist(), ends[tails].tolist(), strict=True)
+    spans = zip(heads[other].tolist(), first[other].tolist(), last[other].tolist(), strict=True)
     for head, a, b in spans:
-        name = joined[a:b].replace("-", "")
-        if _OTHER in name:
-            name = original[a:b].replace("-", "")
-            if name.isdigit():
-                continue
-            name = _other_form(name)
-        elif name.isdigit():
-            continue
-        rows.append(head)
-        names.append(name)
-    return np.asarray(rows, dtype=np.int64), names
+        name = original[a:b].replace("-", "")
+        if not name.isdigit():
+            heads_other.append(head)
+            names.append(_other_form(name))
+    rows.append(np.asarray(heads_other, dtype=np.int64))
+    ids.append(numbered(names, vocab.ids, add))
+    return np.concatenate(rows), np.concatenate(ids)
