@@ -7,6 +7,7 @@ is saved as arrays (tui/cachefile.py, no pickle) and a warm start is one read.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -14,6 +15,7 @@ import numpy.typing as npt
 from tui.corpus.model import Corpus
 from tui.corpus.stem import stem_words
 from tui.corpus.tokens import fold
+from tui.search.blocks import release_memory
 from tui.search.parallel import index_blocks, workers_for
 from tui.search.query import SYMBOL_MARK
 
@@ -137,6 +139,7 @@ def build_index_data(
     tok_ptr[1:] = np.cumsum(counts)
     avg = float(lengths.mean()) if n and lengths.mean() > 0 else 1.0
     sink.remap(rank)
+    release_memory()
     tokens = sink.array[: sink.size]
     del sink
     per_word = np.zeros(v, dtype=np.int64)
@@ -145,22 +148,27 @@ def build_index_data(
         per_word[b.words] += b.runs  # a block lists each word once
     post_ptr = np.zeros(v + 1, dtype=np.int64)
     post_ptr[1:] = np.cumsum(per_word)
-    cursor = post_ptr[:-1].copy()  # next free slot of each word's postings
 
-    # Scatter each block into place (postings in word order, then doc order:
-    # blocks come in doc order), freeing blocks as they are merged.
-    post_doc = np.empty(int(post_ptr[-1]), dtype=np.int32)
-    post_tf: Uint16Array = np.empty(int(post_ptr[-1]), dtype=np.uint16)
-    post_head: BoolArray = np.empty(int(post_ptr[-1]), dtype=np.bool_)
-    blocks.reverse()
-    while blocks:
-        b = blocks.pop()
-        dest = _destinations(b.words, b.runs, cursor)
-        post_doc[dest] = b.local_doc.astype(np.int32) + b.first
-        post_tf[dest] = b.tf
-        post_head[dest] = b.in_head
-        del b, dest
+    # Scatter the blocks into place (postings in word order, then doc order: blocks
+    # come in doc order), one field at a time, each block's copy freed once placed:
+    # every block scatters all over the merged array, so merging all fields at once
+    # would hold all of the blocks and all of the merged arrays.
+    total = int(post_ptr[-1])
+    merged: dict[str, npt.NDArray[Any]] = {}
+    for name, dtype in (("local_doc", np.int32), ("tf", np.uint16), ("in_head", np.bool_)):
+        out = merged[name] = np.empty(total, dtype=dtype)
+        cursor = post_ptr[:-1].copy()  # next free slot of each word's postings
+        for b in blocks:
+            values = getattr(b, name)
+            setattr(b, name, np.zeros(0, dtype=values.dtype))  # not a view: frees it
+            if name == "local_doc":
+                values = values + np.int32(b.first)  # the document numbers
+            out[_destinations(b.words, b.runs, cursor)] = values
+            del values
+        release_memory()
+    del blocks
 
+    release_memory()
     word_stem, stems, stem_ptr, stem_word_ids = _stem_table(vocab)
     years = np.asarray([a.collection.year or 0 for a in corpus.abstracts], dtype=np.int32)
     venue_index: dict[str, int] = {}
@@ -182,9 +190,9 @@ def build_index_data(
         ids=[a.id for a in corpus.abstracts],
         vocab=vocab,
         post_ptr=post_ptr,
-        post_doc=post_doc,
-        post_tf=post_tf,
-        post_head=post_head,
+        post_doc=merged["local_doc"],
+        post_tf=merged["tf"],
+        post_head=merged["in_head"],
         doc_norm=(K1 * (1 - B + B * lengths / avg)).astype(np.float32),
         tokens=tokens,
         tok_ptr=tok_ptr,

@@ -23,6 +23,7 @@ import numpy as np
 from tui import cachefile
 from tui.cachefile import render_version
 from tui.corpus.model import Corpus
+from tui.search.blocks import release_memory
 from tui.search.build import IndexData
 from tui.search.index import SearchIndex
 
@@ -104,4 +105,5 @@ def load_or_build(corpus: Corpus, cache_dir: Path, fork_safe: bool = False) -> S
     if index is None:
         index = SearchIndex.build(corpus, fork_safe)
         save(index, corpus, cache_dir)
+        release_memory()  # the build's and the save's temporaries
     return index
