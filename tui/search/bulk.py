@@ -167,18 +167,22 @@ def _numbers(
     """Numbers of the ASCII words `buf[starts[k] : starts[k] + sizes[k]]`."""
     ids = np.empty(starts.size, dtype=np.int32)
     short = sizes <= 2 * _WINDOW
-    joined = buf.tobytes().decode("ascii")
-    ids[short] = _short_words(joined, buf, starts[short], sizes[short], vocab, add)
+    ids[short] = _short_words(buf, starts[short], sizes[short], vocab, add)
     long = np.flatnonzero(~short)
     if long.size:
-        first = starts[long]
-        spans = map(slice, first.tolist(), (first + sizes[long]).tolist())
-        ids[long] = numbered(list(map(joined.__getitem__, spans)), vocab.ids, add)
+        ids[long] = numbered(_strings(buf, starts[long], sizes[long]), vocab.ids, add)
     return ids
 
 
+def _strings(buf: npt.NDArray[np.uint8], starts: Int64Array, sizes: Int64Array) -> list[str]:
+    """The ASCII words `buf[starts[k] : starts[k] + sizes[k]]` as strings."""
+    view = buf.data
+    return [
+        str(view[a : a + n], "ascii") for a, n in zip(starts.tolist(), sizes.tolist(), strict=True)
+    ]
+
+
 def _short_words(
-    joined: str,
     buf: npt.NDArray[np.uint8],
     starts: Int64Array,
     sizes: Int64Array,
@@ -189,9 +193,12 @@ def _short_words(
     (bytes past the word's end masked off): equal pairs are equal words."""
     padded = np.concatenate([buf, np.zeros(2 * _WINDOW, dtype=np.uint8)])
     windows = np.ndarray((buf.size + _WINDOW,), dtype="<u8", buffer=padded.data, strides=(1,))
-    lo = windows[starts] & _MASK[np.minimum(sizes, _WINDOW)]
-    hi = windows[starts + _WINDOW] & _MASK[np.clip(sizes - _WINDOW, 0, _WINDOW)]
-    del padded, windows
+    lo = windows[starts]
+    lo &= _MASK[np.minimum(sizes, _WINDOW)]
+    hi = np.zeros(starts.size, dtype=np.uint64)
+    longer = np.flatnonzero(sizes > _WINDOW)
+    hi[longer] = windows[starts[longer] + _WINDOW] & _MASK[sizes[longer] - _WINDOW]
+    del padded, windows, longer
     ids = vocab.codes.get(lo, hi)
     missing = np.flatnonzero(ids < 0)
     if missing.size:
@@ -205,9 +212,8 @@ def _short_words(
         first = order[step]
         group = np.empty(order.size, dtype=np.int64)
         group[order] = np.cumsum(step) - 1
-        at = starts[missing[first]]
-        spans = map(slice, at.tolist(), (at + sizes[missing[first]]).tolist())
-        numbers = numbered(list(map(joined.__getitem__, spans)), vocab.ids, add)
+        words = _strings(buf, starts[missing[first]], sizes[missing[first]])
+        numbers = numbered(words, vocab.ids, add)
         ids[missing] = numbers[group]
         known = numbers >= 0
         vocab.codes.put(m_lo[first[known]], m_hi[first[known]], numbers[known])
