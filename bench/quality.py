@@ -14,7 +14,8 @@ Each goes to this app's engine (the filter, as typed: the last word is still
 being typed), SQLite FTS5 (porter stemmer, bm25, terms ORed) and tantivy
 (en_stem, BM25, parsed query, ORed), over the same rendered abstracts. Printed
 per engine and variant: hit@1, hit@10, MRR@10 and the share of queries with no
-result at all. Seeded and deterministic; prints figures, never fails.
+result at all; and, first, what the query words allow any engine that matches
+words (see `ceiling`). Seeded and deterministic; prints figures, never fails.
 """
 
 from __future__ import annotations
@@ -144,6 +145,51 @@ def tantivy_engine(corpus: Corpus, folder: Path) -> tuple[Engine, float] | None:
     return run, seconds
 
 
+def ceiling(corpus: Corpus, cases: list[tuple[int, dict[str, str]]]) -> dict[str, dict[str, float]]:
+    """What the words of each query allow any lexical engine, per variant: the share of
+    queries whose every content word is in the target abstract in some form (same
+    stem, or a hyphenated compound written as one word); the mean share of its content
+    words found there; and, for those fully present, how many abstracts hold all of
+    the words (median) and the MRR@10 of ranking those at random (what matching alone
+    gives before any ranking)."""
+    from tui.corpus.stem import stem
+    from tui.corpus.tokens import tokenize_with_compounds
+
+    memo: dict[str, str] = {}
+
+    def stems(words: list[str]) -> set[str]:
+        return {memo.setdefault(w, stem(w)) for w in words}
+
+    bags = []
+    for a in corpus.abstracts:
+        body, compounds = tokenize_with_compounds(a.plain)
+        bags.append(stems(body + compounds))
+    out: dict[str, dict[str, float]] = {}
+    for variant in VARIANTS:
+        full = 0
+        shares: list[float] = []
+        holders: list[int] = []
+        random_rr: list[float] = []
+        for target, queries in cases:
+            wanted = stems([w for w in tokenize(queries[variant]) if w not in STOPWORDS])
+            if not wanted:
+                continue
+            shares.append(len(wanted & bags[target]) / len(wanted))
+            if wanted <= bags[target]:
+                full += 1
+                k = sum(wanted <= bag for bag in bags)
+                holders.append(k)
+                random_rr.append(sum(1 / r for r in range(1, min(k, 10) + 1)) / k)
+        n = max(len(shares), 1)
+        out[variant] = {
+            "all_words_in_target": full / n,
+            "mean_share_in_target": statistics.fmean(shares) if shares else 0.0,
+            "median_abstracts_with_all": statistics.median(holders) if holders else 0.0,
+            "random_order_mrr@10": sum(random_rr) / n,
+        }
+    return out
+
+
 def evaluate(
     engine: Engine, cases: list[tuple[int, dict[str, str]]]
 ) -> dict[str, dict[str, float]]:
@@ -203,6 +249,7 @@ def main() -> int:
     ]
     print(f"{len(corpus):,} abstracts, {len(cases)} titles found in the corpus", file=sys.stderr)
 
+    limits = ceiling(corpus, cases)
     results: dict[str, dict[str, dict[str, float]]] = {}
     builds: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -220,8 +267,18 @@ def main() -> int:
             results[name] = evaluate(engine, cases)
 
     if args.json:
-        print(json.dumps({"results": results, "build_s": builds}, indent=2))
+        print(json.dumps({"results": results, "build_s": builds, "ceiling": limits}, indent=2))
         return 0
+    print("what the query words allow (any engine matching words):")
+    print(
+        f"{'variant':<7} {'all in target':>13} {'share in target':>15} {'abstracts w/ all':>16}"
+        f" {'random-order MRR@10':>19}"
+    )
+    for variant, c in limits.items():
+        print(
+            f"{variant:<7} {c['all_words_in_target']:13.3f} {c['mean_share_in_target']:15.3f}"
+            f" {c['median_abstracts_with_all']:16.0f} {c['random_order_mrr@10']:19.3f}"
+        )
     print(
         f"{'engine':<9} {'variant':<7} {'hit@1':>6} {'hit@10':>7} {'MRR@10':>7} {'zero':>6} {'ms':>6}"
     )

@@ -117,7 +117,9 @@ def main(argv: Sequence[str]) -> int:
     corpus = load_corpus([p for p in raw.split("\0") if p])
     if not corpus.abstracts:
         return 1
-    load_or_build_index(corpus, cache_dir)
+    # The one other thread only waits on stdin and ends the process: it holds nothing
+    # a forked build helper needs, so the index may be built by two processes.
+    load_or_build_index(corpus, cache_dir, fork_safe=True)
     print("index", flush=True)
     model = load_or_build_similar(corpus, cache_dir)
     print("similar", flush=True)

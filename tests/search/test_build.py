@@ -82,21 +82,44 @@ def test_empty_corpus() -> None:
     assert data.vocab == [] and data.post_doc.size == 0 and data.tok_ptr.tolist() == [0]
 
 
+def _many_rows() -> list[Row]:
+    """300 abstracts mixing the word forms of ROWS (accents, macros, symbols, compounds)."""
+    rows: list[Row] = []
+    for k in range(300):
+        base = ROWS[k % len(ROWS)]
+        extra = f" Topic {k} about graphs. Pre-training words {k % 7}-{k % 5} here, x{k % 11}."
+        rows.append((base[0], base[1], base[2] + k % 3, *(text + extra for text in base[3:])))
+    return rows
+
+
 def test_two_processes_build_the_same_index_as_one() -> None:
-    import dataclasses
+    corpus = make_corpus(_many_rows())
+    same(
+        build_index_data(corpus, block_size=64, workers=1),
+        build_index_data(corpus, block_size=64, workers=2),
+    )
 
-    import numpy as np
 
-    rows: list[Row] = [
-        ("p.txt", "X", 2020 + k % 3, f"Topic {k} about graphs. Pre-training words {k % 7} here.")
-        for k in range(300)
-    ]
-    corpus = make_corpus(rows)
+def test_a_failed_helper_process_leaves_its_half_to_this_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tui.search import parallel
+
+    corpus = make_corpus(_many_rows())
     one = build_index_data(corpus, block_size=64, workers=1)
-    two = build_index_data(corpus, block_size=64, workers=2)
-    for f in dataclasses.fields(IndexData):
-        a, b = getattr(one, f.name), getattr(two, f.name)
-        if isinstance(a, np.ndarray):
-            assert np.array_equal(a, b), f.name
-        else:
-            assert a == b, f.name
+
+    def fail(*args: object) -> None:
+        raise RuntimeError("the helper breaks")
+
+    monkeypatch.setattr(parallel, "_send", fail)  # inherited by the forked helper
+    same(one, build_index_data(corpus, block_size=64, workers=2))
+
+
+def test_tokens_beyond_the_estimate_grow_the_array(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui.search.blocks import TokenSink
+
+    corpus = make_corpus(_many_rows())
+    one = build_index_data(corpus, block_size=64, workers=1)
+    monkeypatch.setattr(TokenSink, "bound", staticmethod(lambda abstracts: 1))
+    same(one, build_index_data(corpus, block_size=64, workers=1))
+    same(one, build_index_data(corpus, block_size=64, workers=2))

@@ -23,6 +23,7 @@ import numpy as np
 from tui import cachefile
 from tui.cachefile import render_version
 from tui.corpus.model import Corpus
+from tui.search.blocks import release_memory
 from tui.search.build import IndexData
 from tui.search.index import SearchIndex
 
@@ -116,10 +117,12 @@ def save(index: SearchIndex, corpus: Corpus, cache_dir: Path) -> bool:
     return True
 
 
-def load_or_build(corpus: Corpus, cache_dir: Path) -> SearchIndex:
-    """The index of `corpus`: from the cache when it is current, else built (and cached)."""
+def load_or_build(corpus: Corpus, cache_dir: Path, fork_safe: bool = False) -> SearchIndex:
+    """The index of `corpus`: from the cache when it is current, else built (and cached).
+    `fork_safe`: see `tui.search.parallel.workers_for`."""
     index = load(corpus, cache_dir)
     if index is None:
-        index = SearchIndex.build(corpus)
+        index = SearchIndex.build(corpus, fork_safe)
         save(index, corpus, cache_dir)
+        release_memory()  # the build's and the save's temporaries
     return index

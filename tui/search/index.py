@@ -56,6 +56,12 @@ COMMON_SHARE = 0.5
 COMMON_MIN_ABSTRACTS = 20
 # How many of the best abstracts of each group are re-ranked by proximity.
 RERANK = 200
+# Terms whose scores are kept (typing one more letter recomputes one term): up to
+# TERM_CACHE_MAX, fewer for a large corpus (12 MB: 24 terms at 100,000 abstracts),
+# but at least TERM_CACHE_MIN, more than the terms of any query typed.
+TERM_CACHE_BYTES = 12 * 2**20
+TERM_CACHE_MIN = 16
+TERM_CACHE_MAX = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,16 +116,21 @@ class _TermMatch:
 class SearchIndex:
     """Vocabulary, postings and metadata of one corpus (`data`; see tui.search.cache)."""
 
-    def __init__(self, data: IndexData, term_cache_size: int = 64) -> None:
+    def __init__(self, data: IndexData, term_cache_size: int | None = None) -> None:
         self.data = data
         self._expander = Expander(data.vocab, post_ptr=data.post_ptr)
         self._terms: OrderedDict[tuple[str, bool, bool], _TermMatch | None] = OrderedDict()
+        if term_cache_size is None:
+            # A cached term holds 5 bytes per abstract (score and presence).
+            fits = TERM_CACHE_BYTES // max(5 * len(data.ids), 1)
+            term_cache_size = min(max(fits, TERM_CACHE_MIN), TERM_CACHE_MAX)
         self._term_cache_size = term_cache_size
 
     @classmethod
-    def build(cls, corpus: Corpus) -> SearchIndex:
-        """Index every abstract of `corpus` (its rendered text, headline and LaTeX macro names)."""
-        return cls(build_index_data(corpus))
+    def build(cls, corpus: Corpus, fork_safe: bool = False) -> SearchIndex:
+        """Index every abstract of `corpus` (its rendered text, headline and LaTeX macro names);
+        for `fork_safe` see `tui.search.parallel.workers_for`."""
+        return cls(build_index_data(corpus, fork_safe=fork_safe))
 
     def __len__(self) -> int:
         return len(self.data.ids)

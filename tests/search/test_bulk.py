@@ -1,0 +1,100 @@
+"""The index build's bulk tokenizer gives exactly the tokens of tui.corpus.tokens."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tui.corpus.tokens import tokenize, tokenize_with_compounds
+from tui.search.bulk import Vocabulary, tokenize_texts
+
+# Pieces that exercise every path: ASCII words and digits, long words (past the
+# 12 letters of one code), hyphens, underscores, accents, Greek, superscripts,
+# dashes and quotes that only separate words, and odd case mappings.
+PIECES = st.sampled_from(
+    [
+        "a",
+        "Pre",
+        "training",
+        "-",
+        "--",
+        " ",
+        "  ",
+        "\n",
+        "_",
+        "x",
+        "2020",
+        "19",
+        "Covid",
+        "representations",
+        "supercalifragilistic",
+        "abcdefghijkl",
+        "abcdefghijklm",
+        "é",
+        "Café",
+        "α",
+        "²",
+        "ﬁ",
+        "İ",
+        "ß",
+        "—",
+        "–",
+        "“",
+        "’",
+        "×",
+        "\xa0",
+        ".",
+        ",",
+        "0",
+        "zz",
+        "Z",
+        "ǅ",
+        "Ⅻ",
+        "𝒪",
+        "\x7f",
+    ]
+)
+TEXTS = st.lists(st.lists(PIECES, max_size=30).map("".join), max_size=8)
+
+
+def decode(words: dict[str, int]) -> list[str]:
+    names = [""] * len(words)
+    for w, i in words.items():
+        names[i] = w
+    return names
+
+
+@settings(max_examples=300, deadline=None)
+@given(TEXTS)
+def test_equal_to_the_tokenizer(texts: list[str]) -> None:
+    vocab = Vocabulary()
+    got = tokenize_texts(texts, vocab)
+    names = decode(vocab.ids)
+    at = 0
+    for k, text in enumerate(texts):
+        body, compounds = tokenize_with_compounds(text)
+        assert body == tokenize(text)
+        n = int(got.lengths[k])
+        assert [names[i] for i in got.ids[at : at + n].tolist()] == body
+        at += n
+        mine = [
+            names[i] for t, i in zip(got.compound_text, got.compound_ids, strict=True) if t == k
+        ]
+        assert sorted(mine) == sorted(compounds)
+    assert at == got.ids.size
+    # Again with every word known (numbered from the cache of short words).
+    again = tokenize_texts(texts, vocab)
+    assert again.ids.tolist() == got.ids.tolist()
+
+
+def test_unknown_words_are_minus_one_without_adding() -> None:
+    vocab = Vocabulary({"graph": 0})
+    got = tokenize_texts(["Graph networks", "grün graph"], vocab, add=False, compounds=False)
+    assert got.ids.tolist() == [0, -1, -1, 0] and vocab.ids == {"graph": 0}
+
+
+def test_a_word_seen_in_both_paths_has_one_number() -> None:
+    vocab = Vocabulary()
+    got = tokenize_texts(["the model", "the modèle α model"], vocab)
+    assert got.ids.tolist()[:2] == got.ids.tolist()[2:3] + got.ids.tolist()[-1:]
+    assert len(vocab.ids) == 4

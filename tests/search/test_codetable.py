@@ -1,0 +1,29 @@
+"""The numpy hash table answers as a dictionary would, through collisions and growth."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tui.search.codetable import CodeTable
+
+
+def test_lookups_match_a_dictionary() -> None:
+    rng = np.random.default_rng(7)
+    table = CodeTable(bits=2)  # tiny: forces collisions and several growths
+    reference: dict[tuple[int, int], int] = {}
+    for batch in range(20):
+        # Few distinct his and small los: many pairs share one half.
+        lo = rng.integers(1, 50, size=40).astype(np.uint64)
+        hi = rng.integers(0, 3, size=40).astype(np.uint64)
+        got = table.get(lo, hi)
+        expected = [reference.get(k, -1) for k in zip(lo.tolist(), hi.tolist(), strict=True)]
+        assert got.tolist() == expected, batch
+        new = {k: None for k in zip(lo.tolist(), hi.tolist(), strict=True) if k not in reference}
+        values = np.arange(len(reference), len(reference) + len(new), dtype=np.int32)
+        reference.update(zip(new, values.tolist(), strict=True))
+        pairs = np.array(list(new), dtype=np.uint64).reshape(-1, 2)
+        table.put(pairs[:, 0].copy(), pairs[:, 1].copy(), values)
+    assert table.count == len(reference)
+    lo = np.array([k[0] for k in reference], dtype=np.uint64)
+    hi = np.array([k[1] for k in reference], dtype=np.uint64)
+    assert table.get(lo, hi).tolist() == list(reference.values())

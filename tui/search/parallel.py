@@ -1,0 +1,189 @@
+"""Indexing a large corpus in two processes: a forked helper indexes the second half.
+
+The helper inherits the loaded abstracts from the fork (nothing is re-read,
+re-parsed or pickled) and numbers words in a vocabulary of its own. It sends
+its blocks back through a pipe as raw array bytes, read straight into numpy
+arrays, with its words as one UTF-8 blob; this process translates its word
+numbers into its own. Should the helper fail or its pipe break, this process
+indexes that half itself: the index is the same either way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import signal
+import sys
+import threading
+import warnings
+from typing import Any, BinaryIO
+
+import numpy as np
+
+from tui.corpus.model import Abstract
+from tui.search.blocks import Block, TokenSink, block_starts, index_block
+from tui.search.bulk import Vocabulary
+
+# From this many abstracts on, two processes index (see `workers_for`).
+PARALLEL_MIN = 4000
+# A block's arrays in the order they are sent: (field, dtype, which length).
+_FIELDS: list[tuple[str, type[Any], int]] = [
+    ("lengths", np.int64, 0),
+    ("words", np.int32, 1),
+    ("runs", np.int64, 1),
+    ("local_doc", np.uint16, 2),
+    ("tf", np.uint16, 2),
+    ("in_head", np.bool_, 2),
+]
+
+
+def workers_for(n: int, fork_safe: bool = False) -> int:
+    """How many processes index `n` abstracts: two on a multi-core Linux machine for a
+    large corpus, one otherwise. Forking a process whose other threads may hold locks
+    (the app's) is unsafe: only a process without other threads forks, or one whose
+    caller vouches that they hold none the build needs (`fork_safe`: the cache child,
+    whose one other thread waits on stdin)."""
+    if n < PARALLEL_MIN or sys.platform != "linux" or len(os.sched_getaffinity(0)) < 2:
+        return 1
+    return 2 if fork_safe or threading.active_count() == 1 else 1
+
+
+def index_blocks(
+    abstracts: list[Abstract], size: int, workers: int
+) -> tuple[dict[str, int], list[Block], TokenSink]:
+    """Blocks of every abstract, the vocabulary (word -> number) they are numbered in,
+    and every abstract's tokens in those numbers."""
+    n = len(abstracts)
+    vocab = Vocabulary()
+    sink = TokenSink(TokenSink.bound(abstracts))
+    if workers < 2:
+        blocks = [index_block(abstracts[a:b], a, vocab, sink) for a, b in block_starts(0, n, size)]
+        return vocab.ids, blocks, sink
+    half = n // 2
+    helper = _Helper(abstracts, half, n, size)
+    try:
+        blocks = [
+            index_block(abstracts[a:b], a, vocab, sink) for a, b in block_starts(0, half, size)
+        ]
+        mine = sink.size
+        theirs = helper.receive(sink)
+    finally:
+        helper.close()
+    if theirs is None:  # the helper failed: index its half here
+        sink.size = mine
+        blocks += [
+            index_block(abstracts[a:b], a, vocab, sink) for a, b in block_starts(half, n, size)
+        ]
+        return vocab.ids, blocks, sink
+    their_words, their_blocks = theirs
+    word_ids = vocab.ids
+    mapping = np.fromiter(
+        (word_ids.setdefault(w, len(word_ids)) for w in their_words), np.int32, len(their_words)
+    )
+    sink.remap(mapping, start=mine)
+    for block in their_blocks:
+        block.words = mapping[block.words]
+    return word_ids, blocks + their_blocks, sink
+
+
+class _Helper:
+    """A forked process indexing abstracts [lo, hi), its blocks read back from a pipe."""
+
+    def __init__(self, abstracts: list[Abstract], lo: int, hi: int, size: int) -> None:
+        parent = os.getpid()
+        read, write = os.pipe()
+        with warnings.catch_warnings():
+            # Python 3.12+ warns about forking with threads; see workers_for.
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
+        if pid == 0:  # the helper: never returns into the caller's code
+            status = 1
+            try:
+                os.close(read)
+                with os.fdopen(write, "wb") as out:
+                    _send(out, abstracts, lo, hi, size, parent)
+                status = 0
+            finally:
+                os._exit(status)
+        os.close(write)
+        self.pid: int | None = pid
+        self._pipe: io.BufferedReader | None = os.fdopen(read, "rb")
+
+    def receive(self, sink: TokenSink) -> tuple[list[str], list[Block]] | None:
+        """The helper's words and blocks, its tokens read into `sink`; None when it failed."""
+        assert self._pipe is not None
+        try:
+            return _receive(self._pipe, sink)
+        except (OSError, ValueError, EOFError, KeyError, TypeError):
+            return None
+
+    def close(self) -> None:
+        """Close the pipe and reap the helper (killed if still running)."""
+        if self._pipe is not None:
+            with contextlib.suppress(OSError):
+                self._pipe.close()
+            self._pipe = None
+        if self.pid is not None:
+            with contextlib.suppress(OSError):
+                os.kill(self.pid, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                os.waitpid(self.pid, 0)
+            self.pid = None
+
+
+def _send(
+    out: BinaryIO, abstracts: list[Abstract], lo: int, hi: int, size: int, parent: int
+) -> None:
+    """Helper side: index [lo, hi), then write a header line, the words, the tokens
+    and each block's arrays."""
+    vocab = Vocabulary()
+    sink = TokenSink(TokenSink.bound(abstracts[lo:hi]))
+    blocks: list[Block] = []
+    for a, b in block_starts(lo, hi, size):
+        if os.getppid() != parent:
+            return  # the parent has gone: nobody will read
+        blocks.append(index_block(abstracts[a:b], a, vocab, sink))
+    words = "\0".join(vocab.ids).encode("utf-8", "surrogatepass")
+    sizes = [[b.first, b.lengths.size, b.words.size, b.local_doc.size] for b in blocks]
+    head = {"words": len(vocab.ids), "bytes": len(words), "tokens": sink.size, "blocks": sizes}
+    out.write(json.dumps(head).encode("ascii") + b"\n")
+    out.write(words)
+    del words
+    out.write(sink.array[: sink.size].data)
+    del sink
+    blocks.reverse()
+    while blocks:
+        block = blocks.pop()
+        for name, dtype, _ in _FIELDS:
+            out.write(np.ascontiguousarray(getattr(block, name), dtype=dtype).data)
+
+
+def _receive(pipe: io.BufferedReader, sink: TokenSink) -> tuple[list[str], list[Block]]:
+    head = json.loads(pipe.readline())
+    blob = bytearray(int(head["bytes"]))
+    _read_into(pipe, memoryview(blob))
+    words = blob.decode("utf-8", "surrogatepass").split("\0") if head["words"] else []
+    del blob
+    if len(words) != head["words"]:
+        raise ValueError("the helper's words do not add up")
+    _read_into(pipe, sink.reserve(int(head["tokens"])).data.cast("B"))
+    blocks = []
+    for first, *counts in head["blocks"]:
+        arrays = {}
+        for name, dtype, which in _FIELDS:
+            array = np.empty(int(counts[which]), dtype=dtype)
+            _read_into(pipe, array.data.cast("B"))
+            arrays[name] = array
+        blocks.append(Block(first=int(first), **arrays))
+    return words, blocks
+
+
+def _read_into(pipe: io.BufferedReader, view: memoryview) -> None:
+    got = 0
+    while got < len(view):
+        k = pipe.readinto(view[got:])
+        if not k:
+            raise EOFError("the helper stopped before sending everything")
+        got += k
