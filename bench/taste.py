@@ -1,32 +1,40 @@
 """Ranking by taste, measured with simulated readers: the app against two references.
 
-    python bench/taste.py [--corpus DIR] [--titles FILE.jsonl] [--trials 5] [--synthetic N]
+    python bench/taste.py [--corpus DIR] [--titles FILE.jsonl] [--trials 5] [--likes 10]
+                          [--split even|odd] [--synthetic N] [--methods ...] [--variants ...]
 
 A simulated reader is interested in one topic, defined by a regular expression on
 the paper titles (`TOPICS`: general patterns, written once and not tuned). Per topic
-and trial (seeded): 10 random on-topic abstracts are the reader's bookmarks, 10
-random off-topic ones the dismissals (used only by the "with unlikes" variant); every
+and trial (seeded): 10 random on-topic abstracts are the reader's bookmarks; every
 other abstract is ranked and the precision of the top 20 is the share of on-topic
 titles among them (fewer than 20 results count as misses). Titles are matched to
-the corpus's abstracts by their abstract text (whitespace normalised).
+the corpus's abstracts by their abstract text (whitespace normalised); an abstract
+published under two titles is on-topic when either matches.
+
+Three variants of each reader, on the same candidates: no dismissals; 10 random
+off-topic dismissals (`unlikes`); 10 off-topic dismissals drawn from the 50
+off-topic abstracts closest to the bookmarks' centroid (the near misses a reader is
+shown and dismisses early on).
 
 Methods, on the same readers in one run:
   * app       `tui.similar.taste.rank` as it is now;
-  * app@main  the ranking before issue 12 (`model.like`, the even blend of centroid and
-              best single bookmark, dismissals subtracted at half weight);
+  * before    the ranking before issue 12 (`model.like`: the even blend of the
+              centroid and the best single bookmark; dismissals' cosine subtracted
+              at half weight);
   * svm       arxiv-sanity's method: scikit-learn LinearSVC (class_weight balanced,
-              C 0.1) over its TF-IDF (sublinear, words and two-word phrases), the
-              bookmarks positive and every other abstract negative;
+              C 0.1) over arxiv-sanity-lite's TF-IDF (sublinear, words and two-word
+              phrases), the bookmarks positive, every other abstract negative (so
+              dismissals change nothing);
   * centroid  cosine with the centroid of the bookmarks over scikit-learn's sublinear
-              TF-IDF with two-word phrases (Rocchio: minus a quarter of the dismissals'
-              centroid in the variant with unlikes).
-The topics are split in two halves (`--split`): settings of the app were chosen on
-the "dev" half only, the "held-out" half is reported separately. Timings are the
-median per ranking (the references' vectorizers are built once, not counted).
-`--synthetic N` also times the app at N abstracts recombined from the corpus's
-sentences (bench/search.py's synthetic corpus). scikit-learn is a bench-only
-dependency (`pip install -e '.[bench]'`); without it the references are skipped.
-Prints figures; never fails.
+              TF-IDF with two-word phrases (less a quarter of the dismissals'
+              centroid, Rocchio, when there are dismissals).
+The topics are split in two halves (`--split`): the app's settings were chosen
+looking at the "dev" half; the "held-out" half is reported separately. Timings are
+the median per ranking, the SVM's fit included (the references' vectorizers are
+built once, not counted). `--synthetic N` also times the app at N abstracts
+recombined from the corpus's sentences (bench/search.py's synthetic corpus).
+scikit-learn is a bench-only dependency (`pip install -e '.[bench]'`); without it
+the references are skipped. Prints figures; never fails.
 """
 
 from __future__ import annotations
@@ -56,6 +64,7 @@ SHARED = REPO.parent / "shared" / "corpora"
 TOP = 20
 BOOKMARKS = 10
 DISMISSALS = 10
+NEAR_POOL = 50
 
 # One reader per topic: a title matching the pattern (case-insensitive) is on-topic.
 TOPICS: dict[str, str] = {
@@ -110,16 +119,33 @@ def split(names: Sequence[str], which: str) -> tuple[list[str], list[str]]:
     return (first, second) if which == "even" else (second, first)
 
 
-class Reader:
-    """One simulated reader: bookmarks, dismissals, the candidates and the on-topic set."""
+VARIANTS = {
+    "none": "no dismissals",
+    "random": f"{DISMISSALS} random off-topic dismissals",
+    "near": f"{DISMISSALS} off-topic dismissals among the {NEAR_POOL} most like the bookmarks",
+}
 
-    def __init__(self, on_topic: set[int], pool: list[int], rng: random.Random) -> None:
-        on = sorted(on_topic)
+
+class Reader:
+    """One simulated reader: bookmarks, dismissals per variant, candidates, on-topic set."""
+
+    def __init__(
+        self,
+        on_topic: set[int],
+        pool: list[int],
+        rng: random.Random,
+        likes: int,
+        near: Callable[[list[int], set[int]], list[int]],
+    ) -> None:
         off = [i for i in pool if i not in on_topic]
-        self.likes = sorted(rng.sample(on, BOOKMARKS))
-        self.unlikes = sorted(rng.sample(off, DISMISSALS))
-        taken = set(self.likes) | set(self.unlikes)
-        # Same candidates with and without dismissals, so the variants differ only in them.
+        self.likes = sorted(rng.sample(sorted(on_topic), likes))
+        self.dismissals = {
+            "none": [],
+            "random": sorted(rng.sample(off, DISMISSALS)),
+            "near": sorted(rng.sample(near(self.likes, on_topic), DISMISSALS)),
+        }
+        taken = set(self.likes).union(*self.dismissals.values())
+        # The same candidates in every variant, so they differ only in the dismissals.
         self.candidates = [i for i in pool if i not in taken]
         self.on_topic = on_topic
 
@@ -127,22 +153,45 @@ class Reader:
         return sum(1 for i in ranked[:TOP] if i in self.on_topic) / TOP
 
 
+def near_misses(
+    model: SimilarityModel, pool: list[int]
+) -> Callable[[list[int], set[int]], list[int]]:
+    """The `NEAR_POOL` off-topic abstracts of `pool` closest to the centroid of the
+    bookmarks: what a reader is shown, and dismisses, early on."""
+    in_pool = np.zeros(len(model), dtype=bool)
+    in_pool[pool] = True
+
+    def find(likes: list[int], on_topic: set[int]) -> list[int]:
+        vectors = [model.vector(i) for i in likes]
+        terms, inverse = np.unique(np.concatenate([t for t, _ in vectors]), return_inverse=True)
+        weights = np.bincount(inverse.reshape(-1), np.concatenate([w for _, w in vectors]))
+        scores = model.dot(terms, weights)
+        allowed = in_pool.copy()
+        allowed[list(on_topic)] = False
+        found = np.flatnonzero(allowed)
+        return found[np.lexsort((found, -scores[found]))][:NEAR_POOL].tolist()
+
+    return find
+
+
 def readers(
-    labels: dict[int, list[str]], trials: int, seed: int
+    model: SimilarityModel, labels: dict[int, list[str]], trials: int, likes: int, seed: int
 ) -> tuple[dict[str, list[Reader]], dict[str, float]]:
     """Per topic, `trials` seeded readers, and the topic's base rate among labelled abstracts."""
     pool = sorted(labels)
+    near = near_misses(model, pool)
     out: dict[str, list[Reader]] = {}
     base: dict[str, float] = {}
     for name, pattern in TOPICS.items():
         regex = re.compile(pattern, re.IGNORECASE)
         on_topic = {i for i in pool if any(regex.search(t) for t in labels[i])}
-        if len(on_topic) < BOOKMARKS + TOP:
+        if len(on_topic) < likes + TOP:
             print(f"topic {name}: only {len(on_topic)} on-topic titles, skipped", file=sys.stderr)
             continue
         base[name] = len(on_topic) / len(pool)
         out[name] = [
-            Reader(on_topic, pool, random.Random(f"{seed}:{name}:{t}")) for t in range(trials)
+            Reader(on_topic, pool, random.Random(f"{seed}:{name}:{t}"), likes, near)
+            for t in range(trials)
         ]
     return out, base
 
@@ -150,26 +199,25 @@ def readers(
 # -- the app -------------------------------------------------------------------
 
 
-def app_ranker(model: SimilarityModel, use_unlikes: bool) -> Ranker:
+def app_ranker(model: SimilarityModel) -> Ranker:
     def run(likes: list[int], unlikes: list[int], candidates: list[int]) -> list[int]:
-        picks = taste.rank(model, likes, unlikes if use_unlikes else (), candidates, k=TOP)
-        return [p.index for p in picks]
+        return [p.index for p in taste.rank(model, likes, unlikes, candidates, k=TOP)]
 
     return run
 
 
 # The ranking before issue 12, kept here as the baseline it is measured against.
-MAIN_UNLIKE_WEIGHT = 0.5
+BEFORE_UNLIKE_WEIGHT = 0.5
 
 
-def main_ranker(model: SimilarityModel, use_unlikes: bool) -> Ranker:
+def before_ranker(model: SimilarityModel) -> Ranker:
     def run(likes: list[int], unlikes: list[int], candidates: list[int]) -> list[int]:
-        if not (use_unlikes and unlikes):
+        if not unlikes:
             return [j for j, _ in model.like(likes, candidates, k=TOP)]
         ranked = model.like(likes, candidates, k=len(candidates))
         against = np.max([model.scores(u) for u in unlikes], axis=0)
         rescored = sorted(
-            ((j, s - MAIN_UNLIKE_WEIGHT * float(against[j])) for j, s in ranked),
+            ((j, s - BEFORE_UNLIKE_WEIGHT * float(against[j])) for j, s in ranked),
             key=lambda pair: (-pair[1], pair[0]),
         )
         return [j for j, _ in rescored[:TOP]]
@@ -183,7 +231,7 @@ def main_ranker(model: SimilarityModel, use_unlikes: bool) -> Ranker:
 def top_of(scores: np.ndarray[Any, Any], candidates: list[int]) -> list[int]:
     cand = np.asarray(candidates)
     order = np.lexsort((cand, -scores[cand]))
-    return cand[order[:TOP]].tolist()
+    return list(cand[order[:TOP]].tolist())
 
 
 def svm_ranker(texts: list[str]) -> tuple[Ranker, float] | None:
@@ -212,7 +260,7 @@ def svm_ranker(texts: list[str]) -> tuple[Ranker, float] | None:
     built = time.perf_counter() - start
 
     def run(likes: list[int], unlikes: list[int], candidates: list[int]) -> list[int]:
-        # Every abstract not bookmarked is a negative already, dismissed or not.
+        # Every abstract not bookmarked is a negative, dismissed or not: unlikes add nothing.
         y = np.zeros(x.shape[0], dtype=np.int64)
         y[likes] = 1
         clf = LinearSVC(class_weight="balanced", max_iter=10000, tol=1e-6, C=0.1)
@@ -222,7 +270,8 @@ def svm_ranker(texts: list[str]) -> tuple[Ranker, float] | None:
     return run, built
 
 
-def centroid_ranker(texts: list[str], use_unlikes: bool) -> tuple[Ranker, float] | None:
+def centroid_ranker(texts: list[str]) -> tuple[Ranker, float] | None:
+    """Cosine with the bookmarks' centroid (less a quarter of the dismissals', Rocchio)."""
     try:
         from sklearn.feature_extraction.text import TfidfVectorizer
     except ImportError:
@@ -239,7 +288,7 @@ def centroid_ranker(texts: list[str], use_unlikes: bool) -> tuple[Ranker, float]
 
     def run(likes: list[int], unlikes: list[int], candidates: list[int]) -> list[int]:
         query = unit_mean(likes)
-        if use_unlikes and unlikes:
+        if unlikes:
             query = query - 0.25 * unit_mean(unlikes)
         return top_of(np.asarray(x @ query).ravel(), candidates)
 
@@ -250,7 +299,7 @@ def centroid_ranker(texts: list[str], use_unlikes: bool) -> tuple[Ranker, float]
 
 
 def evaluate(
-    ranker: Ranker, by_topic: dict[str, list[Reader]]
+    ranker: Ranker, by_topic: dict[str, list[Reader]], variant: str
 ) -> tuple[dict[str, float], list[float]]:
     """Mean P@20 per topic, and every ranking's time."""
     precision: dict[str, float] = {}
@@ -259,14 +308,14 @@ def evaluate(
         scores = []
         for reader in group:
             start = time.perf_counter()
-            ranked = ranker(reader.likes, reader.unlikes, reader.candidates)
+            ranked = ranker(reader.likes, reader.dismissals[variant], reader.candidates)
             times.append(time.perf_counter() - start)
             scores.append(reader.precision(ranked))
         precision[name] = statistics.fmean(scores)
     return precision, times
 
 
-def scale_timing(corpus: Corpus, n: int, seed: int) -> None:
+def scale_timing(corpus: Corpus, n: int, likes: int, seed: int) -> None:
     """The app's ranking time (and the model build) at `n` synthetic abstracts."""
     from search import synthetic
 
@@ -276,24 +325,37 @@ def scale_timing(corpus: Corpus, n: int, seed: int) -> None:
     built = time.perf_counter() - start
     rng = random.Random(seed)
     rows = []
-    for label, ranker in (
-        ("app", app_ranker(model, True)),
-        ("app@main", main_ranker(model, True)),
-    ):
+    for label, ranker in (("app", app_ranker(model)), ("before", before_ranker(model))):
         times = []
         for _ in range(5):
-            sample = rng.sample(range(n), BOOKMARKS + DISMISSALS)
-            likes, unlikes = sample[:BOOKMARKS], sample[BOOKMARKS:]
+            sample = rng.sample(range(n), likes + DISMISSALS)
             taken = set(sample)
             candidates = [i for i in range(n) if i not in taken]
             start = time.perf_counter()
-            ranker(likes, unlikes, candidates)
+            ranker(sample[:likes], sample[likes:], candidates)
             times.append(time.perf_counter() - start)
         rows.append(f"{label} median {statistics.median(times) * 1000:.0f} ms")
     print(
         f"\n{n:,} synthetic abstracts (model built in {built:.1f} s), "
-        f"{BOOKMARKS} likes + {DISMISSALS} unlikes, 5 rankings: " + ", ".join(rows)
+        f"{likes} likes + {DISMISSALS} dismissals, 5 rankings each: " + ", ".join(rows)
     )
+
+
+def table(
+    results: dict[str, dict[str, float]],
+    base: dict[str, float],
+    groups: list[tuple[str, list[str]]],
+) -> None:
+    methods = list(results)
+    print(f"{'topic':<22} {'base':>5} " + " ".join(f"{m:>8}" for m in methods))
+    for group_name, group in groups:
+        for topic in group:
+            cells = " ".join(f"{results[m][topic]:8.3f}" for m in methods)
+            print(f"{topic:<22} {base[topic]:5.3f} {cells}")
+        cells = " ".join(f"{statistics.fmean(results[m][t] for t in group):8.3f}" for m in methods)
+        print(f"{'mean, ' + group_name:<28} {cells}")
+    cells = " ".join(f"{statistics.fmean(results[m].values()):8.3f}" for m in methods)
+    print(f"{'mean, all':<28} {cells}")
 
 
 def main() -> int:
@@ -301,10 +363,12 @@ def main() -> int:
     parser.add_argument("--corpus", type=Path, default=SHARED / "iclr")
     parser.add_argument("--titles", type=Path, default=SHARED / "iclr-titles.jsonl")
     parser.add_argument("--trials", type=int, default=5)
+    parser.add_argument("--likes", type=int, default=BOOKMARKS, help="bookmarks per reader")
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--split", choices=("even", "odd"), default="even")
     parser.add_argument("--synthetic", type=int, default=100_000, help="0 skips it")
-    parser.add_argument("--methods", default="app,app@main,svm,centroid")
+    parser.add_argument("--methods", default="app,before,svm,centroid")
+    parser.add_argument("--variants", default=",".join(VARIANTS))
     args = parser.parse_args()
 
     corpus = load_corpus([args.corpus])
@@ -316,62 +380,50 @@ def main() -> int:
         f"{len(corpus):,} abstracts; {records:,} title records, {len(labels):,} abstracts "
         f"matched by text (the candidates: unmatched ones cannot be judged)"
     )
-    by_topic, base = readers(labels, args.trials, args.seed)
+    start = time.perf_counter()
+    model = SimilarityModel.build(corpus)
+    print(f"app model built in {time.perf_counter() - start:.2f} s")
+    by_topic, base = readers(model, labels, args.trials, args.likes, args.seed)
     if not by_topic:
         return 0
     dev, held = split(list(by_topic), args.split)
     texts = [a.text for a in corpus.abstracts]
 
-    start = time.perf_counter()
-    model = SimilarityModel.build(corpus)
-    print(f"app model built in {time.perf_counter() - start:.2f} s")
-
-    wanted = args.methods.split(",")
-    makers: dict[str, Callable[[bool], tuple[Ranker, float] | None]] = {
-        "app": lambda u: (app_ranker(model, u), 0.0),
-        "app@main": lambda u: (main_ranker(model, u), 0.0),
-        "svm": lambda u: svm_ranker(texts),
-        "centroid": lambda u: centroid_ranker(texts, u),
+    makers: dict[str, Callable[[], tuple[Ranker, float] | None]] = {
+        "app": lambda: (app_ranker(model), 0.0),
+        "before": lambda: (before_ranker(model), 0.0),
+        "svm": lambda: svm_ranker(texts),
+        "centroid": lambda: centroid_ranker(texts),
     }
-    results: dict[tuple[str, bool], dict[str, float]] = {}
-    timing: dict[str, float] = {}
-    for name in wanted:
-        for use_unlikes in (False, True):
-            if name == "svm" and use_unlikes and (name, False) in results:
-                results[name, True] = results[name, False]  # dismissed: negatives already
-                continue
-            made = makers[name](use_unlikes)
-            if made is None:
-                print(f"{name}: scikit-learn not installed, skipped", file=sys.stderr)
-                break
-            ranker, _ = made
-            results[name, use_unlikes], times = evaluate(ranker, by_topic)
-            timing[name + ("+x" if use_unlikes else "")] = statistics.median(times) * 1000
+    variants = args.variants.split(",")
+    results: dict[str, dict[str, dict[str, float]]] = {v: {} for v in variants}
+    timing: dict[str, dict[str, float]] = {}
+    for name in args.methods.split(","):
+        made = makers[name]()
+        if made is None:
+            print(f"{name}: scikit-learn not installed, skipped", file=sys.stderr)
+            continue
+        ranker, built = made
+        if built:
+            print(f"{name}: vectorizer built in {built:.2f} s (not counted per ranking)")
+        timing[name] = {}
+        for variant in variants:
+            results[variant][name], times = evaluate(ranker, by_topic, variant)
+            timing[name][variant] = statistics.median(times) * 1000
 
-    columns = [key for key in ((m, u) for u in (False, True) for m in wanted) if key in results]
-    header = f"{'topic':<22} {'base':>5} " + " ".join(
-        f"{m + ('+x' if u else ''):>10}" for m, u in columns
-    )
-    print(
-        f"\nP@{TOP}, {args.trials} readers per topic ({BOOKMARKS} likes; +x: and {DISMISSALS} unlikes)"
-    )
-    print(header)
-    for group_name, group in (("dev", dev), ("held-out", held)):
-        for topic in group:
-            cells = " ".join(f"{results[key][topic]:10.3f}" for key in columns)
-            print(f"{topic:<22} {base[topic]:5.3f} {cells}")
-        cells = " ".join(
-            f"{statistics.fmean(results[key][t] for t in group):10.3f}" for key in columns
+    groups = [("dev", dev), ("held-out", held)]
+    for variant in variants:
+        print(
+            f"\nP@{TOP}, {args.trials} readers per topic, {args.likes} bookmarks, "
+            f"{VARIANTS[variant]}"
         )
-        print(f"{'mean, ' + group_name:<22} {'':5} {cells}")
-    cells = " ".join(f"{statistics.fmean(results[key].values()):10.3f}" for key in columns)
-    print(f"{'mean, all':<22} {'':5} {cells}")
-    print(
-        f"\nmedian per ranking at {len(corpus):,} abstracts: "
-        + ", ".join(f"{m} {t:.1f} ms" for m, t in timing.items())
-    )
+        table(results[variant], base, groups)
+    print(f"\nmedian ms per ranking at {len(corpus):,} abstracts (fit included):")
+    print(f"{'':10} " + " ".join(f"{v:>8}" for v in variants))
+    for name, by_variant in timing.items():
+        print(f"{name:10} " + " ".join(f"{by_variant[v]:8.1f}" for v in variants))
     if args.synthetic:
-        scale_timing(corpus, args.synthetic, args.seed)
+        scale_timing(corpus, args.synthetic, args.likes, args.seed)
     return 0
 
 
