@@ -15,6 +15,7 @@ from tests.similar.fixtures import (
     I_RL,
     I_VISION,
     I_VISION_NB,
+    TEXTS,
     make_corpus,
 )
 from tui.similar import SimilarityModel, taste
@@ -188,3 +189,9 @@ def test_a_short_list_is_the_head_of_the_long_one(
     assert len(everything) > 40
     for k in (1, 5, 20, 40):
         assert rank(model, likes, unlikes, k=k) == everything[:k]
+
+
+def test_likes_without_content_words_recommend_nothing() -> None:
+    model = SimilarityModel.build(make_corpus(["The of and 42.", "Of the 7 and.", TEXTS[I_RL]]))
+    assert rank(model, [0], k=5) == []
+    assert rank(model, [0, 1], unlikes=[2], k=5) == []

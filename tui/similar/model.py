@@ -137,12 +137,14 @@ class SimilarityModel:
         abstract; only the abstracts sharing a term with it are touched."""
         return self._scores(terms, weights)
 
-    def mean_vector(self) -> ScoreArray:
-        """The mean of all the abstracts' vectors, dense over the terms (computed once):
-        what an abstract of this corpus looks like on average."""
+    def mean_direction(self) -> ScoreArray:
+        """The mean of all the abstracts' vectors scaled to unit length, dense over the
+        terms (computed once): which way the average abstract of this corpus points."""
         if self._mean is None:
             total = np.bincount(self.terms.indices, self.weights, minlength=self.terms.n_terms)
-            self._mean = total / max(len(self), 1)
+            mean = np.asarray(total, dtype=np.float64)
+            norm = float(np.sqrt(np.sum(mean * mean)))
+            self._mean = mean / norm if norm > 0 else mean
         return self._mean
 
     def scores(self, i: int) -> ScoreArray:
