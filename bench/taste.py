@@ -316,29 +316,30 @@ def evaluate(
 
 
 def scale_timing(corpus: Corpus, n: int, likes: int, seed: int) -> None:
-    """The app's ranking time (and the model build) at `n` synthetic abstracts."""
+    """The app's ranking time (and the model build) at `n` synthetic abstracts, for a
+    new reader and for heavy ones; the ranking before issue 12 for the new reader."""
     from search import synthetic
 
     big = synthetic(corpus, n, seed)
     start = time.perf_counter()
     model = SimilarityModel.build(big)
-    built = time.perf_counter() - start
+    print(f"\n{n:,} synthetic abstracts, model built in {time.perf_counter() - start:.1f} s")
     rng = random.Random(seed)
-    rows = []
-    for label, ranker in (("app", app_ranker(model)), ("before", before_ranker(model))):
+    cases = [("app", likes, DISMISSALS), ("app", 50, 50), ("app", 200, 200)]
+    for label, n_likes, n_unlikes in [*cases, ("before", likes, DISMISSALS)]:
+        ranker = app_ranker(model) if label == "app" else before_ranker(model)
         times = []
         for _ in range(5):
-            sample = rng.sample(range(n), likes + DISMISSALS)
+            sample = rng.sample(range(n), n_likes + n_unlikes)
             taken = set(sample)
             candidates = [i for i in range(n) if i not in taken]
             start = time.perf_counter()
-            ranker(sample[:likes], sample[likes:], candidates)
+            ranker(sample[:n_likes], sample[n_likes:], candidates)
             times.append(time.perf_counter() - start)
-        rows.append(f"{label} median {statistics.median(times) * 1000:.0f} ms")
-    print(
-        f"\n{n:,} synthetic abstracts (model built in {built:.1f} s), "
-        f"{likes} likes + {DISMISSALS} dismissals, 5 rankings each: " + ", ".join(rows)
-    )
+        print(
+            f"  {label:7} {n_likes:4} likes {n_unlikes:4} dismissals: "
+            f"median {statistics.median(times) * 1000:6.0f} ms per ranking (5 rankings)"
+        )
 
 
 def table(
