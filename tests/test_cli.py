@@ -65,7 +65,7 @@ def test_a_closed_pipe_is_not_an_error(seeds_dir: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
-@pytest.mark.parametrize("name", ["search", "similar", "export", "import"])
+@pytest.mark.parametrize("name", ["search", "similar", "export", "import", "list", "feed"])
 def test_every_subcommand_help_shows_examples(
     name: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -21,7 +21,7 @@ CORE_PACKAGES = [
 
 
 def core_modules() -> list[str]:
-    names = ["tui.locations", "tui.fileio", "tui.caches", "tui.cli"]
+    names = ["tui.locations", "tui.fileio", "tui.caches", "tui.cli", "tui.tagnames"]
     root = Path(tui.__file__).parent
     for package in CORE_PACKAGES:
         folder = root / package.split(".", 1)[1]

@@ -1,10 +1,10 @@
-"""Build the search-index and similarity caches in a separate process.
+"""Build the search-index, similarity and topics caches in a separate process.
 
 For a large corpus the builds are seconds of pure-Python work. In a thread of
 the app they would hold the GIL and make every key press wait (measured at
 100,000 abstracts: several seconds per key while building), so the app runs
 `python -m tui.caches CACHE_DIR` with the loaded files on stdin; this process
-loads those same files, builds and saves both caches, printing a line as each
+loads those same files, builds and saves each cache, printing a line as each
 is saved, and exits. The app loads each cache as soon as it is reported, which
 takes milliseconds. Small corpora build in a thread: starting a second
 interpreter would cost more than the build. The app keeps the child's stdin open
@@ -68,7 +68,8 @@ class CacheBuild:
         _close_stdin(process)
 
     def wait_for(self, stage: str) -> bool:
-        """Block until the child reports `stage` ("index" or "similar"); False if it never will."""
+        """Block until the child reports `stage` ("index", "similar" or "topics"); False if it
+        never will."""
         process = self._process
         while stage not in self.done:
             if process is None or process.stdout is None:
@@ -96,10 +97,11 @@ def _exit_with_the_app() -> None:
 
 def main(argv: Sequence[str]) -> int:
     """Child side: read the file paths on stdin (their length in bytes on a line, then
-    the paths separated by NUL), build and save both caches."""
+    the paths separated by NUL), build and save the caches."""
     from tui.corpus.load import load_corpus
     from tui.search.cache import load_or_build as load_or_build_index
     from tui.similar.cache import load_or_build as load_or_build_similar
+    from tui.similar.topic_cache import load_or_build as load_or_build_topics
 
     if len(argv) != 1:
         print("usage: python -m tui.caches CACHE_DIR < LENGTH NEWLINE PATHS", file=sys.stderr)
@@ -117,8 +119,10 @@ def main(argv: Sequence[str]) -> int:
         return 1
     load_or_build_index(corpus, cache_dir)
     print("index", flush=True)
-    load_or_build_similar(corpus, cache_dir)
+    model = load_or_build_similar(corpus, cache_dir)
     print("similar", flush=True)
+    load_or_build_topics(corpus, cache_dir, model)
+    print("topics", flush=True)
     return 0
 
 

@@ -1,8 +1,8 @@
 """The `abstracts` command: open the reader, or run a subcommand.
 
 `abstracts [PATH ...]` opens the app (no PATH: the bundled seeds). The words
-`search`, `similar`, `export` and `import` as the first argument run the
-subcommand of that name instead (write `./search` for a file called search).
+`search`, `similar`, `export`, `import`, `list` and `feed` as the first argument run
+the subcommand of that name instead (write `./search` for a file called search).
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ SUBCOMMANDS = {
     "similar": ("tui.commands.similar", "main"),
     "export": ("tui.commands.export", "main_export"),
     "import": ("tui.commands.export", "main_import"),
+    "list": ("tui.commands.feed", "main_list"),
+    "feed": ("tui.commands.feed", "main_feed"),
 }
 
 EXIT_NOTHING_LOADED = 2

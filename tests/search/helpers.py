@@ -44,10 +44,14 @@ class FakePersonal:
         bookmarked: set[str] | None = None,
         read: set[str] | None = None,
         notes: dict[str, str] | None = None,
+        tags: dict[str, set[str]] | None = None,
+        dismissed: set[str] | None = None,
     ) -> None:
         self._bookmarked = bookmarked or set()
+        self._dismissed = dismissed or set()
         self._read = read or set()
         self._notes = notes or {}
+        self._tags = tags or {}
 
     def bookmarked_ids(self) -> set[str]:
         return self._bookmarked
@@ -55,8 +59,14 @@ class FakePersonal:
     def read_ids(self) -> set[str]:
         return self._read
 
+    def dismissed_ids(self) -> set[str]:
+        return self._dismissed
+
     def noted_ids(self) -> set[str]:
         return set(self._notes)
 
     def note_items(self) -> list[tuple[str, str]]:
         return list(self._notes.items())
+
+    def tag_index(self) -> dict[str, set[str]]:
+        return self._tags

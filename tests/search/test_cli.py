@@ -210,3 +210,22 @@ def test_stop_words_symbols_and_fields_are_queries(
 ) -> None:
     assert main([query, str(corpus_dir)]) in (0, 1)
     assert "nothing to look for" not in capsys.readouterr().err
+
+
+def test_tag_field_from_the_command_line(
+    corpus_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tui.corpus.load import load_corpus
+    from tui.store.userdata import UserData
+
+    data = tmp_path / "data"
+    corpus = load_corpus([corpus_dir])
+    graph = next(a for a in corpus.abstracts if "Graph networks" in a.text)
+    ud = UserData.open(data)
+    ud.attach(corpus)
+    ud.set_tags(on=[(graph.id, "to-cite")])
+    ud.close()
+    assert main(["tag:to-cite", str(corpus_dir), "--data-dir", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert "Graph networks" in out and len(out.splitlines()) == 1
+    assert main(["tag:nothing-like-it ", str(corpus_dir), "--data-dir", str(data)]) == 1

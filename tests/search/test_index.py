@@ -125,7 +125,10 @@ def test_personal_fields() -> None:
         bookmarked={ids[1], "unknown-id"},
         read={ids[0], ids[1]},
         notes={ids[3]: "Revisit the objective", ids[2]: "weak baseline"},
+        dismissed={ids[4], "gone-id"},
     )
+    assert hits(index, "is:dismissed", personal=personal) == [4]
+    assert hits(index, "-is:dismissed is:unread", personal=personal) == [2, 3]
     assert hits(index, "is:bookmarked", personal=personal) == [1]
     assert hits(index, "is:read", personal=personal) == [0, 1]
     assert hits(index, "is:unread", personal=personal) == [2, 3, 4]
@@ -133,7 +136,7 @@ def test_personal_fields() -> None:
     assert hits(index, "note:revis", personal=personal) == [3]
     assert hits(index, "-has:note contrastive ", personal=personal) == [0, 1]
     # Without personal data the sets are empty.
-    assert hits(index, "is:bookmarked") == []
+    assert hits(index, "is:bookmarked") == [] and hits(index, "is:dismissed") == []
     assert hits(index, "is:unread") == [0, 1, 2, 3, 4]
 
 
@@ -442,3 +445,29 @@ def test_a_phrase_no_abstract_has_gives_the_closest_matches(index: SearchIndex) 
     assert result.indices[0] == 3  # "Graph networks ... contrastive objective"
     # A phrase that is found is still required.
     assert hits(index, '"contrastive learning" ') == [0]
+
+
+def test_tag_fields() -> None:
+    corpus = make_corpus(ROWS)
+    index = SearchIndex.build(corpus)
+    ids = [a.id for a in corpus.abstracts]
+    personal = FakePersonal(
+        tags={
+            "to-cite": {ids[0], ids[3]},
+            "to-read": {ids[1]},
+            "reading-group": {ids[2], "orphan-id"},
+        }
+    )
+    assert hits(index, "tag:to-cite ", personal=personal) == [0, 3]
+    assert hits(index, "tag:#To-Cite ", personal=personal) == [0, 3]  # as tags are typed
+    # Being typed: every tag it starts; finished: only the tag itself.
+    assert hits(index, "tag:to-", personal=personal) == [0, 1, 3]
+    assert hits(index, "tag:to- ", personal=personal) == []
+    # A typo finds the tag when no tag is spelled so.
+    assert hits(index, "tag:to-cyte ", personal=personal) == [0, 3]
+    assert hits(index, "-tag:to-cite ", personal=personal) == [1, 2, 4]
+    assert hits(index, "tag:to-cite graph ", personal=personal) == [3]
+    assert hits(index, "has:tag", personal=personal) == [0, 1, 2, 3]
+    assert hits(index, "-has:tag", personal=personal) == [4]
+    assert hits(index, "tag:nothing-like-it ", personal=personal) == []
+    assert hits(index, "has:tag") == []

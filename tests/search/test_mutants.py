@@ -62,8 +62,11 @@ def test_year_ranges_may_be_open_at_either_end(value: str, years: tuple[int, int
             "year:2022..20",
             "year: expects a year like 2023 or a range like 2022..2024, not '2022..20'",
         ),
-        ("is:happy", "unknown value is:happy; try is:bookmarked, is:read, is:unread"),
-        ("has:notes", "unknown value has:notes; try has:note"),
+        (
+            "is:happy",
+            "unknown value is:happy; try is:bookmarked, is:read, is:unread, is:dismissed",
+        ),
+        ("has:notes", "unknown value has:notes; try has:note, has:tag"),
         ("venue: ", "venue: needs a value, for example venue:iclr"),
         ("file:", "file: needs a value, for example file:iclr"),
         ("note:!!", "note: needs a word, for example note:revisit"),
@@ -89,7 +92,8 @@ def test_a_field_name_one_letter_off_is_an_error_listing_the_fields() -> None:
     with pytest.raises(QueryError) as info:
         parse_query("venu:iclr")
     assert str(info.value) == (
-        "unknown field venu: (did you mean venue:? fields: file:, has:, is:, note:, venue:, year:)"
+        "unknown field venu: (did you mean venue:? fields: file:, has:, is:, note:, tag:, topic:, "
+        "venue:, year:)"
     )
 
 

@@ -123,3 +123,22 @@ def test_parse_never_raises_on_syntax_soup(text: str) -> None:
         parse_query(text)
     except QueryError as error:
         assert str(error)
+
+
+def test_tag_field_normalises_and_refuses_bad_names() -> None:
+    from tui.search.query import QueryError, parse_query
+
+    [clause] = parse_query("tag:#To-Cite").fields
+    assert (clause.name, clause.arg, clause.personal, clause.typing) == (
+        "tag",
+        "to-cite",
+        True,
+        True,
+    )
+    [excluded] = parse_query("-tag:rg ").fields
+    assert excluded.negated and not excluded.typing
+    with pytest.raises(QueryError, match="tag: needs a tag name"):
+        parse_query("tag:#")
+    with pytest.raises(QueryError, match="starts with -"):
+        parse_query("tag:--x")
+    assert parse_query("has:tag").fields[0].arg == "tag"

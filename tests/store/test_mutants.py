@@ -321,7 +321,7 @@ def test_csv_rows_show_flags_times_and_blanks() -> None:
             io.StringIO(
                 to_csv(
                     [
-                        Item("a", marked, True, at, "my note", ()),
+                        Item("a", marked, True, at, "my note", (), dismissed=True),
                         Item("b", bare, False, None, None, ()),
                     ]
                 )
@@ -331,11 +331,13 @@ def test_csv_rows_show_flags_times_and_blanks() -> None:
     assert rows[0] == CSV_COLUMNS
     expected_time = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(at))
     assert rows[1] == [
-        "a", "One", "ICLR", "2023", "ICLR 2023 Papers", "/d/a.txt", "3", "yes", expected_time,
-        "my note", "Text one.",
+        "a", "One", "ICLR", "2023", "ICLR 2023 Papers", "/d/a.txt", "3", "yes", "yes",
+        expected_time, "my note", "", "Text one.",
     ]  # fmt: skip
-    assert rows[2] == ["b", "Two", "", "", "Misc", "/d/b.txt", "1", "", "", "", "Text two."]
-    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", rows[1][8])
+    assert rows[2] == [
+        "b", "Two", "", "", "Misc", "/d/b.txt", "1", "", "", "", "", "", "Text two.",
+    ]  # fmt: skip
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", rows[1][9])
 
 
 # Refreshing from the database

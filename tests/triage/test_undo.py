@@ -7,10 +7,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.similar.fixtures import make_corpus
-from tui.corpus.model import Abstract
+from tui.corpus.model import Abstract, Corpus
 from tui.triage.undo import (
+    ChangeTags,
     CorpusTarget,
     SetBookmarks,
+    SetDismissed,
     SetNote,
     SetRead,
     UndoStack,
@@ -25,7 +27,9 @@ class FakeUserData:
     def __init__(self) -> None:
         self.bookmarked: set[str] = set()
         self.read: set[str] = set()
+        self.dismissed: set[str] = set()
         self.notes: dict[str, str] = {}
+        self.tags: set[tuple[str, str]] = set()
         self.writes: list[tuple[str, object, object]] = []
 
     def set_bookmark(self, id: str, on: bool) -> None:
@@ -39,12 +43,21 @@ class FakeUserData:
         else:
             self.read.difference_update(ids)
 
+    def set_dismissed(self, id: str, on: bool) -> None:
+        self.writes.append(("dismiss", id, on))
+        (self.dismissed.add if on else self.dismissed.discard)(id)
+
     def set_note(self, id: str, text: str | None) -> None:
         self.writes.append(("note", id, text))
         if text is None:
             self.notes.pop(id, None)
         else:
             self.notes[id] = text
+
+    def set_tags(self, on: Collection[tuple[str, str]], off: Collection[tuple[str, str]]) -> None:
+        self.writes.append(("tags", tuple(on), tuple(off)))
+        self.tags |= set(on)
+        self.tags -= set(off)
 
 
 @pytest.fixture
@@ -71,6 +84,32 @@ def test_bulk_mark_read_is_one_undo_and_restores_exactly(data: FakeUserData) -> 
     redone = stack.redo()
     assert redone is action and redo_notice(redone) == "Redid: marked 2 as read"
     assert data.read == {"a", "b", "c", "d"}
+
+
+def test_dismissing_undoes_to_exactly_what_was_there(data: FakeUserData) -> None:
+    data.dismissed = {"b"}
+    stack = UndoStack(data)
+    action = SetDismissed.capture(["a", "b"], True, data.dismissed.__contains__)
+    assert action.description == "dismissed 1 abstract"
+    assert stack.do(action) and data.dismissed == {"a", "b"}
+    assert data.writes == [("dismiss", "a", True)]  # only what changes
+    stack.undo()
+    assert data.dismissed == {"b"}  # the one dismissed before stays dismissed
+    stack.redo()
+    back = SetDismissed.capture(["a"], False, data.dismissed.__contains__)
+    assert stack.do(back) and back.description == "took back 1 dismissal"
+    assert data.dismissed == {"b"}
+    assert not stack.do(SetDismissed.capture(["b"], True, data.dismissed.__contains__))
+
+
+def test_corpus_target_dismisses_loaded_abstracts_only() -> None:
+    corpus = make_corpus()
+    ids = [a.id for a in corpus.abstracts]
+    writer = FakeWriter()
+    stack = UndoStack(CorpusTarget(writer, corpus))
+    stack.do(SetDismissed([ids[0], "gone"], {ids[0]: False, "gone": False}, True))
+    stack.undo()
+    assert writer.calls == [("dismiss", [ids[0]], True), ("dismiss", [ids[0]], False)]
 
 
 def test_many_levels_of_undo_and_redo(data: FakeUserData) -> None:
@@ -180,6 +219,14 @@ class FakeWriter:
     def delete_note(self, abstract_id: str) -> None:
         self.calls.append(("delete", [abstract_id], None))
 
+    def set_dismissed(self, abstract: Abstract, on: bool) -> None:
+        self.calls.append(("dismiss", [abstract.id], on))
+
+    def set_tags(
+        self, on: Iterable[tuple[str, str]] = (), off: Iterable[tuple[str, str]] = ()
+    ) -> None:
+        self.calls.append(("tags", [i for i, _ in on], [i for i, _ in off]))
+
 
 def test_corpus_target_maps_ids_to_abstracts_and_skips_unknown() -> None:
     corpus = make_corpus()
@@ -266,3 +313,33 @@ def test_corpus_target_restores_notes_and_deletes_even_unloaded_ones() -> None:
     target.set_note("gone", "cannot be saved without its abstract")
     target.set_note("gone", None)
     assert writer.calls == [("note", [first], "kept"), ("delete", ["gone"], None)]
+
+
+def test_tag_changes_undo_and_redo_as_one_step(data: FakeUserData) -> None:
+    stack = UndoStack(data)
+    data.tags = {("a", "old"), ("b", "old"), ("b", "new")}
+
+    def has(i: str, t: str) -> bool:
+        return (i, t) in data.tags
+
+    # Renaming old -> new (a merge on b, which has both): one step.
+    rename = ChangeTags.capture(
+        [("a", "new"), ("b", "new")], [("a", "old"), ("b", "old")], has, "renamed #old to #new"
+    )
+    assert rename.added == (("a", "new"),)  # b had it already: not added, so not undone
+    assert stack.do(rename)
+    assert data.tags == {("a", "new"), ("b", "new")}
+    assert stack.undo() is rename
+    assert data.tags == {("a", "old"), ("b", "old"), ("b", "new")}
+    assert stack.redo() is rename and data.tags == {("a", "new"), ("b", "new")}
+    # Tagging a whole list with what every row has already is no step at all.
+    same = ChangeTags.capture([("a", "new"), ("b", "new")], [], has, "tagged 2")
+    assert not stack.do(same)
+    assert undo_notice(rename) == "Undid: renamed #old to #new"
+
+
+def test_corpus_target_changes_tags_by_id_even_for_abstracts_not_loaded() -> None:
+    writer = FakeWriter()
+    target = CorpusTarget(writer, Corpus([], [], []))
+    target.set_tags([("gone", "x")], [("gone", "y")])
+    assert writer.calls == [("tags", ["gone"], ["gone"])]

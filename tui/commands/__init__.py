@@ -1,4 +1,4 @@
-"""Command-line subcommands (search, export, import, similar); no Textual here.
+"""Command-line subcommands (search, similar, export, import, list, feed); no Textual here.
 
 Whatever they print that holds data (file names, ids, headlines, notes, error
 messages quoting them) goes through `tui.sanitize`, so it is shown, never obeyed.

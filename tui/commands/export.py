@@ -67,8 +67,9 @@ class NoStore(Exception):
     """There is no database in the data directory: nothing to export."""
 
 
-def load(directory: Path) -> StoreData:
-    """The store in `directory`, read only (raises `NoStore`, `StoreError`, `sqlite3.Error`)."""
+def load(directory: Path, prog: str = "abstracts export") -> StoreData:
+    """The store in `directory`, read only (raises `NoStore`, `StoreError`, `sqlite3.Error`);
+    its warnings go to stderr under `prog`'s name."""
     database = locations.database_path(directory)
     if not database.is_file():
         # Not an empty export: that would read as "you have no notes" when the
@@ -78,7 +79,7 @@ def load(directory: Path) -> StoreData:
     try:
         data = store.load()
         for notice in store.notices:
-            complain(f"abstracts export: warning: {notice}")
+            complain(f"{prog}: warning: {notice}")
         return data
     finally:
         store.close()
@@ -131,13 +132,22 @@ def render(
             data = StoreData(
                 records={k: v for k, v in data.records.items() if k in keep},
                 bookmarks={k: v for k, v in data.bookmarks.items() if k in keep},
+                dismissals={k: v for k, v in data.dismissals.items() if k in keep},
                 reads={k: v for k, v in data.reads.items() if k in keep},
                 notes={k: v for k, v in data.notes.items() if k in keep},
                 conflicts=[c for c in data.conflicts if c.abstract_id in keep],
+                tags={k: v for k, v in data.tags.items() if k in keep},
             )
         listed = ids is not None and bool(data.records)  # a list is its abstracts, marked or not
         if not (
-            listed or data.bookmarks or data.notes or data.reads or data.conflicts or data.state
+            listed
+            or data.bookmarks
+            or data.dismissals
+            or data.notes
+            or data.reads
+            or data.conflicts
+            or data.state
+            or data.tags
         ):
             return None
         return export.to_json(data)
@@ -235,6 +245,10 @@ def main_import(argv: Sequence[str]) -> int:
         _count(report.bookmarks, "bookmark"),
         _count(report.reads, "read mark"),
     ]
+    if report.dismissals:
+        counts.append(_count(report.dismissals, "dismissal"))
+    if report.tags:
+        counts.append(_count(report.tags, "tag"))
     if report.copies:
         counts.append(_count(report.copies, "differing note") + " kept beside yours")
     print(f"Imported {', '.join(counts)}.")

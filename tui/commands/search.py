@@ -13,6 +13,7 @@ import contextlib
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tui import locations
 from tui.commands import (
@@ -25,6 +26,10 @@ from tui.commands import (
 from tui.sanitize import json_line, visible_line
 from tui.search.personal import PersonalData
 from tui.search.query import QueryError, parse_query
+
+if TYPE_CHECKING:
+    from tui.corpus.model import Corpus
+    from tui.search.filters import TopicNumbers
 
 EXIT_MATCHED = 0
 EXIT_NO_MATCH = 1
@@ -53,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
             "closest matches. Terms match every form of a word (network, networks) and "
             "tolerate typos; "
             '"exact phrase", -exclude, venue:NAME, year:2023, year:2022..2024, file:NAME, '
-            "is:bookmarked, is:read, is:unread, has:note, note:WORD."
+            "is:bookmarked, is:read, is:unread, is:dismissed, has:note, note:WORD."
         ),
     )
     parser.add_argument(
@@ -74,6 +79,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--limit", type=int, metavar="N", help="print at most N matches")
     parser.add_argument("--data-dir", metavar="DIR", help="where bookmarks, notes and caches live")
     return parser
+
+
+def _topic_numbers(corpus: Corpus, data_dir: Path) -> TopicNumbers:
+    """Each abstract's topic number, as the reader's topic view (T) numbers them (cached)."""
+    from tui.similar import load_or_build as load_or_build_similar
+    from tui.similar.topic_cache import load_or_build as load_or_build_topics
+
+    cache_dir = locations.cache_dir(data_dir)
+    model = load_or_build_similar(corpus, cache_dir)
+    return load_or_build_topics(corpus, cache_dir, model).number
 
 
 @contextlib.contextmanager
@@ -128,9 +143,12 @@ def main(argv: list[str]) -> int:
 
     data_dir = locations.data_dir(args.data_dir)
     index = load_or_build(corpus, locations.cache_dir(data_dir))
+    topics = (
+        _topic_numbers(corpus, data_dir) if any(f.name == "topic" for f in query.fields) else None
+    )
     with contextlib.ExitStack() as stack:
         personal = stack.enter_context(_personal_data(data_dir)) if query.needs_personal else None
-        result = index.search(query, corpus, personal=personal, limit=args.limit)
+        result = index.search(query, corpus, personal=personal, limit=args.limit, topics=topics)
 
     out = sys.stdout
     divider = out.isatty() and not args.json

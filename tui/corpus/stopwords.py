@@ -38,6 +38,7 @@ _WORDS = """
     eleven empty fifteen fifty fill find fire first five forty found four front full get give
     go hasnt hundred inc interest keep ltd made mill move name nine part put see serious show
     side sincere six sixty system take ten thick thin third three top twelve twenty two un
+    al cf et viz vs
 """
 
 STOPWORDS: frozenset[str] = frozenset(_WORDS.split())

@@ -1,4 +1,4 @@
-"""Field clauses (`venue:`, `year:`, `file:`, `is:`, `has:`, `note:`) as boolean masks.
+"""Field clauses (`venue:`, `year:`, `file:`, `is:`, `has:`, `note:`, `tag:`, `topic:`) as masks.
 
 Each field name has one selector here and one parser in `query.py`; adding a
 field is registering both, nothing else changes.
@@ -12,22 +12,27 @@ from typing import cast
 
 import numpy as np
 import numpy.typing as npt
+from rapidfuzz.distance import OSA
 
 from tui.corpus.tokens import tokenize
 from tui.search.build import IndexData
-from tui.search.expand import Expander
+from tui.search.expand import Expander, max_typos
 from tui.search.personal import PersonalData
 from tui.search.query import FieldClause
 
 BoolArray = npt.NDArray[np.bool_]
+TopicNumbers = npt.NDArray[np.int32]
 
 
 @dataclass(slots=True)
 class FilterContext:
-    """What a selector may read: the index data and, for personal fields, the user's data."""
+    """What a selector may read: the index data, the user's data for personal fields, and
+    each abstract's topic number (`tui.similar.topics.Topics.number`, aligned with the
+    index's rows; None while the topics are being computed) for `topic:`."""
 
     data: IndexData
     personal: PersonalData | None
+    topics: TopicNumbers | None = None
     _positions: dict[str, int] | None = field(default=None, repr=False)
 
     def mask_of_ids(self, ids: Iterable[str]) -> BoolArray:
@@ -88,12 +93,37 @@ def _is(clause: FieldClause, ctx: FilterContext) -> BoolArray:
     personal = ctx.personal
     if clause.arg == "bookmarked":
         return ctx.mask_of_ids(personal.bookmarked_ids() if personal else ())
+    if clause.arg == "dismissed":
+        return ctx.mask_of_ids(personal.dismissed_ids() if personal else ())
     read = ctx.mask_of_ids(personal.read_ids() if personal else ())
     return read if clause.arg == "read" else ~read
 
 
 def _has(clause: FieldClause, ctx: FilterContext) -> BoolArray:
-    return ctx.mask_of_ids(ctx.personal.noted_ids() if ctx.personal else ())
+    personal = ctx.personal
+    if personal is None:
+        return ctx.mask_of_ids(())
+    if clause.arg == "tag":
+        index = personal.tag_index()
+        return ctx.mask_of_ids(set().union(*index.values()) if index else ())
+    return ctx.mask_of_ids(personal.noted_ids())
+
+
+def matching_tags(wanted: str, tags: Iterable[str], *, typing: bool) -> list[str]:
+    """The tags `tag:wanted` stands for: the tag itself and, while it is being typed, the
+    tags it starts; when neither exists, the tags a typo or two away (as terms are)."""
+    names = list(tags)
+    found = [t for t in names if t == wanted or (typing and t.startswith(wanted))]
+    if found:
+        return found
+    budget = max_typos(len(wanted))
+    return [t for t in names if budget and OSA.distance(wanted, t, score_cutoff=budget) <= budget]
+
+
+def _tag(clause: FieldClause, ctx: FilterContext) -> BoolArray:
+    index = ctx.personal.tag_index() if ctx.personal else {}
+    chosen = matching_tags(str(clause.arg), index, typing=clause.typing)
+    return ctx.mask_of_ids(set().union(*(index[t] for t in chosen)) if chosen else ())
 
 
 def _note(clause: FieldClause, ctx: FilterContext) -> BoolArray:
@@ -116,9 +146,20 @@ def _note(clause: FieldClause, ctx: FilterContext) -> BoolArray:
     return ctx.mask_of_ids(hits)
 
 
+def _topic(clause: FieldClause, ctx: FilterContext) -> BoolArray:
+    """The abstracts of one topic; none while topics are unknown (the UI says it waits)."""
+    topics = ctx.topics
+    if topics is None or len(topics) != len(ctx.data.ids):
+        return np.zeros(len(ctx.data.ids), dtype=np.bool_)
+    result: BoolArray = topics == cast(int, clause.arg)
+    return result
+
+
 register_selector("venue", _venue)
 register_selector("year", _year)
 register_selector("file", _file)
 register_selector("is", _is)
 register_selector("has", _has)
 register_selector("note", _note)
+register_selector("tag", _tag)
+register_selector("topic", _topic)

@@ -28,7 +28,7 @@ from tui.corpus.stem import stem
 from tui.corpus.stopwords import STOPWORDS
 from tui.search.build import HEADLINE_BONUS, K1, IndexData, build_index_data
 from tui.search.expand import Expander, Expansion
-from tui.search.filters import BoolArray, FilterContext, select
+from tui.search.filters import BoolArray, FilterContext, TopicNumbers, select
 from tui.search.highlight import Highlighter
 from tui.search.personal import PersonalData
 from tui.search.postings import run_positions
@@ -140,11 +140,13 @@ class SearchIndex:
         personal: PersonalData | None = None,
         order: Order = "relevance",
         limit: int | None = None,
+        topics: TopicNumbers | None = None,
     ) -> SearchResult:
         """Abstracts matching `query` (a string is parsed, and may raise QueryError).
 
         `corpus`, when given, is checked to be the one indexed. Personal fields
         read `personal`; without it they see no bookmarks, notes or read marks.
+        `topic:` reads `topics` (each abstract's topic number); without it, nothing matches.
         An empty query returns everything in file order.
         """
         if isinstance(query, str):
@@ -177,7 +179,7 @@ class SearchIndex:
                     score += PHRASE_BOOST * match.vector
             ranked = True
         if query.fields:
-            ctx = FilterContext(self.data, personal)
+            ctx = FilterContext(self.data, personal, topics)
             for clause in query.fields:
                 selected = select(clause, ctx)
                 mask &= ~selected if clause.negated else selected

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from rapidfuzz.distance import OSA
 
 from tui.corpus.tokens import fold, tokenize
+from tui.tagnames import TagError, normalise_tag
 
 
 class QueryError(ValueError):
@@ -201,13 +202,34 @@ def _parse_note(value: str) -> object:
     return tuple(words)
 
 
+def _parse_tag(value: str) -> object:
+    if not value.strip().lstrip("#"):
+        raise QueryError("tag: needs a tag name, for example tag:to-cite")
+    try:
+        return normalise_tag(value)
+    except TagError as e:
+        raise QueryError(f"tag:{value}: {e}") from e
+
+
 register_field(FieldSpec("venue", _parse_text_value("venue")))
 register_field(FieldSpec("year", _parse_year))
 register_field(FieldSpec("file", _parse_text_value("file")))
-_IS_VALUES = ("bookmarked", "read", "unread")
+_IS_VALUES = ("bookmarked", "read", "unread", "dismissed")
 register_field(FieldSpec("is", _parse_choice("is", _IS_VALUES), personal=True))
-register_field(FieldSpec("has", _parse_choice("has", ("note",)), personal=True))
+register_field(FieldSpec("has", _parse_choice("has", ("note", "tag")), personal=True))
 register_field(FieldSpec("note", _parse_note, personal=True))
+register_field(FieldSpec("tag", _parse_tag, personal=True))
+
+
+def _parse_topic(value: str) -> object:
+    """`topic:3`: a topic's number as the topic view (T) shows it, 1 the largest."""
+    if not value.isdigit() or int(value) < 1:
+        shown = f", not {value!r}" if value else ""
+        raise QueryError(f"topic: expects a topic number like topic:3 (T lists them){shown}")
+    return int(value)
+
+
+register_field(FieldSpec("topic", _parse_topic))
 
 
 # A field is `letters:` at the start of a chunk; anything else with a colon

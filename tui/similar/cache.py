@@ -21,7 +21,7 @@ from tui.similar.model import SimilarityModel
 from tui.similar.terms import TermMatrix
 
 # Bump when the tokenization, stopwords or file layout change.
-CACHE_VERSION = 3  # 2: a tui.cachefile; 3: stems and pairs, shown as written
+CACHE_VERSION = 4  # 2: a tui.cachefile; 3: stems and pairs, shown as written; 4: et al. stop words
 _KIND = "similar"
 
 

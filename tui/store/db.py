@@ -38,8 +38,10 @@ from tui.store.records import (
     Reattach,
     SaveNote,
     SetBookmark,
+    SetDismissed,
     SetRead,
     SetState,
+    SetTag,
     Snapshot,
     StoreData,
 )
@@ -215,16 +217,11 @@ def _apply_one(conn: sqlite3.Connection, op: Operation) -> OpResult:
     if isinstance(op, SaveNote):
         return _save_note(conn, op)
     if isinstance(op, SetBookmark):
-        if op.on:
-            if op.snapshot is not None:
-                put_record(conn, op.abstract_id, op.snapshot, op.at)
-            conn.execute(
-                "INSERT OR IGNORE INTO bookmarks(id, created) VALUES (?, ?)",
-                (op.abstract_id, op.at),
-            )
-        else:
-            conn.execute("DELETE FROM bookmarks WHERE id = ?", (op.abstract_id,))
-        return OpResult(op)
+        return _set_mark(conn, "bookmarks", op)
+    if isinstance(op, SetDismissed):
+        return _set_mark(conn, "dismissals", op)
+    if isinstance(op, SetTag):
+        return _set_tag(conn, op)
     if isinstance(op, SetRead):
         if op.on:
             conn.execute(
@@ -256,6 +253,32 @@ def _apply_one(conn: sqlite3.Connection, op: Operation) -> OpResult:
     return _reattach(conn, op)
 
 
+def _set_mark(conn: sqlite3.Connection, table: str, op: SetBookmark | SetDismissed) -> OpResult:
+    """Bookmark or dismiss (`table`), keeping the abstract's snapshot; or take it back."""
+    if op.on:
+        if op.snapshot is not None:
+            put_record(conn, op.abstract_id, op.snapshot, op.at)
+        conn.execute(
+            f"INSERT OR IGNORE INTO {table}(id, created) VALUES (?, ?)", (op.abstract_id, op.at)
+        )
+    else:
+        conn.execute(f"DELETE FROM {table} WHERE id = ?", (op.abstract_id,))
+    return OpResult(op)
+
+
+def _set_tag(conn: sqlite3.Connection, op: SetTag) -> OpResult:
+    if op.on:
+        if op.snapshot is not None:
+            put_record(conn, op.abstract_id, op.snapshot, op.at)
+        conn.execute(
+            "INSERT OR IGNORE INTO tags(id, tag, created) VALUES (?, ?, ?)",
+            (op.abstract_id, op.tag, op.at),
+        )
+    else:
+        conn.execute("DELETE FROM tags WHERE id = ? AND tag = ?", (op.abstract_id, op.tag))
+    return OpResult(op)
+
+
 def _save_note(conn: sqlite3.Connection, op: SaveNote) -> OpResult:
     current = _note(conn, op.abstract_id)
     if op.snapshot is not None:
@@ -281,13 +304,22 @@ def _reattach(conn: sqlite3.Connection, op: Reattach) -> OpResult:
     old, new = op.old_id, op.new_id
     if op.snapshot is not None:
         put_record(conn, new, op.snapshot, op.at)
-    for table, column in (("bookmarks", "created"), ("reads", "read_at")):
+    for table, column in (
+        ("bookmarks", "created"),
+        ("reads", "read_at"),
+        ("dismissals", "created"),
+    ):
         conn.execute(
             f"INSERT OR IGNORE INTO {table}(id, {column}) SELECT ?, {column} FROM {table} "
             "WHERE id = ?",
             (new, old),
         )
         conn.execute(f"DELETE FROM {table} WHERE id = ?", (old,))
+    conn.execute(
+        "INSERT OR IGNORE INTO tags(id, tag, created) SELECT ?, tag, created FROM tags WHERE id = ?",
+        (new, old),
+    )
+    conn.execute("DELETE FROM tags WHERE id = ?", (old,))
     moved, target = _note(conn, old), _note(conn, new)
     conflict = None
     version = target[1] if target else 0

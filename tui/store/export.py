@@ -2,8 +2,8 @@
 
 Everything works from the store alone: each record carries a snapshot of its
 abstract, so no corpus needs to be loaded. JSON is the lossless format (records,
-bookmarks, reading state, notes with versions, conflict copies, aliases, UI state);
-importing it is an idempotent merge that never overwrites a note. The other
+bookmarks, dismissals, reading state, notes with versions, conflict copies, aliases, UI
+state, tags); importing it is an idempotent merge that never overwrites a note. The other
 formats live in `formats` (re-exported here).
 """
 
@@ -28,6 +28,7 @@ from tui.store.importcheck import check_document, check_nesting
 from tui.store.importcheck import read_export as read_export
 from tui.store.records import Snapshot, StoreData
 from tui.store.schema import SCHEMA_VERSION
+from tui.tagnames import normalise_tag
 
 FORMAT = "abstracts-export"
 FORMAT_VERSION = 1
@@ -56,6 +57,7 @@ def to_json(data: StoreData) -> str:
         "exported": time.time(),
         "records": [{"id": i, **snapshot_fields(s)} for i, s in sorted(data.records.items())],
         "bookmarks": [{"id": i, "created": t} for i, t in sorted(data.bookmarks.items())],
+        "dismissals": [{"id": i, "created": t} for i, t in sorted(data.dismissals.items())],
         "reads": [{"id": i, "read_at": t} for i, t in sorted(data.reads.items())],
         "notes": [
             {"id": i, "text": n.text, "version": n.version, "updated": n.updated}
@@ -67,6 +69,11 @@ def to_json(data: StoreData) -> str:
         ],
         "aliases": [{"old_id": o, "new_id": n} for o, n in sorted(data.aliases.items())],
         "state": dict(sorted(data.state.items())),
+        "tags": [
+            {"id": i, "tag": tag, "created": t}
+            for i, tags in sorted(data.tags.items())
+            for tag, t in sorted(tags.items())
+        ],
     }
     # Lossless and still safe to print: what JSON leaves raw (C1, bidi) is escaped too.
     return json_safe(json.dumps(doc, ensure_ascii=False, indent=1)) + "\n"
@@ -81,11 +88,21 @@ class ImportReport:
     reads: int = 0
     records: int = 0
     copies: int = 0
+    dismissals: int = 0
+    tags: int = 0
     conflicts: list[str] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
-        return bool(self.notes or self.bookmarks or self.reads or self.records or self.copies)
+        return bool(
+            self.notes
+            or self.bookmarks
+            or self.reads
+            or self.records
+            or self.copies
+            or self.dismissals
+            or self.tags
+        )
 
 
 def parse_export(text: str) -> dict[str, Any]:
@@ -133,6 +150,12 @@ def merge(store: Store, doc: dict[str, Any], origin: str) -> ImportReport:
                     (b["id"], b["created"]),
                 )
                 report.bookmarks += cur.rowcount
+            for d in doc.get("dismissals", []):
+                cur = conn.execute(
+                    "INSERT OR IGNORE INTO dismissals(id, created) VALUES (?, ?)",
+                    (d["id"], d["created"]),
+                )
+                report.dismissals += cur.rowcount
             for r in doc.get("reads", []):
                 cur = conn.execute(
                     "INSERT OR IGNORE INTO reads(id, read_at) VALUES (?, ?)",
@@ -150,6 +173,14 @@ def merge(store: Store, doc: dict[str, Any], origin: str) -> ImportReport:
             for note_id, text, updated, copy_origin, base in incoming:
                 note = _Incoming(note_id, text, updated, copy_origin or origin, base)
                 _merge_note(conn, report, note)
+            for t in doc.get("tags", []):
+                # Added to the tags already there (a tag is never taken off by an import),
+                # under the name as this version writes it.
+                cur = conn.execute(
+                    "INSERT OR IGNORE INTO tags(id, tag, created) VALUES (?, ?, ?)",
+                    (t["id"], normalise_tag(t["tag"]), _or(t.get("created"), now)),
+                )
+                report.tags += cur.rowcount
             for a in doc.get("aliases", []):
                 conn.execute(
                     "INSERT OR IGNORE INTO aliases(old_id, new_id, at) VALUES (?, ?, ?)",

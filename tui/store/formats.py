@@ -13,6 +13,9 @@ never written raw), and each format neutralises what its reader would obey:
   Keys are readable (`iclr2023contrastive`, then `...a`, `...b` when two collide).
 - Markdown: the abstract as the reader shows it (LaTeX rendered to Unicode), and
   notes in fenced blocks, so their lines and characters are kept as typed.
+
+Tags go to a `Tags:` line (Markdown), a `tags` column (CSV, space-separated) and
+`keywords` (BibTeX, comma-separated).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from tui.corpus.stopwords import STOPWORDS
 from tui.corpus.tokens import tokenize
 from tui.sanitize import visible, visible_line
 from tui.store.records import ConflictCopy, Snapshot, StoreData
+from tui.tagnames import format_tags
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +47,9 @@ class Item:
     read_at: float | None
     note: str | None
     conflicts: tuple[ConflictCopy, ...]
+    tags: tuple[str, ...] = ()
+    #: Dismissed ("not interested", the `x` key).
+    dismissed: bool = False
 
 
 def items(
@@ -52,12 +59,14 @@ def items(
     with_notes: bool = False,
     ids: Collection[str] | None = None,
 ) -> list[Item]:
-    """Bookmarked or noted abstracts (both filters narrow), ordered by collection and file;
-    with `ids`, exactly those abstracts (a list the reader showed), marked or not."""
+    """Bookmarked, noted or tagged abstracts (`bookmarked` and `with_notes` narrow), ordered
+    by collection and file; with `ids`, exactly those abstracts (a list the reader showed),
+    marked or not."""
     copies: dict[str, list[ConflictCopy]] = {}
     for c in data.conflicts:
         copies.setdefault(c.abstract_id, []).append(c)
-    chosen = set(data.bookmarks) | set(data.notes) | set(copies) if ids is None else set(ids)
+    everything = set(data.bookmarks) | set(data.notes) | set(copies) | set(data.tags)
+    chosen = everything if ids is None else set(ids)
     if bookmarked:
         chosen &= set(data.bookmarks)
     if with_notes:
@@ -74,6 +83,8 @@ def items(
                 data.reads.get(i),
                 note.text if note else None,
                 tuple(copies.get(i, ())),
+                tuple(sorted(data.tags.get(i, ()))),
+                i in data.dismissals,
             )
         )
     return sorted(
@@ -104,8 +115,11 @@ def to_markdown(selected: Iterable[Item]) -> str:
         parts.append("")
         where = f"{visible_line(s.source)} (#{s.position})" if s.source else "source unknown"
         venue = visible_line(s.venue_year or "unknown venue")
-        parts.append(f"*{venue}* · {where} · id `{visible_line(it.id)}`")
+        dismissed = " · not interested" if it.dismissed else ""
+        parts.append(f"*{venue}* · {where} · id `{visible_line(it.id)}`{dismissed}")
         parts.append("")
+        if it.tags:
+            parts += [f"Tags: {visible_line(format_tags(it.tags))}", ""]
         text = to_plain(s.text) if s.text else "(text not kept)"
         parts.extend(f"> {line}" for line in visible(text).splitlines())
         if it.note is not None:
@@ -217,6 +231,8 @@ def to_bibtex(selected: Iterable[Item]) -> str:
             fields.append(("year", str(s.year)))
         if it.note:
             fields.append(("note", it.note))
+        if it.tags:
+            fields.append(("keywords", ", ".join(it.tags)))
         body = ",\n".join(f"  {k} = {{{bib_text(v)}}}" for k, v in fields if v)
         entries.append(f"@misc{{{key},\n{body}\n}}\n")
     return "\n".join(entries)
@@ -231,8 +247,10 @@ CSV_COLUMNS = [
     "source",
     "position",
     "bookmarked",
+    "dismissed",
     "read_at",
     "note",
+    "tags",
     "abstract",
 ]
 # What makes a spreadsheet read a cell as a formula (OWASP's CSV injection list).
@@ -262,8 +280,10 @@ def to_csv(selected: Iterable[Item]) -> str:
                 csv_cell(s.source),
                 s.position,
                 "yes" if it.bookmarked else "",
+                "yes" if it.dismissed else "",
                 _iso(it.read_at),
                 csv_cell(it.note or ""),
+                csv_cell(" ".join(it.tags)),
                 csv_cell(s.text),
             ]
         )

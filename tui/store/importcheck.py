@@ -19,6 +19,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from tui.tagnames import TagError, normalise_tag
+
 # Timestamps are Unix times; beyond this range `time.localtime` fails when exporting.
 _TIME_MIN, _TIME_MAX = -(10**11), 10**11
 _INT_MIN, _INT_MAX = -(2**63), 2**63 - 1  # what an SQLite INTEGER holds
@@ -124,6 +126,19 @@ OPT_TIME = _rule(_optional(_time), "a number (a Unix time) or null")
 OPT_TEXT = _rule(_optional(_is_text), "a string or null")
 OPT_INT = _rule(_optional(_int), "a whole number or null")
 
+
+def _tag(value: Any) -> bool:
+    if not _is_text(value):
+        return False
+    try:
+        normalise_tag(value)
+    except TagError:
+        return False
+    return True
+
+
+TAG = _rule(_tag, "a tag name (not empty, no control character, comma or quote)")
+
 #: Per section: field -> (check, required). Fields not listed are ignored.
 SECTIONS: dict[str, dict[str, tuple[Callable[[Any], bool], bool]]] = {
     "records": {
@@ -137,6 +152,7 @@ SECTIONS: dict[str, dict[str, tuple[Callable[[Any], bool], bool]]] = {
         "year": (OPT_INT, False),
     },
     "bookmarks": {"id": (ID, True), "created": (TIME, True)},
+    "dismissals": {"id": (ID, True), "created": (TIME, True)},
     "reads": {"id": (ID, True), "read_at": (TIME, True)},
     "notes": {
         "id": (ID, True),
@@ -152,6 +168,7 @@ SECTIONS: dict[str, dict[str, tuple[Callable[[Any], bool], bool]]] = {
         "origin": (OPT_TEXT, False),
     },
     "aliases": {"old_id": (ID, True), "new_id": (ID, True)},
+    "tags": {"id": (ID, True), "tag": (TAG, True), "created": (OPT_TIME, False)},
 }
 
 

@@ -97,6 +97,8 @@ def read_all(rows: Rows, data: StoreData, reader: RowReader) -> None:
         )
     for i, t in rows("SELECT id, created FROM bookmarks"):
         data.bookmarks[as_text(i)] = reader.time(t, f"the bookmark time of {as_text(i)}")
+    for i, t in rows("SELECT id, created FROM dismissals"):
+        data.dismissals[as_text(i)] = reader.time(t, f"the dismissal time of {as_text(i)}")
     for i, t in rows("SELECT id, read_at FROM reads"):
         data.reads[as_text(i)] = reader.time(t, f"the read time of {as_text(i)}")
     for i, text, version, updated in rows("SELECT id, text, version, updated FROM notes"):
@@ -121,3 +123,6 @@ def read_all(rows: Rows, data: StoreData, reader: RowReader) -> None:
         )
     data.state = {as_text(k): as_text(v) for k, v in rows("SELECT key, value FROM state")}
     data.aliases = {as_text(o): as_text(n) for o, n in rows("SELECT old_id, new_id FROM aliases")}
+    for i, tag, t in rows("SELECT id, tag, created FROM tags"):
+        i = as_text(i)
+        data.tags.setdefault(i, {})[as_text(tag)] = reader.time(t, f"the time of a tag of {i}")

@@ -7,7 +7,7 @@ in a worker thread can iterate them while the UI toggles a bookmark.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
 
@@ -28,11 +28,12 @@ from tui.store.records import (
 
 
 class Memory:
-    """Bookmarks, reads, notes, snapshots and state held in memory, guarded by one lock."""
+    """Bookmarks, reads, notes, tags, snapshots and state held in memory, guarded by one lock."""
 
     def __init__(self) -> None:
         self._lock = threading.RLock()
         self._bookmarks: frozenset[str] = frozenset()
+        self._dismissed: frozenset[str] = frozenset()
         self._reads: dict[str, float] = {}
         self._read_ids: frozenset[str] = frozenset()
         self._notes: dict[str, str] = {}
@@ -47,12 +48,23 @@ class Memory:
         # new id -> old id for a note moved by a re-attachment not yet committed: the
         # database still holds it under the old id, at the old id's version.
         self._note_moved_from: dict[str, str] = {}
+        # Tags both ways. Per abstract: changed in place, read per row with .get. Per tag:
+        # sets changed in place under the lock (a tag on 100,000 abstracts is not copied
+        # on every key press), frozen for a reader when it asks, only the tags changed since.
+        self._tags: dict[str, frozenset[str]] = {}
+        self._tag_sets: dict[str, set[str]] = {}
+        self._tag_frozen: dict[str, frozenset[str]] = {}
+        self._tag_dirty: set[str] = set()
 
     # PersonalData (search) and the quick questions the list asks per row
 
     def bookmarked_ids(self) -> AbstractSet[str]:
         """Ids of bookmarked abstracts."""
         return self._bookmarks
+
+    def dismissed_ids(self) -> AbstractSet[str]:
+        """Ids of abstracts dismissed ("not interested")."""
+        return self._dismissed
 
     def read_ids(self) -> AbstractSet[str]:
         """Ids of abstracts marked read."""
@@ -70,6 +82,10 @@ class Memory:
         """Whether the abstract is bookmarked."""
         return abstract_id in self._bookmarks
 
+    def is_dismissed(self, abstract_id: str) -> bool:
+        """Whether the abstract is dismissed ("not interested")."""
+        return abstract_id in self._dismissed
+
     def is_read(self, abstract_id: str) -> bool:
         """Whether the abstract is marked read."""
         return abstract_id in self._read_ids
@@ -83,8 +99,37 @@ class Memory:
         return self._reads.get(abstract_id)
 
     def snapshot(self, abstract_id: str) -> Snapshot | None:
-        """The snapshot kept for an abstract id (bookmarked or noted ones), or None."""
+        """The snapshot kept for an abstract id (bookmarked, dismissed or noted ones), or None."""
         return self._records.get(abstract_id)
+
+    def tags_of(self, abstract_id: str) -> frozenset[str]:
+        """The tags of an abstract (empty when it has none)."""
+        return self._tags.get(abstract_id, frozenset())
+
+    def tags_by_id(self) -> Mapping[str, AbstractSet[str]]:
+        """Abstract id -> its tags, for the list's rows (read with `.get`, never iterated:
+        it changes in place)."""
+        return self._tags
+
+    def tag_index(self) -> Mapping[str, AbstractSet[str]]:
+        """Tag -> ids of the abstracts that have it: a mapping never changed once returned,
+        so a search thread can iterate it (the freezing happens here, on its thread)."""
+        with self._lock:
+            if self._tag_dirty:
+                frozen = dict(self._tag_frozen)
+                for tag in self._tag_dirty:
+                    ids = self._tag_sets.get(tag)
+                    if ids:
+                        frozen[tag] = frozenset(ids)
+                    else:
+                        frozen.pop(tag, None)
+                self._tag_frozen, self._tag_dirty = frozen, set()
+            return self._tag_frozen
+
+    def tag_counts(self) -> dict[str, int]:
+        """Tag -> how many abstracts have it, loaded or not."""
+        with self._lock:
+            return {tag: len(ids) for tag, ids in self._tag_sets.items()}
 
     def conflict_copies(self) -> list[ConflictCopy]:
         """Note texts kept after concurrent edits or imports."""
@@ -100,6 +145,42 @@ class Memory:
         self._bookmarks = self._bookmarks | {i} if on else self._bookmarks - {i}
         if snap is not None:
             self._records[i] = snap
+
+    def _set_dismissed_memory(self, i: str, on: bool, snap: Snapshot | None) -> None:
+        self._dismissed = self._dismissed | {i} if on else self._dismissed - {i}
+        if snap is not None:
+            self._records[i] = snap
+
+    def _set_tags_memory(
+        self, on: Iterable[tuple[str, str]], off: Iterable[tuple[str, str]]
+    ) -> None:
+        """Add the (id, tag) pairs `on` and remove those `off` (callers hold the lock)."""
+        for pairs, adding in ((off, False), (on, True)):
+            for i, tag in pairs:
+                have = self._tags.get(i, frozenset())
+                have = have | {tag} if adding else have - {tag}
+                if have:
+                    self._tags[i] = have
+                else:
+                    self._tags.pop(i, None)
+                ids = self._tag_sets.setdefault(tag, set())
+                if adding:
+                    ids.add(i)
+                else:
+                    ids.discard(i)
+                    if not ids:
+                        del self._tag_sets[tag]
+                self._tag_dirty.add(tag)
+
+    def _replace_tags(self, pairs: Iterable[tuple[str, str]]) -> None:
+        tags: dict[str, set[str]] = {}
+        by_tag: dict[str, set[str]] = {}
+        for i, tag in pairs:
+            tags.setdefault(i, set()).add(tag)
+            by_tag.setdefault(tag, set()).add(i)
+        self._tags = {i: frozenset(ts) for i, ts in tags.items()}
+        self._tag_dirty = set(self._tag_sets) | set(by_tag)
+        self._tag_sets = by_tag
 
     def _set_read_memory(self, ids: list[str], on: bool, at: float) -> None:
         if on:
@@ -125,6 +206,8 @@ class Memory:
         self._records[new] = snap
         if old in self._bookmarks:
             self._bookmarks = (self._bookmarks - {old}) | {new}
+        if old in self._dismissed:
+            self._dismissed = (self._dismissed - {old}) | {new}
         if old in self._reads:
             self._reads.setdefault(new, self._reads.pop(old))
             self._read_ids = frozenset(self._reads)
@@ -138,6 +221,9 @@ class Memory:
         self._conflicts = [
             replace(c, abstract_id=new) if c.abstract_id == old else c for c in self._conflicts
         ]
+        moved_tags = self._tags.get(old, frozenset())
+        if moved_tags:
+            self._set_tags_memory([(new, t) for t in moved_tags], [(old, t) for t in moved_tags])
         self._aliases[old] = new
 
     def _apply_result(self, result: object) -> list[StoreEvent]:
@@ -209,10 +295,15 @@ class Memory:
             )
         return sorted(out, key=lambda r: (-r.updated, r.id))
 
-    def _orphans(self) -> list[Orphan]:
+    def _orphans(self, *, dismissed: bool = False) -> list[Orphan]:
+        """Records whose abstract is not loaded; with `dismissed`, dismissals too (they are
+        re-attached like the rest, but are not worth telling the user about)."""
         if self._loaded is None:
             return []
         ids = set(self._bookmarks) | set(self._notes) | {c.abstract_id for c in self._conflicts}
+        ids |= set(self._tags)
+        if dismissed:
+            ids |= self._dismissed
         return [
             Orphan(i, self._records.get(i), i in self._bookmarks, self._notes.get(i))
             for i in sorted(ids - self._loaded)
@@ -220,10 +311,16 @@ class Memory:
 
     def _merge(self, data: StoreData, pending: frozenset[tuple[str, str]]) -> bool:
         """Take the database's view, except where a change of ours is still queued."""
-        before = (self._bookmarks, self._read_ids, dict(self._notes), len(self._conflicts))
-        bookmarks = {i for i in data.bookmarks if ("bookmark", i) not in pending}
-        bookmarks |= {i for i in self._bookmarks if ("bookmark", i) in pending}
-        self._bookmarks = frozenset(bookmarks)
+        before = (
+            self._bookmarks,
+            self._dismissed,
+            self._read_ids,
+            dict(self._notes),
+            len(self._conflicts),
+            dict(self._tags),
+        )
+        self._bookmarks = _merged_ids(data.bookmarks, self._bookmarks, "bookmark", pending)
+        self._dismissed = _merged_ids(data.dismissals, self._dismissed, "dismiss", pending)
         reads = {i: t for i, t in data.reads.items() if ("read", i) not in pending}
         reads.update({i: t for i, t in self._reads.items() if ("read", i) in pending})
         self._reads, self._read_ids = reads, frozenset(reads)
@@ -245,5 +342,36 @@ class Memory:
             **{k: v for k, v in self._state.items() if ("state", k) in pending},
         }
         self._aliases = {**data.aliases, **self._aliases}
-        after = (self._bookmarks, self._read_ids, self._notes, len(self._conflicts))
+        self._merge_tags(data.tags, pending)
+        after = (
+            self._bookmarks,
+            self._dismissed,
+            self._read_ids,
+            self._notes,
+            len(self._conflicts),
+            self._tags,
+        )
         return before != after
+
+    def _merge_tags(
+        self, disk: Mapping[str, Mapping[str, float]], pending: frozenset[tuple[str, str]]
+    ) -> None:
+        """The database's tags, except the pairs (and moved ids) with a change still queued."""
+        queued = {tuple(key.split("\t", 1)) for kind, key in pending if kind == "tag"}
+        moving = {key for kind, key in pending if kind == "tags"}
+
+        def ours(pair: tuple[str, str]) -> bool:
+            return pair in queued or pair[0] in moving
+
+        pairs = {(i, t) for i, ts in disk.items() for t in ts if not ours((i, t))}
+        pairs |= {(i, t) for i, ts in self._tags.items() for t in ts if ours((i, t))}
+        self._replace_tags(pairs)
+
+
+def _merged_ids(
+    stored: Iterable[str], ours: frozenset[str], kind: str, pending: frozenset[tuple[str, str]]
+) -> frozenset[str]:
+    """The database's ids, except where a change of ours (`(kind, id)`) is still queued."""
+    merged = {i for i in stored if (kind, i) not in pending}
+    merged |= {i for i in ours if (kind, i) in pending}
+    return frozenset(merged)

@@ -102,11 +102,15 @@ class StoreData:
 
     records: dict[str, Snapshot] = field(default_factory=dict)
     bookmarks: dict[str, float] = field(default_factory=dict)
+    #: "Not interested" (the `x` key): id -> when, like bookmarks.
+    dismissals: dict[str, float] = field(default_factory=dict)
     reads: dict[str, float] = field(default_factory=dict)
     notes: dict[str, NoteRow] = field(default_factory=dict)
     conflicts: list[ConflictCopy] = field(default_factory=list)
     state: dict[str, str] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)
+    #: abstract id -> {tag: when it was added}
+    tags: dict[str, dict[str, float]] = field(default_factory=dict)
 
 
 # Write operations. UserData queues these; Store.apply writes a batch of them in one
@@ -116,6 +120,29 @@ class StoreData:
 @dataclass(frozen=True, slots=True)
 class SetBookmark:
     abstract_id: str
+    on: bool
+    snapshot: Snapshot | None
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SetDismissed:
+    """Dismiss ("not interested") or un-dismiss an abstract; kept with a snapshot like a
+    bookmark, so it survives the abstract's file changing."""
+
+    abstract_id: str
+    on: bool
+    snapshot: Snapshot | None
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SetTag:
+    """Put `tag` on an abstract (`on`) or take it off. One (abstract, tag) pair per
+    operation: two instances changing different pairs never undo each other's."""
+
+    abstract_id: str
+    tag: str
     on: bool
     snapshot: Snapshot | None
     at: float
@@ -170,7 +197,17 @@ class DismissConflict:
     copy_id: int
 
 
-Operation = SetBookmark | SetRead | SaveNote | DeleteNote | SetState | Reattach | DismissConflict
+Operation = (
+    SetBookmark
+    | SetRead
+    | SaveNote
+    | DeleteNote
+    | SetState
+    | Reattach
+    | DismissConflict
+    | SetTag
+    | SetDismissed
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,9 +4,9 @@ When `UserData` closes with changes it could not commit (read-only directory, di
 full, a locked or newer database), nothing may be lost: the pending changes are
 written in the format `abstracts import` reads, to the first place that accepts
 the file: the data directory, then the system temp directory, then the home
-directory. Removals (un-bookmark, mark unread, delete a note or a conflict copy)
-cannot be expressed by an import, which only adds; they are listed for the user
-under `unsaved_removals` and otherwise ignored.
+directory. Removals (un-bookmark, un-dismiss, mark unread, untag, delete a note or a
+conflict copy) cannot be expressed by an import, which only adds; they are listed for
+the user under `unsaved_removals` and otherwise ignored.
 """
 
 from __future__ import annotations
@@ -29,13 +29,20 @@ from tui.store.records import (
     Reattach,
     SaveNote,
     SetBookmark,
+    SetDismissed,
     SetRead,
     SetState,
+    SetTag,
     Snapshot,
 )
 from tui.store.schema import SCHEMA_VERSION
 
 PREFIX = "abstracts-unsaved-"
+# A mark kept with a snapshot: the export section it goes to, and its removal's kind.
+_MARKS: dict[type, tuple[str, str]] = {
+    SetBookmark: ("bookmarks", "bookmark"),
+    SetDismissed: ("dismissals", "dismissal"),
+}
 
 
 def rescue_document(
@@ -59,10 +66,12 @@ def rescue_document(
         "rescue": reason,
         "records": [],
         "bookmarks": [],
+        "dismissals": [],
         "reads": [],
         "notes": [],
         "aliases": [],
         "state": {},
+        "tags": [],
         "unsaved_removals": [],
     }
     removals: list[dict[str, Any]] = doc["unsaved_removals"]
@@ -73,12 +82,19 @@ def rescue_document(
             records[abstract_id] = snap
 
     for op in ops:
-        if isinstance(op, SetBookmark):
+        if isinstance(op, SetBookmark | SetDismissed):
+            section, kind = _MARKS[type(op)]
             if op.on:
                 keep(op.abstract_id, op.snapshot)
-                doc["bookmarks"].append({"id": op.abstract_id, "created": op.at})
+                doc[section].append({"id": op.abstract_id, "created": op.at})
             else:
-                removals.append({"kind": "bookmark", "id": op.abstract_id})
+                removals.append({"kind": kind, "id": op.abstract_id})
+        elif isinstance(op, SetTag):
+            if op.on:
+                keep(op.abstract_id, op.snapshot)
+                doc["tags"].append({"id": op.abstract_id, "tag": op.tag, "created": op.at})
+            else:
+                removals.append({"kind": "tag", "id": op.abstract_id, "tag": op.tag})
         elif isinstance(op, SetRead):
             if op.on:
                 doc["reads"].append({"id": op.abstract_id, "read_at": op.at})

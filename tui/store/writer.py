@@ -162,6 +162,7 @@ class Writer(Memory):
             with self._lock:
                 batch = list(self._pending.items())
                 ops = [self._with_base(op) for _, op in batch]
+            ops = [self._completed(op) for op in ops]  # outside the lock: may take a while
             results = store.apply(ops)
         except Exception as e:  # sqlite3.Error, OSError, StoreError: all kept and retried
             with self._cond:
@@ -203,6 +204,10 @@ class Writer(Memory):
             return replace(op, base_version=self._base_version(op.abstract_id))
         return op
 
+    def _completed(self, op: Operation) -> Operation:
+        """`op` with what was left to the writer's thread filled in (see UserData)."""
+        return op
+
     def _reload(self) -> bool:
         try:
             if self._store is None:
@@ -220,7 +225,9 @@ class Writer(Memory):
                 # The records are moving from the old id to the new one: memory is
                 # ahead of the disk for both until the move is saved.
                 moved = {key, op.new_id} if isinstance(op, Reattach) else {key}
-                keys |= {(k, i) for i in moved for k in ("bookmark", "read", "note")}
+                keys |= {
+                    (k, i) for i in moved for k in ("bookmark", "dismiss", "read", "note", "tags")
+                }
         return frozenset(keys)
 
     def _emit(self, events: list[StoreEvent]) -> None:

@@ -1,4 +1,5 @@
-"""The overview screen's numbers: counts per collection and per file, distinctive terms, bars."""
+"""The overview's and the topic view's numbers: counts per collection, file and topic,
+distinctive terms, bars."""
 
 from __future__ import annotations
 
@@ -8,19 +9,22 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import numpy.typing as npt
 
 from tui.corpus.model import Abstract, Collection, Corpus
-from tui.similar.terms import TermMatrix, pick_terms
+from tui.similar.labels import label_groups
+from tui.similar.terms import TermMatrix
+from tui.similar.topics import Topics
 
 _PARTIAL = " ▏▎▍▌▋▊▉"
 _FULL = "█"
 
-# Informative Dirichlet prior of the log-odds (Monroe, Colaresi & Quinn 2008):
-# the whole corpus's term frequencies scaled to this many pseudo-counts, so a
-# word seen twice in a small collection does not outrank a real trend.
-_PRIOR_MASS = 1000.0
-_MIN_DOCS = 3
+# Between a topic's terms in its row's label.
+TOPIC_SEPARATOR = " · "
+# Collections (one venue's years) are not made to differ as topics are, and differ far
+# less: a term a quarter more common in one than in the rest (and beyond chance) is a
+# trend there, while what every year says ("propose", "using") stays within a few
+# percent. Topics ask for twice (`tui.similar.labels.MIN_LIFT`).
+COLLECTION_MIN_LIFT = 1.25
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,55 +98,35 @@ def file_rows(
 def distinctive_terms(corpus: Corpus, terms: TermMatrix, top: int = 8) -> dict[str, list[str]]:
     """The `top` terms most characteristic of each collection, keyed by collection label.
 
-    Each collection is compared with the rest of the corpus by the z-scored
-    log-odds ratio with an informative Dirichlet prior, over document
-    frequencies (how many abstracts use a term, so one abstract repeating a
-    word counts once). `terms` is the similarity model's `TermMatrix`
-    (`model.terms`), whose rows follow `corpus.abstracts`: its terms are stems
-    and pairs of words (`graph neural`), shown as most often written, one per
-    meaning (`tui.similar.terms.pick_terms`). With a single collection there is
-    no "rest", so its terms are ranked by df·idf instead.
+    Labelled as topics are (`tui.similar.labels.label_groups`): the terms that together
+    cover most of the collection's abstracts, each weighted by how many times more
+    common it is there than in the rest of the corpus, one per meaning (at least
+    `COLLECTION_MIN_LIFT` times). `terms` is the
+    similarity model's `TermMatrix` (`model.terms`), whose rows follow `corpus.abstracts`.
+    With a single collection there is no "rest", so its terms are weighted by idf.
     """
     labels = [a.collection.short for a in corpus.abstracts]
     names = sorted(set(labels))
     if not names or terms.n_docs != len(labels) or top <= 0:
         return {name: [] for name in names}
-    group_of_row = np.asarray([names.index(label) for label in labels], dtype=np.int64)
-    group_of_entry = np.repeat(group_of_row, np.diff(terms.indptr))
-    df_by_group = np.stack(
-        [
-            np.bincount(terms.indices[group_of_entry == g], minlength=terms.n_terms)
-            for g in range(len(names))
-        ]
-    ).astype(np.float64)
-    everywhere = df_by_group.sum(axis=0)
-
-    result: dict[str, list[str]] = {}
-    for g, name in enumerate(names):
-        inside = df_by_group[g]
-        if len(names) == 1:
-            score = inside * np.log((len(labels) + 1.0) / (everywhere + 1.0))
-        else:
-            score = _log_odds_z(inside, everywhere - inside, everywhere)
-        score = np.where(inside >= min(_MIN_DOCS, inside.max()), score, -np.inf)
-        ranked = (int(t) for t in np.argsort(-score, kind="stable") if np.isfinite(score[t]))
-        result[name] = pick_terms(terms, ranked, top, inside)
-    return result
+    position = {name: g for g, name in enumerate(names)}
+    group_of_row = np.asarray([position[label] for label in labels], dtype=np.int64)
+    found = label_groups(terms, group_of_row, len(names), top, min_lift=COLLECTION_MIN_LIFT)
+    return dict(zip(names, found, strict=True))
 
 
-def _log_odds_z(
-    inside: npt.NDArray[np.float64], rest: npt.NDArray[np.float64], prior: npt.NDArray[np.float64]
-) -> npt.NDArray[np.float64]:
-    """z-scores of the log-odds of each word inside vs outside, shrunk toward `prior`."""
-    alpha = prior / prior.sum() * _PRIOR_MASS
-    a0 = float(alpha.sum())
-    n_in, n_rest = float(inside.sum()), float(rest.sum())
-    delta = np.log((inside + alpha) / (n_in + a0 - inside - alpha)) - np.log(
-        (rest + alpha) / (n_rest + a0 - rest - alpha)
-    )
-    variance = 1.0 / (inside + alpha) + 1.0 / (rest + alpha)
-    z: npt.NDArray[np.float64] = delta / np.sqrt(variance)
-    return z
+def topic_rows(
+    topics: Topics, corpus: Corpus, read_ids: Container[str], bookmarked_ids: Container[str]
+) -> list[CountRow]:
+    """Counts per topic, topic 1 (the largest) first; each row's label is its terms."""
+    members: list[list[Abstract]] = [[] for _ in range(topics.count)]
+    for a, number in zip(corpus.abstracts, topics.number.tolist(), strict=True):
+        if number:
+            members[number - 1].append(a)
+    return [
+        _tally(TOPIC_SEPARATOR.join(labels), found, read_ids, bookmarked_ids)
+        for labels, found in zip(topics.labels, members, strict=True)
+    ]
 
 
 def bar(fraction: float, width: int) -> str:

@@ -1,4 +1,4 @@
-"""Undo and redo for bookmarks, read state and notes, many levels deep.
+"""Undo and redo for bookmarks, dismissals, read state, notes and tags, many levels deep.
 
 An action records the ids it touches, the value each had before and the value
 it set, so undoing writes back exactly what was there (not a toggle, which
@@ -30,8 +30,14 @@ class Target(Protocol):
     def set_read(self, ids: Collection[str], on: bool) -> None:
         """Mark several abstracts read (`on`) or unread in one write."""
 
+    def set_dismissed(self, id: str, on: bool) -> None:
+        """Dismiss (`on`, "not interested") or un-dismiss one abstract."""
+
     def set_note(self, id: str, text: str | None) -> None:
         """Save the note of one abstract, or delete it (`None`)."""
+
+    def set_tags(self, on: Collection[tuple[str, str]], off: Collection[tuple[str, str]]) -> None:
+        """Put the (id, tag) pairs `on` and take those `off`, in one write."""
 
 
 class Action(Protocol):
@@ -89,7 +95,23 @@ class _SetFlag:
 
 
 @dataclass(frozen=True, slots=True, init=False)
-class SetBookmarks(_SetFlag):
+class _SetEach(_SetFlag):
+    """A flag written one abstract at a time (`write`), the way bookmarks are."""
+
+    def write(self, target: Target, id: str, on: bool) -> None:
+        raise NotImplementedError
+
+    def apply(self, target: Target) -> None:
+        for i in self.changed:
+            self.write(target, i, self.after)
+
+    def revert(self, target: Target) -> None:
+        for i in self.changed:
+            self.write(target, i, self.before[i])
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class SetBookmarks(_SetEach):
     """Bookmark (`after=True`) or un-bookmark `ids`."""
 
     @property
@@ -99,13 +121,23 @@ class SetBookmarks(_SetFlag):
             return f"bookmarked {_count(n, 'abstract', 'abstracts')}"
         return f"removed {_count(n, 'bookmark', 'bookmarks')}"
 
-    def apply(self, target: Target) -> None:
-        for i in self.changed:
-            target.set_bookmark(i, self.after)
+    def write(self, target: Target, id: str, on: bool) -> None:
+        target.set_bookmark(id, on)
 
-    def revert(self, target: Target) -> None:
-        for i in self.changed:
-            target.set_bookmark(i, self.before[i])
+
+@dataclass(frozen=True, slots=True, init=False)
+class SetDismissed(_SetEach):
+    """Dismiss (`after=True`, "not interested") or un-dismiss `ids`."""
+
+    @property
+    def description(self) -> str:
+        n = len(self.changed)
+        if self.after:
+            return f"dismissed {_count(n, 'abstract', 'abstracts')}"
+        return f"took back {_count(n, 'dismissal', 'dismissals')}"
+
+    def write(self, target: Target, id: str, on: bool) -> None:
+        target.set_dismissed(id, on)
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -152,6 +184,41 @@ class SetNote:
 
     def revert(self, target: Target) -> None:
         target.set_note(self.id, self.before)
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeTags:
+    """Tags put on (`added`) and taken off (`removed`) abstracts, as (id, tag) pairs that
+    really changed: tagging one abstract, a whole list, renaming, merging or deleting a
+    tag is one step. `description` is written when the change is made."""
+
+    added: tuple[tuple[str, str], ...]
+    removed: tuple[tuple[str, str], ...]
+    description: str
+
+    @classmethod
+    def capture(
+        cls,
+        add: Iterable[tuple[str, str]],
+        remove: Iterable[tuple[str, str]],
+        has: Callable[[str, str], bool],
+        description: str,
+    ) -> Self:
+        """The change adding and removing pairs, keeping only those not already so
+        (`has(id, tag)` reads the current state)."""
+        added = tuple(p for p in dict.fromkeys(add) if not has(*p))
+        removed = tuple(p for p in dict.fromkeys(remove) if has(*p) and p not in added)
+        return cls(added, removed, description)
+
+    @property
+    def changed(self) -> tuple[tuple[str, str], ...]:
+        return self.added + self.removed
+
+    def apply(self, target: Target) -> None:
+        target.set_tags(self.added, self.removed)
+
+    def revert(self, target: Target) -> None:
+        target.set_tags(self.removed, self.added)
 
 
 def _changes_something(action: Action) -> bool:
@@ -225,9 +292,15 @@ class AbstractWriter(Protocol):
 
     def set_read(self, abstracts: Iterable[Abstract], on: bool) -> None: ...
 
+    def set_dismissed(self, abstract: Abstract, on: bool) -> None: ...
+
     def save_note(self, abstract: Abstract, text: str) -> None: ...
 
     def delete_note(self, abstract_id: str) -> None: ...
+
+    def set_tags(
+        self, on: Iterable[tuple[str, str]] = (), off: Iterable[tuple[str, str]] = ()
+    ) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,7 +308,7 @@ class CorpusTarget:
     """Adapts the user data (which takes `Abstract`s) to the id-based `Target` actions use.
 
     Ids not in the corpus (an abstract whose file was closed since) are skipped, except
-    that a note can always be deleted.
+    that a note can always be deleted and tags always changed.
     """
 
     writer: AbstractWriter
@@ -252,11 +325,20 @@ class CorpusTarget:
         if found:
             self.writer.set_read(found, on)
 
+    def set_dismissed(self, id: str, on: bool) -> None:
+        abstract = self.corpus.by_id.get(id)
+        if abstract is not None:
+            self.writer.set_dismissed(abstract, on)
+
     def set_note(self, id: str, text: str | None) -> None:
         if text is None:
             self.writer.delete_note(id)
         elif (abstract := self.corpus.by_id.get(id)) is not None:
             self.writer.save_note(abstract, text)
+
+    def set_tags(self, on: Collection[tuple[str, str]], off: Collection[tuple[str, str]]) -> None:
+        # By id, orphans included: renaming a tag renames it on abstracts not loaded too.
+        self.writer.set_tags(on, off)
 
 
 def undo_notice(action: Action) -> str:

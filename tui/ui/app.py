@@ -29,8 +29,11 @@ from tui.corpus.model import Abstract, Corpus
 from tui.sanitize import visible_line
 from tui.ui.clock import Clock, TextualClock
 from tui.ui.controllers.exporting import ExportController
+from tui.ui.controllers.feed import FeedController
 from tui.ui.controllers.personal import READ_AFTER_SECONDS, PersonalController
 from tui.ui.controllers.search import SearchController
+from tui.ui.controllers.tags import TagsController
+from tui.ui.controllers.topics import TopicsController
 from tui.ui.controllers.triage import TriageController
 from tui.ui.quitting import QuitSequence
 from tui.ui.widgets.abstract_list import AbstractList
@@ -42,8 +45,10 @@ if TYPE_CHECKING:
 
     # Screens are imported when first opened (not needed for the first paint); their
     # messages are handled by name (`on_note_editor_screen_changed`).
+    from tui.ui.screens.feed import FeedScreen
     from tui.ui.screens.note_editor import NoteEditorScreen
     from tui.ui.screens.notes import NotesScreen
+    from tui.ui.screens.tags import TagsScreen
 
 NARROW_WIDTH = 100
 ANSI_THEMES = ("ansi-dark", "ansi-light")
@@ -91,6 +96,11 @@ class AbstractsApp(App[int]):
         Binding("m", "more_like_this", "Similar"),
         Binding("M", "more_like_bookmarks", "More like ★", show=False),
         Binding("O", "overview", "Overview", show=False),
+        Binding("t", "tag_abstract", "Tag", show=False),
+        Binding("number_sign", "tags", "Tags view", show=False),
+        Binding("x", "dismiss", "Not interested", show=False),
+        Binding("F", "feed", "Feed", show=False),
+        Binding("T", "topics", "Topics", show=False),
     ]
 
     def __init__(
@@ -114,6 +124,9 @@ class AbstractsApp(App[int]):
         self.personal = PersonalController(self)
         self.triage = TriageController(self)
         self.exporting = ExportController(self)
+        self.tags = TagsController(self)
+        self.feed = FeedController(self)
+        self.topics = TopicsController(self)
         #: Saving at quit, signals and the bound on quitting (the command line installs
         #: its guard; the tests do not).
         self.quit_sequence = QuitSequence(self)
@@ -206,6 +219,7 @@ class AbstractsApp(App[int]):
         A half-built cache is simply rebuilt next time."""
         self.quitting = True
         self.search.stop()
+        self.topics.stop()
 
     def _report_problems(self) -> None:
         problems = self.corpus.problems
@@ -233,6 +247,9 @@ class AbstractsApp(App[int]):
             self.abstract_list.set_marks(marks)
         self._show_current()
         self._refresh_header()
+        self.tags.view_changed()
+        self.feed.view_changed()
+        self.topics.view_changed()
 
     def _refresh_header(self) -> None:
         search, personal = self.search, self.personal
@@ -246,6 +263,8 @@ class AbstractsApp(App[int]):
         if search.filtered and search.index is None:
             # Never the unfiltered list as if it were the result.
             status.append("filter waits for the search index…", style="italic")
+        elif search.filtered and search.waits_for_topics:
+            status.append("filter waits for the topics…", style="italic")
         elif search.filtered:
             # Filtered: the counts that matter now, short enough for 80 columns.
             matched, close = search.match_counts or (len(self.abstract_list.rows), 0)
@@ -285,6 +304,9 @@ class AbstractsApp(App[int]):
             bookmarked=bookmarked,
             read=read,
             note=note,
+            tags=self.tags.of(abstract),
+            dismissed=self.personal.userdata is not None
+            and self.personal.userdata.is_dismissed(abstract.id),
         )
 
     @on(AbstractList.Highlighted)
@@ -316,8 +338,20 @@ class AbstractsApp(App[int]):
         self.personal.save_note(message.abstract, message.text)
         self.view_changed()  # the ✎ mark and the note under the abstract
 
+    def on_feed_screen_acted(self, message: FeedScreen.Acted) -> None:
+        self.feed.acted(message.action, message.abstract)
+
+    def on_feed_screen_sorted(self, message: FeedScreen.Sorted) -> None:
+        self.feed.sorted(message.sort)
+
     def on_notes_screen_conflict_dropped(self, message: NotesScreen.ConflictDropped) -> None:
         self.personal.dismiss_conflict(message.copy_id)
+
+    def on_tags_screen_rename_asked(self, message: TagsScreen.RenameAsked) -> None:
+        self.tags.rename(message.old, message.new)
+
+    def on_tags_screen_delete_asked(self, message: TagsScreen.DeleteAsked) -> None:
+        self.tags.delete(message.tag)
 
     def watch_theme(self, theme: str) -> None:
         """Remember the theme chosen (palette: Theme) for the next start."""
@@ -334,9 +368,13 @@ class AbstractsApp(App[int]):
             # The priority `/` stands aside where it is text: in the filter itself, and on
             # every other screen (the note editor, the help).
             return len(self.screen_stack) == 1 and self.focused is not self.filter_input
+        if action == "feed":
+            return len(self.screen_stack) == 1  # not over another view (F closes the feed)
         if action == "to_results":
             # The priority Enter only means "to the results" in the filter box.
             return len(self.screen_stack) == 1 and self.focused is self.filter_input
+        if action in ("tag_abstract", "tags"):
+            return len(self.screen_stack) == 1
         return True
 
     def action_focus_filter(self) -> None:
@@ -405,6 +443,21 @@ class AbstractsApp(App[int]):
 
     def action_overview(self) -> None:
         self.triage.overview()
+
+    def action_tag_abstract(self) -> None:
+        self.tags.tag_current()
+
+    def action_tags(self) -> None:
+        self.tags.show_view()
+
+    def action_dismiss(self) -> None:
+        self.feed.toggle_dismissed()
+
+    def action_feed(self) -> None:
+        self.feed.open()
+
+    def action_topics(self) -> None:
+        self.topics.show()
 
     # Screens are imported when first opened: they are not needed for the first paint.
 
@@ -481,6 +534,11 @@ class AbstractsApp(App[int]):
         )
         yield from self.personal.commands()
         yield from self.triage.commands()
+        yield from self.tags.commands()
+        yield from self.feed.commands()
+        yield SystemCommand(
+            "Topics", "The corpus's topics; choose one to filter (T)", self.topics.show
+        )
 
 
 def make_app(

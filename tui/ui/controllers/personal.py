@@ -184,7 +184,11 @@ class PersonalController:
         if data is None:
             return None
         return RowMarks(
-            bookmarked=data.bookmarked_ids(), noted=data.noted_ids(), read=data.read_ids()
+            bookmarked=data.bookmarked_ids(),
+            noted=data.noted_ids(),
+            read=data.read_ids(),
+            tags=data.tags_by_id(),
+            dismissed=data.dismissed_ids(),
         )
 
     def view_of(self, abstract: Abstract) -> tuple[bool, bool, str | None]:
@@ -489,7 +493,7 @@ class PersonalController:
         if not data.refresh():
             if not quiet:
                 app.notify(
-                    "Bookmarks, notes and read marks are up to date. "
+                    "Bookmarks, notes, tags and read marks are up to date. "
                     "(Abstract files are read when the app starts.)",
                     timeout=3,
                 )

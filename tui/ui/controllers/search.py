@@ -42,6 +42,8 @@ class SearchController:
         self.cache_build: CacheBuild | None = None
         #: The abstract to come back to when the filter is cleared.
         self.saved_selection: str | None = None
+        #: True while the filter shown has `topic:` and the topics are still being computed.
+        self.waits_for_topics = False
 
     @property
     def filtered(self) -> bool:
@@ -115,6 +117,7 @@ class SearchController:
         self.query_text = value
         if not value.strip():
             self._set_query_error(None)
+            self.waits_for_topics = False
             self.match_counts = None
             self._apply_rows(list(range(len(app.corpus))), None, keep=self.saved_selection)
             return
@@ -151,10 +154,16 @@ class SearchController:
         except QueryError as error:
             app.call_from_thread(self._show_query_error, text, str(error))
             return
+        topics = app.topics.numbers
+        if topics is None and app.topics.pending and any(f.name == "topic" for f in query.fields):
+            app.call_from_thread(self._wait_for_topics, text)
+            return  # searched again once they are ready
         index = self.ensure_index()
         if index is None:
             return
-        result = index.search(query, app.corpus, personal=app.personal.userdata, order=order)
+        result = index.search(
+            query, app.corpus, personal=app.personal.userdata, order=order, topics=topics
+        )
         highlighter = index.highlighter(query)
         counts = (result.matched, result.close)
         app.call_from_thread(
@@ -169,6 +178,7 @@ class SearchController:
         if text != self.query_text or order != self.order:
             return
         app = self.app
+        self.waits_for_topics = False
         self._set_query_error(None)
         current = app.abstract_list.current
         app.abstract_list.empty_text = (
@@ -180,6 +190,22 @@ class SearchController:
             rows, spans, keep=current.id if current else None, divider=matched if close else None
         )
         app.triage.apply_resume_selection()
+
+    def _wait_for_topics(self, text: str) -> None:
+        """`topic:` before the topics are ready: say so rather than match nothing."""
+        if text != self.query_text:
+            return
+        self.waits_for_topics = True
+        self._set_query_error(None)
+        self._show_line(
+            Text(
+                f"Computing topics for {len(self.app.corpus):,} abstracts; "
+                "topic: filters as soon as they are ready.",
+                style="italic",
+            ),
+            error=False,
+        )
+        self.app.view_changed()
 
     def _show_query_error(self, text: str, message: str) -> None:
         if text == self.query_text:

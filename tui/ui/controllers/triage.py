@@ -189,6 +189,7 @@ class TriageController:
     def _warm_similarity(self) -> None:
         if self.ensure_similarity() is not None:
             self.app.call_from_thread(self.app.view_changed)
+            self.app.call_from_thread(self.app.topics.warm)
 
     def more_like_this(self) -> None:
         if (current := self.app.abstract_list.current) is not None:
@@ -244,8 +245,11 @@ class TriageController:
         else:
             data = app.personal.userdata
             read = data.read_ids() if data is not None else set()
+            dismissed = data.dismissed_ids() if data is not None else set()
             unread = [a.index for a in app.corpus.abstracts if a.id not in read]
-            for pick in taste.rank(model, seeds, (), unread, k=20):
+            # Dismissed abstracts ("not interested") and what is like them sink.
+            unlikes = [a.index for a in app.corpus.abstracts if a.id in dismissed]
+            for pick in taste.rank(model, seeds, unlikes, unread, k=20):
                 rows.append((app.corpus.abstracts[pick.index], pick.score, list(pick.shared)))
         app.call_from_thread(self._show_similar, title, subtitle, rows, seeds)
 

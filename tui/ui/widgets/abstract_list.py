@@ -8,9 +8,9 @@ the cost of showing, filtering or jumping does not grow with the corpus
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from rich.style import Style
@@ -27,6 +27,8 @@ from textual.strip import Strip
 
 from tui.corpus.model import Abstract, Corpus
 from tui.sanitize import visible_line
+from tui.tagnames import format_tags
+from tui.ui.widgets.cursor import CURSOR_BINDINGS, CursorMoves
 
 Spans = Callable[[str], Sequence[tuple[int, int]]]
 
@@ -38,18 +40,15 @@ class RowMarks:
     bookmarked: AbstractSet[str] = frozenset()
     noted: AbstractSet[str] = frozenset()
     read: AbstractSet[str] = frozenset()
+    tags: Mapping[str, AbstractSet[str]] = field(default_factory=dict)
+    dismissed: AbstractSet[str] = frozenset()
 
 
-class AbstractList(ScrollView, can_focus=True):
+class AbstractList(CursorMoves, ScrollView, can_focus=True):
     """A virtual list of abstracts: headline, marks, venue and year."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j,down", "cursor_down", "Down", show=False),
-        Binding("k,up", "cursor_up", "Up", show=False),
-        Binding("g,home", "first", "First", show=False),
-        Binding("G,end", "last", "Last", show=False),
-        Binding("pageup", "page_up", "Page up", show=False),
-        Binding("pagedown", "page_down", "Page down", show=False),
+        *CURSOR_BINDINGS,
         Binding("enter", "choose", "Read", show=False),
     ]
 
@@ -228,26 +227,12 @@ class AbstractList(ScrollView, can_focus=True):
         elif self._line_of(self.cursor) >= top + height:
             self.scroll_to(y=self._line_of(self.cursor) - height + 1, animate=False, immediate=True)
 
-    def _page(self) -> int:
+    @property
+    def row_count(self) -> int:
+        return len(self._rows)
+
+    def page_rows(self) -> int:
         return max(1, self.scrollable_content_region.height - 1)
-
-    def action_cursor_down(self) -> None:
-        self.cursor += 1
-
-    def action_cursor_up(self) -> None:
-        self.cursor -= 1
-
-    def action_first(self) -> None:
-        self.cursor = 0
-
-    def action_last(self) -> None:
-        self.cursor = len(self._rows) - 1
-
-    def action_page_down(self) -> None:
-        self.cursor += self._page()
-
-    def action_page_up(self) -> None:
-        self.cursor -= self._page()
 
     def action_choose(self) -> None:
         if (current := self.current) is not None:
@@ -357,15 +342,26 @@ class AbstractList(ScrollView, can_focus=True):
         marks = self.marks
         is_read = abstract.id in marks.read
         mark_style = self._style("mark")
+        # One cell for the two opposite judgements: ★ kept, ✗ not interested.
+        judged = "★" if abstract.id in marks.bookmarked else " "
+        if judged == " " and abstract.id in marks.dismissed:
+            judged = "✗"
         marker = Text.assemble(
-            ("★" if abstract.id in marks.bookmarked else " ", mark_style),
+            (judged, mark_style),
             ("✎" if abstract.id in marks.noted else " ", mark_style),
             (" " if is_read else "•", mark_style),
             " ",
         )
         meta = visible_line(abstract.collection.short)
         meta_width = min(len(meta), max(0, width // 4))
-        headline_width = max(1, width - marker.cell_len - meta_width - 1)
+        tags = marks.tags.get(abstract.id)
+        tag_text = Text()
+        if tags and width >= 40:
+            # Compact and cut first: at most a fifth of the row, after the headline.
+            tag_text = Text(visible_line(format_tags(tags)), style=self._style("meta"))
+            tag_text.truncate(min(tag_text.cell_len, width // 5), overflow="ellipsis")
+            tag_text.append(" ")
+        headline_width = max(1, width - marker.cell_len - meta_width - tag_text.cell_len - 1)
         headline = Text(abstract.headline, style=self._style("read" if is_read else "unread"))
         if self.highlight_spans is not None:
             # On the cursor row the accent background would hide accent-coloured matches.
@@ -377,6 +373,7 @@ class AbstractList(ScrollView, can_focus=True):
             marker,
             headline,
             " ",
+            tag_text,
             (meta[:meta_width], self._style("meta")),
             # The widget's own colours under every span: without them a light theme
             # shows the terminal's default background behind the row.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -16,6 +17,7 @@ from textual.widgets import Static
 from tui.corpus.latex import render
 from tui.corpus.model import Abstract
 from tui.sanitize import visible, visible_line
+from tui.tagnames import format_tags
 
 WORDS_PER_MINUTE = 200
 # Characters of source shown for one abstract (real ones are a few thousand).
@@ -35,10 +37,12 @@ class DetailView:
     abstract: Abstract
     bookmarked: bool = False
     read: bool = False
+    dismissed: bool = False
     note: str | None = None
     raw: bool = False
     spans: Callable[[str], Sequence[tuple[int, int]]] | None = None
     near_duplicates: Sequence[tuple[Abstract, float]] = field(default_factory=tuple)
+    tags: AbstractSet[str] = frozenset()
 
 
 def reading_text(
@@ -107,12 +111,18 @@ def meta_text(view: DetailView) -> Text:
     # Lines are never wrapped (styles/app.tcss): the length leads the second line, and
     # the id, least needed, is what an ellipsis cuts first.
     parts.append(f"{words:,} words · {minutes} min  ·  ")
-    parts.append(
-        "★ bookmarked  " if view.bookmarked else "☆ not bookmarked  ",
-        style="bold" if view.bookmarked else "dim",
-    )
+    if view.bookmarked or not view.dismissed:
+        parts.append(
+            "★ bookmarked  " if view.bookmarked else "☆ not bookmarked  ",
+            style="bold" if view.bookmarked else "dim",
+        )
+    if view.dismissed:  # in the place of "not bookmarked": the line fits a narrow pane
+        parts.append("✗ not interested  ", style="bold")
     parts.append("✓ read" if view.read else "• unread", style="dim" if view.read else "bold")
     parts.append(f"  ·  id {visible_line(abstract.id)}", style="dim")
+    if view.tags:
+        parts.append("\nTags: ", style="dim")
+        parts.append(visible_line(format_tags(view.tags)), style="bold")
     if len(abstract.sources) > 1:
         others = ", ".join(f"{visible_line(s.name)} #{s.position}" for s in abstract.sources[1:])
         parts.append(f"\nAlso in: {others}", style="dim")
