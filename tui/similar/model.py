@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -86,6 +87,7 @@ class SimilarityModel:
     _postings: _Postings = field(init=False)
     _dup_keys: dict[int, str] = field(init=False, default_factory=dict)
     _document_frequency: IntArray = field(init=False)
+    _mean: ScoreArray | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         if len(self.texts) != self.terms.n_docs:
@@ -109,7 +111,9 @@ class SimilarityModel:
         start, end = self.terms.indptr[i], self.terms.indptr[i + 1]
         return self.terms.indices[start:end], self.weights[start:end]
 
-    def _scores(self, terms: IntArray, weights: npt.NDArray[np.floating]) -> ScoreArray:
+    def _scores(
+        self, terms: npt.NDArray[np.integer[Any]], weights: npt.NDArray[np.floating[Any]]
+    ) -> ScoreArray:
         """Dot product of a sparse query vector with every abstract."""
         p = self._postings
         starts = p.indptr[terms]
@@ -121,6 +125,27 @@ class SimilarityModel:
         values = p.weights[gather] * np.repeat(weights, lengths)
         summed = np.bincount(p.rows[gather], weights=values, minlength=len(self))
         return np.asarray(summed, dtype=np.float64)
+
+    def vector(self, i: int) -> tuple[IntArray, FloatArray]:
+        """Abstract `i`'s unit vector: its term ids (ascending) and their weights."""
+        return self._row(i)
+
+    def dot(
+        self, terms: npt.NDArray[np.integer[Any]], weights: npt.NDArray[np.floating[Any]]
+    ) -> ScoreArray:
+        """Dot product of a sparse vector (distinct term ids and their weights) with every
+        abstract; only the abstracts sharing a term with it are touched."""
+        return self._scores(terms, weights)
+
+    def mean_direction(self) -> ScoreArray:
+        """The mean of all the abstracts' vectors scaled to unit length, dense over the
+        terms (computed once): which way the average abstract of this corpus points."""
+        if self._mean is None:
+            total = np.bincount(self.terms.indices, self.weights, minlength=self.terms.n_terms)
+            mean = np.asarray(total, dtype=np.float64)
+            norm = float(np.sqrt(np.sum(mean * mean)))
+            self._mean = mean / norm if norm > 0 else mean
+        return self._mean
 
     def scores(self, i: int) -> ScoreArray:
         """Cosine similarity of abstract `i` with every abstract (itself included, about 1.0)."""
