@@ -1,9 +1,11 @@
-"""The application: owns the corpus and three typed controllers, and wires them to the UI.
+"""The application: owns the corpus and typed controllers, and wires them to the UI.
 
 `app.search` (the filter and index), `app.personal` (bookmarks, notes, read marks,
-auto-read), `app.triage` (next unread, undo, similarity, overview, resume) and
-`app.exporting` (the Export… dialog) hold their own state. Timers run on `app.clock`
-(`ui/clock.py`), which tests replace with a manual one. Widgets receive what they show through attributes and post messages up;
+auto-read), `app.triage` (next unread, undo, similarity, overview, resume),
+`app.exporting` (the Export… dialog) and the others hold their own state. The keys are
+in `ui/keys.py`, the help and palette entries in `ui/palette.py`, what the header and
+detail pane show in `ui/view.py`. Timers run on `app.clock` (`ui/clock.py`), which
+tests replace with a manual one. Widgets receive what they show through attributes and post messages up;
 screens get the callbacks they need when they are opened; only the controllers
 talk to the core (search, store, similarity). Whatever changes what is shown calls
 `view_changed()`, the one place the marks, the detail pane and the header are redrawn.
@@ -16,10 +18,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from rich.text import Text
 from textual import events, on
 from textual.app import App, ComposeResult, SystemCommand
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
@@ -27,15 +28,18 @@ from textual.widgets import Footer, Input, Static
 from tui import locations
 from tui.corpus.model import Abstract, Corpus
 from tui.sanitize import visible_line
+from tui.ui import palette, view
 from tui.ui.clock import Clock, TextualClock
 from tui.ui.controllers.exporting import ExportController
 from tui.ui.controllers.feed import FeedController
-from tui.ui.controllers.personal import READ_AFTER_SECONDS, PersonalController
+from tui.ui.controllers.personal import PersonalController
 from tui.ui.controllers.saved import SavedSearchController
-from tui.ui.controllers.search import SearchController
+from tui.ui.controllers.search import FILTER_PLACEHOLDERS, SearchController
 from tui.ui.controllers.tags import TagsController
 from tui.ui.controllers.topics import TopicsController
 from tui.ui.controllers.triage import TriageController
+from tui.ui.keys import APP_BINDINGS
+from tui.ui.palette import HelpSection
 from tui.ui.quitting import QuitSequence
 from tui.ui.widgets.abstract_list import AbstractList
 from tui.ui.widgets.detail import DetailPane, DetailView
@@ -53,14 +57,6 @@ if TYPE_CHECKING:
 
 NARROW_WIDTH = 100
 ANSI_THEMES = ("ansi-dark", "ansi-light")
-# The filter's placeholder, longest first: the longest that fits the box is shown.
-FILTER_PLACEHOLDERS = (
-    '/ filter: words, "phrase", -word, year:2023, is:bookmarked',
-    '/ filter: words "phrase" -word year:2023 is:bookmarked',
-    "/ filter: words -word year:2023 is:bookmarked",
-    "/ filter: words -word year:2023",
-    "/ filter",
-)
 
 
 class AbstractsApp(App[int]):
@@ -71,40 +67,7 @@ class AbstractsApp(App[int]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_WIDTH, "-wide")]  # noqa: RUF012 (App declares it)
     CSS_PATH: ClassVar = [locations.styles_dir() / "app.tcss"]
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        # A priority binding runs as the App receives the key, before the keys behind it
-        # are passed to the focused widget: a burst like `/quantum` (a paste, a fast
-        # typist over SSH) then lands in the filter instead of running `q` and `n`.
-        Binding("slash", "focus_filter", "Filter", priority=True),
-        # Enter in the filter, for the same reason: `/graph⏎m` must run `m` on the results.
-        Binding("enter", "to_results", "Results", show=False, priority=True),
-        Binding("question_mark", "help", "Help"),
-        Binding("q", "quit", "Quit"),
-        Binding("escape", "back", "Back", show=False),
-        Binding("v", "toggle_raw", "LaTeX source", show=False),
-        Binding("o", "toggle_order", "Order", show=False),
-        Binding("L", "load_report", "Load report", show=False),
-        Binding("b", "toggle_bookmark", "★ Bookmark"),
-        Binding("n", "edit_note", "Note"),
-        Binding("e", "edit_note_externally", "Note in $EDITOR", show=False),
-        Binding("r", "toggle_read", "Read/unread", show=False),
-        Binding("N", "notes", "Notes view", show=False),
-        Binding("ctrl+l", "refresh_data", "Refresh from disk", show=False),
-        Binding("space", "space", "Next unread"),
-        Binding("u", "undo", "Undo", show=False),
-        Binding("ctrl+r", "redo", "Redo", show=False),
-        Binding("A", "mark_all_read", "Mark list read", show=False),
-        Binding("m", "more_like_this", "Similar"),
-        Binding("M", "more_like_bookmarks", "More like ★", show=False),
-        Binding("O", "overview", "Overview", show=False),
-        Binding("t", "tag_abstract", "Tag", show=False),
-        Binding("number_sign", "tags", "Tags view", show=False),
-        Binding("x", "dismiss", "Not interested", show=False),
-        Binding("F", "feed", "Feed", show=False),
-        Binding("T", "topics", "Topics", show=False),
-        Binding("S", "save_search", "Save the filter as a search", show=False),
-        Binding("at", "saved_searches", "Saved searches", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = APP_BINDINGS
 
     def __init__(
         self, corpus: Corpus, *, data_dir: Path | None = None, clock: Clock | None = None
@@ -169,7 +132,7 @@ class AbstractsApp(App[int]):
         return self.query_one("#query-error", Static)
 
     def on_mount(self) -> None:
-        self.call_after_refresh(self._fit_placeholder)
+        self.call_after_refresh(self.search.fit_placeholder)
         self.abstract_list.empty_text = "No abstracts loaded."
         self.abstract_list.focus()
         self.view_changed()
@@ -180,13 +143,7 @@ class AbstractsApp(App[int]):
         self.call_after_refresh(self.start_background_work)
 
     def on_resize(self) -> None:
-        self.call_after_refresh(self._fit_placeholder)
-
-    def _fit_placeholder(self) -> None:
-        """The longest placeholder that fits the filter box, never one cut mid-word."""
-        width = self.filter_input.content_region.width
-        fitting = (text for text in FILTER_PLACEHOLDERS if len(text) < width)
-        self.filter_input.placeholder = next(fitting, FILTER_PLACEHOLDERS[-1])
+        self.call_after_refresh(self.search.fit_placeholder)
 
     def start_background_work(self) -> None:
         """After the first paint: build the index and open the user's data off the UI thread."""
@@ -258,38 +215,9 @@ class AbstractsApp(App[int]):
         self.saved.view_changed()
 
     def _refresh_header(self) -> None:
-        search, personal = self.search, self.personal
         header = self.query_one(AppHeader)
-        labels = sorted({visible_line(info.collection.short) for info in self.corpus.files})
-        title = Text.assemble(("abstracts", "bold"), "  ", ", ".join(labels[:3]))
-        if len(labels) > 3:
-            title.append(f" +{len(labels) - 3}")
-        header.set_title(title)
-        status = Text()
-        if search.filtered and search.index is None:
-            # Never the unfiltered list as if it were the result.
-            status.append("filter waits for the search index…", style="italic")
-        elif search.filtered and search.waits_for_topics:
-            status.append("filter waits for the topics…", style="italic")
-        elif search.filtered:
-            # Filtered: the counts that matter now, short enough for 80 columns.
-            matched, close = search.match_counts or (len(self.abstract_list.rows), 0)
-            status.append(f"{matched:,} match{'es' if matched != 1 else ''}", style="bold")
-            if close:
-                status.append(f" · {close:,} close")
-            status.append(f" · of {len(self.corpus):,}")
-            if search.order == "file":
-                status.append(" (file order)")
-        else:
-            status.append(self.corpus.summary)
-        progress = personal.progress_text(self.abstract_list.rows)
-        if progress:
-            status.append("  ·  " + progress)
-        if search.indexing:
-            status = Text.assemble(("indexing…", "italic"), "  ·  ", status)
-        if personal.saving_problem:
-            status.append("  ·  ⚠ " + personal.saving_problem, style="bold")
-        header.set_status(status)
+        header.set_title(view.header_title(self.corpus))
+        header.set_status(view.header_status(self))
 
     def _show_current(self) -> None:
         current = self.abstract_list.current
@@ -301,19 +229,8 @@ class AbstractsApp(App[int]):
             self.call_after_refresh(lambda: self.detail.scroll_to(y=resume[1], animate=False))
 
     def detail_view(self, abstract: Abstract) -> DetailView:
-        bookmarked, read, note = self.personal.view_of(abstract)
-        return DetailView(
-            abstract=abstract,
-            raw=self.raw,
-            spans=self.search.spans,
-            near_duplicates=self.triage.near_duplicates(abstract.index),
-            bookmarked=bookmarked,
-            read=read,
-            note=note,
-            tags=self.tags.of(abstract),
-            dismissed=self.personal.userdata is not None
-            and self.personal.userdata.is_dismissed(abstract.id),
-        )
+        """What the detail pane shows of `abstract`, from the controllers' state."""
+        return view.detail_view(self, abstract)
 
     @on(AbstractList.Highlighted)
     def _on_highlighted(self, event: AbstractList.Highlighted) -> None:
@@ -393,17 +310,7 @@ class AbstractsApp(App[int]):
         self.search.toggle_order()
 
     async def action_back(self) -> None:
-        focused = self.focused
-        if focused is self.filter_input:
-            if self.filter_input.value:
-                self.filter_input.value = ""
-            self.abstract_list.focus()
-        elif focused is self.detail:
-            self.abstract_list.focus()
-        elif self.search.query_text:
-            # Leaving results the user moved around in keeps the abstract they are on
-            # (Esc in the filter box instead goes back to where they were before it).
-            self.search.clear(keep_current=True)
+        self.search.back()
 
     def action_toggle_raw(self) -> None:
         self.raw = not self.raw
@@ -483,75 +390,13 @@ class AbstractsApp(App[int]):
 
         self.push_screen(LoadReportScreen(self.corpus))
 
-    def help_sections(self) -> list[tuple[str, list[tuple[str, str]]]]:
+    def help_sections(self) -> list[HelpSection]:
         """Every binding, grouped by where it applies, for the help screen."""
-        sections: list[tuple[str, list[tuple[str, str]]]] = []
-        for title, bindings in (
-            ("Everywhere", self.BINDINGS),
-            ("List", AbstractList.BINDINGS),
-            ("Detail", DetailPane.BINDINGS),
-        ):
-            rows = []
-            for binding in bindings:
-                if isinstance(binding, Binding):
-                    keys = ", ".join(
-                        self.get_key_display(Binding(k.strip(), "")) for k in binding.key.split(",")
-                    )
-                    rows.append((keys, binding.description))
-            sections.append((title, rows))
-        sections.append(
-            (
-                "More",
-                [
-                    ("Enter, Tab", "Read the selected abstract in the detail pane"),
-                    ("Esc", "Back to the list; clears the filter"),
-                    ("Ctrl+P", "Command palette"),
-                    ("Mouse", "Click selects, the wheel scrolls"),
-                    (
-                        "Auto-read",
-                        f"An abstract you move to and keep on screen {READ_AFTER_SECONDS:g} s "
-                        "is marked read (not while typing in the filter or with a dialog open; "
-                        "never the one shown at start). r marks by hand; "
-                        "turn it off in the palette (Auto-read)",
-                    ),
-                ],
-            )
-        )
-        return sections
+        return palette.help_sections(self)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        yield SystemCommand("Filter", "Focus the filter box", self.action_focus_filter)
-        yield SystemCommand("Help", "Every key binding", self.action_help)
-        yield SystemCommand(
-            "Load report", "Files loaded and problems found", self.action_load_report
-        )
-        yield SystemCommand(
-            "Toggle LaTeX source", "Rendered text or the source", self.action_toggle_raw
-        )
-        yield SystemCommand(
-            "Toggle order", "Relevance or file order for filtered results", self.action_toggle_order
-        )
-        auto_read = "on" if self.personal.auto_read else "off"
-        yield SystemCommand(
-            f"Auto-read: {auto_read}",
-            f"Mark an abstract read after {READ_AFTER_SECONDS:g} s on screen; select to switch "
-            + ("off" if auto_read == "on" else "on"),
-            self.personal.toggle_auto_read,
-        )
-        yield SystemCommand(
-            "Export…",
-            "Bookmarks, notes or the current list as Markdown, JSON, BibTeX or CSV",
-            self.exporting.open_dialog,
-        )
-        yield from self.personal.commands()
-        yield from self.triage.commands()
-        yield from self.tags.commands()
-        yield from self.feed.commands()
-        yield SystemCommand(
-            "Topics", "The corpus's topics; choose one to filter (T)", self.topics.show
-        )
-        yield from self.saved.commands()
+        yield from palette.app_commands(self)
 
 
 def make_app(

@@ -23,6 +23,16 @@ if TYPE_CHECKING:
 Order = Literal["relevance", "file"]
 
 
+# The filter's placeholder, longest first: the longest that fits the box is shown.
+FILTER_PLACEHOLDERS = (
+    '/ filter: words, "phrase", -word, year:2023, is:bookmarked',
+    '/ filter: words "phrase" -word year:2023 is:bookmarked',
+    "/ filter: words -word year:2023 is:bookmarked",
+    "/ filter: words -word year:2023",
+    "/ filter",
+)
+
+
 class SearchController:
     """The filter's state: the text typed, the order, the index and the results shown."""
 
@@ -248,6 +258,29 @@ class SearchController:
             self.saved_selection = current.id
         # Focus now, not on the next loop turn as Widget.focus would.
         app.screen.set_focus(app.filter_input)
+
+    def fit_placeholder(self) -> None:
+        """The longest placeholder that fits the filter box, never one cut mid-word."""
+        field = self.app.filter_input
+        width = field.content_region.width
+        fitting = (text for text in FILTER_PLACEHOLDERS if len(text) < width)
+        field.placeholder = next(fitting, FILTER_PLACEHOLDERS[-1])
+
+    def back(self) -> None:
+        """Esc: out of the filter or the detail pane to the list; in the list, out of the
+        results."""
+        app = self.app
+        focused = app.focused
+        if focused is app.filter_input:
+            if app.filter_input.value:
+                app.filter_input.value = ""
+            app.abstract_list.focus()
+        elif focused is app.detail:
+            app.abstract_list.focus()
+        elif self.query_text:
+            # Leaving results the user moved around in keeps the abstract they are on
+            # (Esc in the filter box instead goes back to where they were before it).
+            self.clear(keep_current=True)
 
     def to_results(self) -> None:
         """Enter in the filter: to the first result, focused at once."""

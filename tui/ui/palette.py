@@ -1,0 +1,86 @@
+"""What the app offers beyond the footer: the help screen's sections and the command
+palette's entries (Ctrl+P). Both read the app's bindings and controllers; neither acts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from textual.app import SystemCommand
+from textual.binding import Binding
+
+from tui.ui.controllers.personal import READ_AFTER_SECONDS
+from tui.ui.widgets.abstract_list import AbstractList
+from tui.ui.widgets.detail import DetailPane
+
+if TYPE_CHECKING:
+    from tui.ui.app import AbstractsApp
+
+#: A help section: its title and its rows of (keys, what they do).
+HelpSection = tuple[str, list[tuple[str, str]]]
+
+
+def help_sections(app: AbstractsApp) -> list[HelpSection]:
+    """Every binding, grouped by where it applies, for the help screen."""
+    sections: list[HelpSection] = []
+    for title, bindings in (
+        ("Everywhere", app.BINDINGS),
+        ("List", AbstractList.BINDINGS),
+        ("Detail", DetailPane.BINDINGS),
+    ):
+        rows = []
+        for binding in bindings:
+            if isinstance(binding, Binding):
+                keys = ", ".join(
+                    app.get_key_display(Binding(k.strip(), "")) for k in binding.key.split(",")
+                )
+                rows.append((keys, binding.description))
+        sections.append((title, rows))
+    sections.append(
+        (
+            "More",
+            [
+                ("Enter, Tab", "Read the selected abstract in the detail pane"),
+                ("Esc", "Back to the list; clears the filter"),
+                ("Ctrl+P", "Command palette"),
+                ("Mouse", "Click selects, the wheel scrolls"),
+                (
+                    "Auto-read",
+                    f"An abstract you move to and keep on screen {READ_AFTER_SECONDS:g} s "
+                    "is marked read (not while typing in the filter or with a dialog open; "
+                    "never the one shown at start). r marks by hand; "
+                    "turn it off in the palette (Auto-read)",
+                ),
+            ],
+        )
+    )
+    return sections
+
+
+def app_commands(app: AbstractsApp) -> Iterator[SystemCommand]:
+    """The palette's entries after Textual's own (theme, quit, …)."""
+    yield SystemCommand("Filter", "Focus the filter box", app.action_focus_filter)
+    yield SystemCommand("Help", "Every key binding", app.action_help)
+    yield SystemCommand("Load report", "Files loaded and problems found", app.action_load_report)
+    yield SystemCommand("Toggle LaTeX source", "Rendered text or the source", app.action_toggle_raw)
+    yield SystemCommand(
+        "Toggle order", "Relevance or file order for filtered results", app.action_toggle_order
+    )
+    auto_read = "on" if app.personal.auto_read else "off"
+    yield SystemCommand(
+        f"Auto-read: {auto_read}",
+        f"Mark an abstract read after {READ_AFTER_SECONDS:g} s on screen; select to switch "
+        + ("off" if auto_read == "on" else "on"),
+        app.personal.toggle_auto_read,
+    )
+    yield SystemCommand(
+        "Export…",
+        "Bookmarks, notes or the current list as Markdown, JSON, BibTeX or CSV",
+        app.exporting.open_dialog,
+    )
+    yield from app.personal.commands()
+    yield from app.triage.commands()
+    yield from app.tags.commands()
+    yield from app.feed.commands()
+    yield SystemCommand("Topics", "The corpus's topics; choose one to filter (T)", app.topics.show)
+    yield from app.saved.commands()

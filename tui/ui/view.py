@@ -1,0 +1,74 @@
+"""What the header and the detail pane show, computed from the controllers' state.
+
+`AbstractsApp.view_changed()` calls these and hands the result to the widgets; nothing
+here changes state or touches a widget.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+
+from tui.corpus.model import Abstract, Corpus
+from tui.sanitize import visible_line
+from tui.ui.widgets.detail import DetailView
+
+if TYPE_CHECKING:
+    from tui.ui.app import AbstractsApp
+
+
+def header_title(corpus: Corpus) -> Text:
+    """The app's name and the collections loaded (the first three, then a count)."""
+    labels = sorted({visible_line(info.collection.short) for info in corpus.files})
+    title = Text.assemble(("abstracts", "bold"), "  ", ", ".join(labels[:3]))
+    if len(labels) > 3:
+        title.append(f" +{len(labels) - 3}")
+    return title
+
+
+def header_status(app: AbstractsApp) -> Text:
+    """The header's status line: counts, reading progress, indexing and saving problems."""
+    search, personal, corpus = app.search, app.personal, app.corpus
+    status = Text()
+    if search.filtered and search.index is None:
+        # Never the unfiltered list as if it were the result.
+        status.append("filter waits for the search index…", style="italic")
+    elif search.filtered and search.waits_for_topics:
+        status.append("filter waits for the topics…", style="italic")
+    elif search.filtered:
+        # Filtered: the counts that matter now, short enough for 80 columns.
+        matched, close = search.match_counts or (len(app.abstract_list.rows), 0)
+        status.append(f"{matched:,} match{'es' if matched != 1 else ''}", style="bold")
+        if close:
+            status.append(f" · {close:,} close")
+        status.append(f" · of {len(corpus):,}")
+        if search.order == "file":
+            status.append(" (file order)")
+    else:
+        status.append(corpus.summary)
+    progress = personal.progress_text(app.abstract_list.rows)
+    if progress:
+        status.append("  ·  " + progress)
+    if search.indexing:
+        status = Text.assemble(("indexing…", "italic"), "  ·  ", status)
+    if personal.saving_problem:
+        status.append("  ·  ⚠ " + personal.saving_problem, style="bold")
+    return status
+
+
+def detail_view(app: AbstractsApp, abstract: Abstract) -> DetailView:
+    """Everything the detail pane shows of `abstract`: marks, note, tags, highlights."""
+    bookmarked, read, note = app.personal.view_of(abstract)
+    return DetailView(
+        abstract=abstract,
+        raw=app.raw,
+        spans=app.search.spans,
+        near_duplicates=app.triage.near_duplicates(abstract.index),
+        bookmarked=bookmarked,
+        read=read,
+        note=note,
+        tags=app.tags.of(abstract),
+        dismissed=app.personal.userdata is not None
+        and app.personal.userdata.is_dismissed(abstract.id),
+    )
