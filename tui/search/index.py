@@ -31,21 +31,13 @@ from tui.search.expand import Expander, Expansion
 from tui.search.filters import BoolArray, FilterContext, TopicNumbers, select
 from tui.search.highlight import Highlighter
 from tui.search.personal import PersonalData
-from tui.search.postings import run_positions
+from tui.search.positions import FloatArray, IntArray, phrase_mask, rank
 from tui.search.query import SYMBOL_MARK, Query, Term, parse_query
 
 Order = Literal["relevance", "file"]
-FloatArray = npt.NDArray[np.float32]
-IntArray = npt.NDArray[np.int64]
 
 # A phrase's words weigh this much more than the same words scattered.
 PHRASE_BOOST = 1.5
-# Two query words next to each other in an abstract (or one word apart) add this
-# share of the rarer word's idf: "graph neural" as written beats the two words far apart.
-PROXIMITY_BONUS = 1.0
-# Two query words within WINDOW words of each other, in either order, add this share.
-NEAR_BONUS = 1.0
-WINDOW = 15
 # Other forms of a word (`networks` for `network`) weigh a little less than the form typed.
 FORM_WEIGHT = 0.9
 # Near spellings of a word that exists as typed weigh this share of their usual weight.
@@ -54,8 +46,6 @@ KNOWN_FUZZY_SCALE = 0.1
 COMMON_SHARE = 0.5
 # ... in a corpus of at least this many (in a handful, "most" means little).
 COMMON_MIN_ABSTRACTS = 20
-# How many of the best abstracts of each group are re-ranked by proximity.
-RERANK = 200
 # Terms whose scores are kept (typing one more letter recomputes one term): up to
 # TERM_CACHE_MAX, fewer for a large corpus (12 MB: 24 terms at 100,000 abstracts),
 # but at least TERM_CACHE_MIN, more than the terms of any query typed.
@@ -179,7 +169,7 @@ class SearchIndex:
                 if excluded is not None:
                     mask &= excluded.vector == 0
         for phrase in query.phrases:
-            found = self._phrase_mask(phrase.words)
+            found = phrase_mask(self.data, [self._expander.exact(w) for w in phrase.words])
             if phrase.negated:
                 mask &= ~found
                 continue
@@ -234,7 +224,7 @@ class SearchIndex:
         for group in (full, close):
             indices = np.flatnonzero(group)
             if order == "relevance" and ranked and indices.size:
-                indices = self._ranked(indices, score, matches)
+                indices = rank(self.data, indices, score, matches)
             groups.append(indices)
         indices = np.concatenate(groups)
         matched, n_close = int(groups[0].size), int(groups[1].size)
@@ -281,68 +271,6 @@ class SearchIndex:
             if joined is not None:
                 found.append((k, joined))
         return found
-
-    def _ranked(
-        self, indices: IntArray, score: FloatArray, matches: list[_TermMatch | None]
-    ) -> IntArray:
-        """`indices` best first: by score, the best few re-ranked with the proximity bonus.
-        Stable: equal scores keep file order."""
-        indices = indices[np.argsort(-score[indices], kind="stable")]
-        present = [m for m in matches if m is not None]
-        if len(present) < 2:
-            return indices
-        top = indices[:RERANK]
-        bonus = self._proximity(top, present)
-        if not bonus.any():
-            return indices
-        adjusted = score[top] + bonus
-        score[top] = adjusted
-        head = top[np.argsort(-adjusted, kind="stable")]
-        return np.concatenate([head, indices[RERANK:]])
-
-    def _proximity(self, docs: IntArray, matches: list[_TermMatch]) -> FloatArray:
-        """Per abstract of `docs`: the bonus for pairs of query terms found near each other:
-        in order and at most one word apart (as typed: "graph neural"), or in either order
-        within a few words (the same clause)."""
-        data = self.data
-        starts = data.tok_ptr[docs]
-        lengths = data.tok_ptr[docs + 1] - starts
-        total = int(lengths.sum())
-        bonus = np.zeros(docs.size, dtype=np.float32)
-        if total == 0:
-            return bonus
-        tokens = data.tokens[run_positions(starts, lengths)]
-        owner = np.repeat(np.arange(docs.size, dtype=np.int64), lengths)
-        # Each position's own document's bounds in the concatenated tokens.
-        first = np.repeat(np.cumsum(lengths) - lengths, lengths)
-        last = first + np.repeat(lengths, lengths) - 1
-        positions = np.arange(total, dtype=np.int64)
-        vocab_size = len(data.vocab)
-        here = [m.word_mask(vocab_size)[tokens] for m in matches]
-        counts = [np.concatenate([[0], np.cumsum(h, dtype=np.int64)]) for h in here]
-        for i in range(len(matches)):
-            for j in range(i + 1, len(matches)):
-                weight = np.float32(min(matches[i].idf, matches[j].idf))
-                at = positions[here[i]]
-                if at.size == 0:
-                    continue
-                lo = np.maximum(at - WINDOW, first[at])
-                hi = np.minimum(at + WINDOW, last[at]) + 1
-                near = (counts[j][hi] - counts[j][lo]) > 0
-                found = np.zeros(docs.size, dtype=np.bool_)
-                found[owner[at[near]]] = True
-                bonus[found] += NEAR_BONUS * weight
-                if j == i + 1:
-                    tight = np.zeros(total, dtype=np.bool_)
-                    for gap in (1, 2):
-                        if total > gap:
-                            tight[:-gap] |= (
-                                here[i][:-gap] & here[j][gap:] & (owner[:-gap] == owner[gap:])
-                            )
-                    found[:] = False
-                    found[owner[tight]] = True
-                    bonus[found] += PROXIMITY_BONUS * weight
-        return bonus
 
     def highlighter(self, query: Query | str) -> Highlighter:
         """What to paint for `query`: every word its terms matched (other forms and typos
@@ -463,41 +391,6 @@ class SearchIndex:
         vector: FloatArray = (saturated * idf).astype(np.float32)
         words = np.asarray(sorted(singles), dtype=np.int64)
         return _TermMatch(vector, ranges, words, idf, present, df)
-
-    def _phrase_mask(self, words: tuple[str, ...]) -> BoolArray:
-        """Abstracts where `words` occur adjacent and in order."""
-        data = self.data
-        mask: BoolArray = np.zeros(len(self), dtype=np.bool_)
-        ids = [self._expander.exact(w) for w in words]
-        if any(i is None for i in ids):
-            return mask
-        word_ids = np.asarray(ids, dtype=np.int64)
-        counts = data.post_ptr[word_ids + 1] - data.post_ptr[word_ids]
-        anchor = int(np.argmin(counts))
-        a_id = int(word_ids[anchor])
-        candidates = data.post_doc[data.post_ptr[a_id] : data.post_ptr[a_id + 1]]
-        if len(words) == 1:
-            mask[candidates] = True
-            return mask
-        # Every token position of the candidate abstracts, without a Python loop.
-        starts = data.tok_ptr[candidates]
-        lengths = data.tok_ptr[candidates + 1] - starts
-        total = int(lengths.sum())
-        if total == 0:
-            return mask
-        positions = run_positions(starts, lengths)
-        tokens = data.tokens
-        pos = positions[tokens[positions] == a_id] - anchor
-        k = len(words)
-        pos = pos[(pos >= 0) & (pos + k <= tokens.size)]
-        ok = np.ones(pos.size, dtype=np.bool_)
-        for j, wid in enumerate(word_ids):
-            ok &= tokens[pos + j] == wid
-        pos = pos[ok]
-        first = np.searchsorted(data.tok_ptr, pos, side="right") - 1
-        last = np.searchsorted(data.tok_ptr, pos + k - 1, side="right") - 1
-        mask[first[first == last]] = True
-        return mask
 
 
 def _split_terms(query: Query) -> tuple[list[Term], list[Term]]:

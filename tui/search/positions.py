@@ -1,0 +1,136 @@
+"""What reads the words' positions in the abstracts: phrases (words adjacent and in
+order within one abstract) and proximity (query words near each other add to the score
+of the best few results)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from tui.search.build import IndexData
+from tui.search.filters import BoolArray
+from tui.search.postings import run_positions
+
+FloatArray = npt.NDArray[np.float32]
+IntArray = npt.NDArray[np.int64]
+
+# Two query words next to each other in an abstract (or one word apart) add this
+# share of the rarer word's idf: "graph neural" as written beats the two words far apart.
+PROXIMITY_BONUS = 1.0
+# Two query words within WINDOW words of each other, in either order, add this share.
+NEAR_BONUS = 1.0
+WINDOW = 15
+# How many of the best abstracts of each group are re-ranked by proximity.
+RERANK = 200
+
+
+class NearTerm(Protocol):
+    """A matched query term as proximity sees it: its idf and the words it matched."""
+
+    @property
+    def idf(self) -> float: ...
+
+    def word_mask(self, vocab_size: int) -> BoolArray:
+        """True for every vocabulary word the term matched."""
+        ...
+
+
+def rank(
+    data: IndexData, indices: IntArray, score: FloatArray, matches: Sequence[NearTerm | None]
+) -> IntArray:
+    """`indices` best first: by score, the best few re-ranked with the proximity bonus.
+    Stable: equal scores keep file order."""
+    indices = indices[np.argsort(-score[indices], kind="stable")]
+    present = [m for m in matches if m is not None]
+    if len(present) < 2:
+        return indices
+    top = indices[:RERANK]
+    bonus = proximity(data, top, present)
+    if not bonus.any():
+        return indices
+    adjusted = score[top] + bonus
+    score[top] = adjusted
+    head = top[np.argsort(-adjusted, kind="stable")]
+    return np.concatenate([head, indices[RERANK:]])
+
+
+def proximity(data: IndexData, docs: IntArray, matches: Sequence[NearTerm]) -> FloatArray:
+    """Per abstract of `docs`: the bonus for pairs of query terms found near each other:
+    in order and at most one word apart (as typed: "graph neural"), or in either order
+    within a few words (the same clause)."""
+    starts = data.tok_ptr[docs]
+    lengths = data.tok_ptr[docs + 1] - starts
+    total = int(lengths.sum())
+    bonus = np.zeros(docs.size, dtype=np.float32)
+    if total == 0:
+        return bonus
+    tokens = data.tokens[run_positions(starts, lengths)]
+    owner = np.repeat(np.arange(docs.size, dtype=np.int64), lengths)
+    # Each position's own document's bounds in the concatenated tokens.
+    first = np.repeat(np.cumsum(lengths) - lengths, lengths)
+    last = first + np.repeat(lengths, lengths) - 1
+    positions = np.arange(total, dtype=np.int64)
+    vocab_size = len(data.vocab)
+    here = [m.word_mask(vocab_size)[tokens] for m in matches]
+    counts = [np.concatenate([[0], np.cumsum(h, dtype=np.int64)]) for h in here]
+    for i in range(len(matches)):
+        for j in range(i + 1, len(matches)):
+            weight = np.float32(min(matches[i].idf, matches[j].idf))
+            at = positions[here[i]]
+            if at.size == 0:
+                continue
+            lo = np.maximum(at - WINDOW, first[at])
+            hi = np.minimum(at + WINDOW, last[at]) + 1
+            near = (counts[j][hi] - counts[j][lo]) > 0
+            found = np.zeros(docs.size, dtype=np.bool_)
+            found[owner[at[near]]] = True
+            bonus[found] += NEAR_BONUS * weight
+            if j == i + 1:
+                tight = np.zeros(total, dtype=np.bool_)
+                for gap in (1, 2):
+                    if total > gap:
+                        tight[:-gap] |= (
+                            here[i][:-gap] & here[j][gap:] & (owner[:-gap] == owner[gap:])
+                        )
+                found[:] = False
+                found[owner[tight]] = True
+                bonus[found] += PROXIMITY_BONUS * weight
+    return bonus
+
+
+def phrase_mask(data: IndexData, ids: Sequence[int | None]) -> BoolArray:
+    """Abstracts where the words `ids` (vocabulary numbers; None for a word not in the
+    vocabulary) occur adjacent and in order, within one abstract."""
+    mask: BoolArray = np.zeros(len(data.ids), dtype=np.bool_)
+    if any(i is None for i in ids):
+        return mask
+    word_ids = np.asarray(ids, dtype=np.int64)
+    counts = data.post_ptr[word_ids + 1] - data.post_ptr[word_ids]
+    anchor = int(np.argmin(counts))
+    a_id = int(word_ids[anchor])
+    candidates = data.post_doc[data.post_ptr[a_id] : data.post_ptr[a_id + 1]]
+    if len(ids) == 1:
+        mask[candidates] = True
+        return mask
+    # Every token position of the candidate abstracts, without a Python loop.
+    starts = data.tok_ptr[candidates]
+    lengths = data.tok_ptr[candidates + 1] - starts
+    total = int(lengths.sum())
+    if total == 0:
+        return mask
+    positions = run_positions(starts, lengths)
+    tokens = data.tokens
+    pos = positions[tokens[positions] == a_id] - anchor
+    k = len(ids)
+    pos = pos[(pos >= 0) & (pos + k <= tokens.size)]
+    ok = np.ones(pos.size, dtype=np.bool_)
+    for j, wid in enumerate(word_ids):
+        ok &= tokens[pos + j] == wid
+    pos = pos[ok]
+    first = np.searchsorted(data.tok_ptr, pos, side="right") - 1
+    last = np.searchsorted(data.tok_ptr, pos + k - 1, side="right") - 1
+    mask[first[first == last]] = True
+    return mask
