@@ -79,7 +79,7 @@ async def _marks(pilot: Pilot) -> None:
     app = pilot.app
     listing = app.abstract_list
     await pilot.press("b", "r", "j", "r", "j", "b")
-    app.personal.save_note(listing.current, "Compare with the second one.\nAnd a second line.")
+    app.notes.save_note(listing.current, "Compare with the second one.\nAnd a second line.")
     app.view_changed()
     await pilot.press("j", "k")  # the cursor on the row with every mark
 
@@ -97,7 +97,7 @@ async def _help(pilot: Pilot) -> None:
 
 async def _note_editor(pilot: Pilot) -> None:
     app = pilot.app
-    app.personal.save_note(app.abstract_list.current, "A note written before.\nSecond line.")
+    app.notes.save_note(app.abstract_list.current, "A note written before.\nSecond line.")
     await pilot.press("n")
     await wait_until(pilot, lambda: len(app.screen_stack) > 1)
 
@@ -105,7 +105,7 @@ async def _note_editor(pilot: Pilot) -> None:
 async def _notes_view(pilot: Pilot) -> None:
     app = pilot.app
     for text in ("First note.", "A note\nover two lines."):
-        app.personal.save_note(app.abstract_list.current, text)
+        app.notes.save_note(app.abstract_list.current, text)
         await pilot.press("j")
     await pilot.press("N")
     await wait_until(pilot, lambda: len(app.screen_stack) > 1)

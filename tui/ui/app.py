@@ -1,11 +1,12 @@
 """The application: owns the corpus and typed controllers, and wires them to the UI.
 
-`app.search` (the filter and index), `app.personal` (bookmarks, notes, read marks,
-auto-read), `app.triage` (next unread, undo, similarity, overview, resume),
-`app.exporting` (the Export… dialog) and the others hold their own state. The keys are
-in `ui/keys.py`, the help and palette entries in `ui/palette.py`, what the header and
-detail pane show in `ui/view.py`. Timers run on `app.clock` (`ui/clock.py`), which
-tests replace with a manual one. Widgets receive what they show through attributes and post messages up;
+`app.search` (the filter and index), `app.personal` (bookmarks, read marks,
+auto-read), `app.notes` (the note editors and the notes view), `app.triage` (next
+unread, undo, similarity, overview, resume), `app.exporting` (the Export… dialog) and
+the others hold their own state. The keys are in `ui/keys.py`, the help and palette
+entries in `ui/palette.py`, what the header and detail pane show in `ui/view.py`.
+Timers run on `app.clock` (`ui/clock.py`), which tests replace with a manual one.
+Widgets receive what they show through attributes and post messages up;
 screens get the callbacks they need when they are opened; only the controllers
 talk to the core (search, store, similarity). Whatever changes what is shown calls
 `view_changed()`, the one place the marks, the detail pane and the header are redrawn.
@@ -32,6 +33,7 @@ from tui.ui import palette, view
 from tui.ui.clock import Clock, TextualClock
 from tui.ui.controllers.exporting import ExportController
 from tui.ui.controllers.feed import FeedController
+from tui.ui.controllers.notes import NotesController
 from tui.ui.controllers.personal import PersonalController
 from tui.ui.controllers.saved import SavedSearchController
 from tui.ui.controllers.search import FILTER_PLACEHOLDERS, SearchController
@@ -88,6 +90,7 @@ class AbstractsApp(App[int]):
         self.quitting = False
         self.search = SearchController(self)
         self.personal = PersonalController(self)
+        self.notes = NotesController(self)
         self.triage = TriageController(self)
         self.exporting = ExportController(self)
         self.tags = TagsController(self)
@@ -258,7 +261,7 @@ class AbstractsApp(App[int]):
         self.search.filter_changed(event.value)
 
     def on_note_editor_screen_changed(self, message: NoteEditorScreen.Changed) -> None:
-        self.personal.save_note(message.abstract, message.text)
+        self.notes.save_note(message.abstract, message.text)
         self.view_changed()  # the ✎ mark and the note under the abstract
 
     def on_feed_screen_acted(self, message: FeedScreen.Acted) -> None:
@@ -268,7 +271,7 @@ class AbstractsApp(App[int]):
         self.feed.sorted(message.sort)
 
     def on_notes_screen_conflict_dropped(self, message: NotesScreen.ConflictDropped) -> None:
-        self.personal.dismiss_conflict(message.copy_id)
+        self.notes.dismiss_conflict(message.copy_id)
 
     def on_tags_screen_rename_asked(self, message: TagsScreen.RenameAsked) -> None:
         self.tags.rename(message.old, message.new)
@@ -321,16 +324,16 @@ class AbstractsApp(App[int]):
         self.personal.toggle_bookmark()
 
     def action_edit_note(self) -> None:
-        self.personal.edit_note()
+        self.notes.edit_note()
 
     def action_edit_note_externally(self) -> None:
-        self.personal.edit_externally()
+        self.notes.edit_externally()
 
     def action_toggle_read(self) -> None:
         self.personal.toggle_read()
 
     def action_notes(self) -> None:
-        self.personal.show_notes()
+        self.notes.show_notes()
 
     def action_refresh_data(self) -> None:
         """Ctrl+L: read what another instance saved."""

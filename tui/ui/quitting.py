@@ -49,7 +49,7 @@ class QuitSequence:
         app.stop_background()
         for screen in app.screen_stack:
             if isinstance(screen, NoteEditorScreen):
-                app.personal.save_note(screen.abstract, screen.text)
+                app.notes.save_note(screen.abstract, screen.text)
         app.triage.save_resume()
         return self._close_store()
 
@@ -77,7 +77,7 @@ class QuitSequence:
         for screen in list(app.screen_stack):
             if isinstance(screen, NoteEditorScreen):
                 with contextlib.suppress(Exception):
-                    app.personal.save_note(screen.abstract, screen.text)
+                    app.notes.save_note(screen.abstract, screen.text)
         data = app.personal.userdata
         if data is None or data.flush(timeout=3.0, rescue=True):
             return EXIT_OK

@@ -1,0 +1,218 @@
+"""Notes in the UI: the note editor, the external editor ($VISUAL/$EDITOR), the notes
+view with its orphans and conflict copies, and notes typed before the data opened.
+
+Notes are saved through the user's data that `app.personal` opens; each editing session
+becomes one undo step (`app.triage`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tui.corpus.model import Abstract
+from tui.sanitize import visible
+
+if TYPE_CHECKING:
+    from tui.store.userdata import UserData
+    from tui.ui.app import AbstractsApp
+    from tui.ui.screens.note_editor import NoteEditorScreen
+
+NOTE_DEBOUNCE_SECONDS = 1.0
+
+
+class NotesController:
+    """Opening, saving and rescuing notes; the notes view."""
+
+    def __init__(self, app: AbstractsApp) -> None:
+        self.app = app
+        #: What an editor opened before the data did has saved so far, by abstract id.
+        self._early_notes: dict[str, tuple[Abstract, str]] = {}
+        #: The note as it was when its editor opened, by abstract id: closing the editor
+        #: records the whole session as one undo step.
+        self._note_before: dict[str, str | None] = {}
+
+    def edit_note(self) -> None:
+        if (abstract := self.app.abstract_list.current) is None:
+            return
+        if (data := self.app.personal.userdata) is not None:
+            self._note_before[abstract.id] = data.note(abstract.id)
+            self._open_editor(abstract, data.note(abstract.id) or "")
+            return
+        # Still opening: the editor opens at once all the same, so what is typed next is
+        # the note and not keys for the list; the note saved before (if any) is put above
+        # it when the data opens, and only then is anything saved.
+        self._open_editor(abstract, "")
+        self.app.personal.when_open(lambda data: self._settle_early_note(abstract, data))
+
+    def _settle_early_note(self, abstract: Abstract, data: UserData) -> None:
+        existing = data.note(abstract.id)
+        _, typed = self._early_notes.pop(abstract.id, (abstract, ""))
+        editor = self._editor_on(abstract)
+        if editor is not None:
+            # Still editing: the session starts from the saved note, which goes above.
+            self._note_before[abstract.id] = existing
+            if existing:
+                editor.put_above(existing)
+            else:
+                self.save_note(abstract, editor.text)
+            return
+        if typed.strip():
+            merged = f"{existing.rstrip()}\n{typed}" if existing else typed
+            self._record_note_change(abstract, existing, merged)
+
+    def _editor_on(self, abstract: Abstract) -> NoteEditorScreen | None:
+        from tui.ui.screens.note_editor import NoteEditorScreen
+
+        for screen in self.app.screen_stack:
+            if isinstance(screen, NoteEditorScreen) and screen.abstract.id == abstract.id:
+                return screen
+        return None
+
+    def _open_editor(self, abstract: Abstract, text: str, *, orphaned: bool = False) -> None:
+        from tui.ui.screens.note_editor import NoteEditorScreen
+
+        self.app.push_screen(
+            NoteEditorScreen(
+                abstract,
+                text,
+                debounce=NOTE_DEBOUNCE_SECONDS,
+                orphaned=orphaned,
+            ),
+            lambda final: self._editor_closed(abstract, final),
+        )
+
+    def _editor_closed(self, abstract: Abstract, final: str | None) -> None:
+        """The editor closed: its last text is saved (its message may arrive after this)
+        and the whole session becomes one undo step."""
+        if final is not None:
+            self.save_note(abstract, final)
+        data = self.app.personal.userdata
+        if data is not None and abstract.id in self._note_before:
+            self._record(abstract.id, self._note_before.pop(abstract.id), data.note(abstract.id))
+        self.app.view_changed()
+
+    def _record(self, abstract_id: str, before: str | None, after: str | None) -> None:
+        from tui.triage.undo import SetNote
+
+        self.app.triage.record(SetNote(abstract_id, before, after))
+
+    def _record_note_change(self, abstract: Abstract, before: str | None, text: str) -> None:
+        """Save `text` as the note (empty deletes it) as one undoable step."""
+        data = self.app.personal.userdata
+        if data is None:
+            return
+        self.save_note(abstract, text)
+        self._record(abstract.id, before, data.note(abstract.id))
+        self.app.view_changed()
+
+    def edit_externally(self) -> None:
+        """`e`: the note in $VISUAL or $EDITOR, saved like any edit when the editor exits."""
+        if (abstract := self.app.abstract_list.current) is not None:
+            self.app.personal.when_open(lambda data: self._edit_externally(abstract, data))
+
+    def _edit_externally(self, abstract: Abstract, data: UserData) -> None:
+        import os
+
+        from textual.app import SuspendNotSupported
+
+        from tui.ui import external_editor
+
+        app = self.app
+        command = external_editor.editor_command(os.environ)
+        if command is None:
+            app.notify(
+                "Set $VISUAL or $EDITOR to write notes in your own editor; n opens the "
+                "note editor here.",
+                title="No editor",
+                severity="warning",
+                timeout=6,
+            )
+            return
+        before = data.note(abstract.id)
+        try:
+            # Nothing in the block may raise: the terminal is given back after it.
+            with app.suspend():
+                result = external_editor.edit_text(before or "", command)
+        except SuspendNotSupported:
+            app.notify(
+                "This terminal cannot be handed to another program; n opens the note editor here.",
+                severity="warning",
+                timeout=6,
+            )
+            return
+        if result.text is None:
+            app.notify(visible(result.problem), severity="warning", timeout=6, markup=False)
+            return
+        self._record_note_change(abstract, before, result.text)
+
+    def save_note(self, abstract: Abstract, text: str) -> None:
+        """The note editor's save: while typing (debounced) and when it closes."""
+        data = self.app.personal.userdata
+        if data is None:
+            # An editor opened before the data did: kept until it opens (see edit_note).
+            self._early_notes[abstract.id] = (abstract, text)
+            return
+        current = data.note(abstract.id)
+        if not text.strip():
+            # Emptying a note is how the user deletes it; an empty note is no note.
+            if current is not None:
+                data.delete_note(abstract.id)
+        elif current != text:
+            data.save_note(abstract, text)
+
+    def edit_orphan(self, abstract_id: str) -> None:
+        """An orphan's note opens in the editor over the stored copy of its abstract."""
+        data = self.app.personal.userdata
+        snapshot = data.snapshot(abstract_id) if data is not None else None
+        if data is None or snapshot is None:
+            return
+        from tui.corpus.model import Collection, SourceRef
+
+        stored = Abstract(
+            abstract_id,
+            snapshot.text,
+            Collection(snapshot.collection, snapshot.venue, snapshot.year),
+            [SourceRef(Path(snapshot.source or "?"), snapshot.position)],
+        )
+        self._open_editor(stored, data.note(abstract_id) or "", orphaned=True)
+
+    def show_notes(self) -> None:
+        self.app.personal.when_open(self._show_notes)
+
+    def _show_notes(self, data: UserData) -> None:
+        from tui.ui.screens.notes import NotesScreen
+
+        app = self.app
+        app.push_screen(NotesScreen(data.notes(), app.corpus), app.personal.jump_to)
+
+    def dismiss_conflict(self, copy_id: int) -> None:
+        """The user dropped a conflict copy in the notes view (the only way one goes away)."""
+        if self.app.personal.userdata is not None and self.app.personal.userdata.dismiss_conflict(
+            copy_id
+        ):
+            self.app.view_changed()
+
+    def rescue_early_notes(self) -> tuple[Path | None, str] | None:
+        """Notes typed before the data opened, and the app quit before it did: there is no
+        store to save them to, so they go to a rescue file that `abstracts import` reads.
+        Returns the file's path (None when it could not be written) and its text, or None
+        when there was nothing to rescue."""
+        import time
+
+        from tui.store.records import SaveNote, Snapshot
+        from tui.store.rescue import rescue_dirs, rescue_document, to_text, write_rescue_file
+
+        notes = [(a, t) for a, t in self._early_notes.values() if t.strip()]
+        self._early_notes = {}
+        if not notes:
+            return None
+        now = time.time()
+        snapshots = {a.id: Snapshot.of(a) for a, _ in notes}
+        ops = [SaveNote(a.id, t, snapshots[a.id], 0, now) for a, t in notes]
+        doc = rescue_document(
+            ops, snapshots, lambda _: 0, "the app quit before your data had opened"
+        )
+        text = to_text(doc)
+        path, _ = write_rescue_file(text, rescue_dirs(self.app.data_dir))
+        return path, text
