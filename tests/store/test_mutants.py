@@ -608,3 +608,90 @@ def test_a_note_without_a_snapshot_is_listed_without_a_headline(
     [record] = ud.notes()
     assert (record.id, record.text, record.headline) == ("imported-id", "a note from elsewhere", "")
     ud.close()
+
+
+# Import: what the report counts
+
+
+def test_the_import_report_counts_each_note_added_and_each_copy_kept(tmp_path: Path) -> None:
+    """`abstracts import` says how many notes it added and how many it kept as copies
+    beside a different local note: two of each here, and an identical note is neither."""
+    source = Store.open(tmp_path / "source")
+    for abstract_id, text in (("n1", "new one"), ("n2", "new two"), ("c1", "theirs 1")):
+        source.save_note(abstract_id, text)
+    source.save_note("c2", "theirs 2")
+    source.save_note("same", "identical")
+    doc = parse_export(to_json(source.load()))
+    source.close()
+    target = Store.open(tmp_path / "target")
+    for abstract_id, text in (("c1", "mine 1"), ("c2", "mine 2"), ("same", "identical")):
+        target.save_note(abstract_id, text)
+    report = merge(target, doc, "import")
+    assert (report.notes, report.copies) == (2, 2)
+    assert sorted(report.conflicts) == ["c1", "c2"]
+    again = merge(target, doc, "import")  # importing twice changes nothing
+    assert (again.notes, again.copies, again.changed) == (0, 0, False)
+    target.close()
+
+
+def test_a_bad_value_is_quoted_whole_up_to_sixty_characters() -> None:
+    def quoted(message: str) -> str:
+        return message.split(", not ", 1)[1]
+
+    sixty = "x" * 58  # repr adds the two quotes: 60 characters
+    assert quoted(_problem({"bookmarks": [{"id": "a", "created": sixty}]})) == repr(sixty)
+    longer = "y" * 59
+    shown = quoted(_problem({"bookmarks": [{"id": "a", "created": longer}]}))
+    assert shown == repr(longer)[:57] + "..." and len(shown) == 60
+
+
+# BibTeX keys
+
+
+def _snap(headline: str) -> Snapshot:
+    return Snapshot("Text.", headline, "/d/a.txt", 1, "ICLR 2023 Papers", "ICLR", 2023)
+
+
+def test_a_bibtex_key_takes_the_first_word_of_two_letters_or_more() -> None:
+    from tui.store.formats import bib_keys
+
+    assert bib_keys([_snap("Q learning for robots")]) == ["iclr2023learning"]
+    assert bib_keys([_snap("RL agents explore")]) == ["iclr2023rl"]
+
+
+def test_suffixed_bibtex_keys_never_take_a_key_another_entry_has() -> None:
+    """Two entries on `iclr2023graph` get letters; the letter `a` is already the key of
+    an entry on "Grapha …", so theirs are `b` and `c`: every key cites one entry."""
+    from tui.store.formats import bib_keys
+
+    keys = bib_keys([_snap("Graph networks"), _snap("Grapha tools"), _snap("Graph kernels")])
+    assert keys == ["iclr2023graphb", "iclr2023grapha", "iclr2023graphc"]
+
+
+# Another instance holding the database: wait and retry, never "damaged"
+
+
+def test_a_locked_database_is_told_apart_from_other_errors(tmp_path: Path) -> None:
+    import sqlite3
+
+    from tui.store.opening import _is_busy
+
+    path = tmp_path / "x.sqlite3"
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("CREATE TABLE t(x)")
+    holder.execute("BEGIN EXCLUSIVE")
+    other = sqlite3.connect(path, timeout=0)
+    with pytest.raises(sqlite3.OperationalError) as locked:
+        other.execute("INSERT INTO t VALUES (1)")
+    holder.close()
+    other.close()
+    assert _is_busy(locked.value)
+    # An extended code (SQLITE_BUSY_RECOVERY = 5 | 1 << 8), whatever the message says.
+    recovering = sqlite3.OperationalError("recovery in progress")
+    recovering.sqlite_errorcode = 261  # type: ignore[attr-defined]
+    assert _is_busy(recovering)
+    # A driver that gives no code: the message tells.
+    assert _is_busy(sqlite3.OperationalError("database table is locked"))
+    other_error = sqlite3.OperationalError("no such table: t")
+    other_error.sqlite_errorcode = 1  # type: ignore[attr-defined]
+    assert not _is_busy(other_error)
