@@ -695,3 +695,47 @@ def test_a_locked_database_is_told_apart_from_other_errors(tmp_path: Path) -> No
     other_error = sqlite3.OperationalError("no such table: t")
     other_error.sqlite_errorcode = 1  # type: ignore[attr-defined]
     assert not _is_busy(other_error)
+
+
+def test_a_damaged_database_is_told_apart_from_other_errors(tmp_path: Path) -> None:
+    import sqlite3
+
+    from tui.store.opening import is_corruption
+
+    garbage = tmp_path / "garbage.sqlite3"
+    garbage.write_bytes(b"this is not a database at all, " * 100)
+    with pytest.raises(sqlite3.DatabaseError) as real:
+        sqlite3.connect(garbage).execute("SELECT * FROM sqlite_master").fetchall()
+    assert is_corruption(real.value)
+    # An extended code (SQLITE_CORRUPT_VTAB = 11 | 1 << 8), whatever the message says.
+    vtab = sqlite3.DatabaseError("virtual table trouble")
+    vtab.sqlite_errorcode = 267  # type: ignore[attr-defined]
+    assert is_corruption(vtab)
+    # A driver that gives no code: the message tells.
+    assert is_corruption(sqlite3.DatabaseError("database disk image is malformed"))
+    busy = sqlite3.OperationalError("database is locked")
+    busy.sqlite_errorcode = 5  # type: ignore[attr-defined]
+    assert not is_corruption(busy)
+
+
+def test_each_damaged_database_set_aside_keeps_its_own_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Set aside three times in one second: three files, none replaced, named by the
+    time and a counter, each with its own -wal and -shm beside it."""
+    from tui.store import opening
+
+    real_strftime = time.strftime
+    monkeypatch.setattr(time, "strftime", lambda fmt: real_strftime(fmt, time.gmtime(0)))
+    db = tmp_path / "abstracts.sqlite3"
+    names = []
+    for n in range(3):
+        for suffix, text in (("", "db"), ("-wal", "wal"), ("-shm", "shm")):
+            (tmp_path / f"abstracts.sqlite3{suffix}").write_text(f"{text} {n}")
+        names.append(opening.set_aside(db, "corrupt").name)
+    stem = "abstracts.sqlite3.corrupt-19700101-000000"
+    assert names == [stem, f"{stem}-1", f"{stem}-2"]
+    for n, name in enumerate(names):
+        for suffix, text in (("", "db"), ("-wal", "wal"), ("-shm", "shm")):
+            assert (tmp_path / f"{name}{suffix}").read_text() == f"{text} {n}"
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith("abstracts.sqlite3-")]
