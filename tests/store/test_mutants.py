@@ -739,3 +739,28 @@ def test_each_damaged_database_set_aside_keeps_its_own_name(
         for suffix, text in (("", "db"), ("-wal", "wal"), ("-shm", "shm")):
             assert (tmp_path / f"{name}{suffix}").read_text() == f"{text} {n}"
     assert not [p for p in tmp_path.iterdir() if p.name.startswith("abstracts.sqlite3-")]
+
+
+def test_a_note_reattached_onto_another_note_is_kept_as_a_copy_and_reported(
+    tmp_path: Path,
+) -> None:
+    """Both texts survive: the one already there stays the note, the moved one becomes a
+    copy that says where it came from, and the writer is told (so the user is)."""
+    from tui.store.records import Reattach
+
+    store = Store.open(tmp_path)
+    store.save_note("old", "written on the old abstract")
+    mine = store.save_note("new", "written on the new abstract")
+    [result] = store.apply([Reattach("old", "new", None, 1_700_000_000.0)])
+    assert result.conflict is not None
+    copy = result.conflict
+    assert (copy.abstract_id, copy.text, copy.origin) == (
+        "new",
+        "written on the old abstract",
+        "re-attached from old",
+    )
+    assert result.version == mine.version
+    data = store.load()
+    assert data.notes["new"].text == "written on the new abstract" and "old" not in data.notes
+    assert [(c.text, c.origin) for c in data.conflicts] == [(copy.text, copy.origin)]
+    store.close()
