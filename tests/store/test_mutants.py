@@ -764,3 +764,33 @@ def test_a_note_reattached_onto_another_note_is_kept_as_a_copy_and_reported(
     assert data.notes["new"].text == "written on the new abstract" and "old" not in data.notes
     assert [(c.text, c.origin) for c in data.conflicts] == [(copy.text, copy.origin)]
     store.close()
+
+
+def test_a_refresh_during_a_queued_reattachment_keeps_other_unsaved_changes(
+    tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While a re-attachment waits to be saved, a note and a bookmark on another abstract
+    wait too: a refresh (another window saved something) must not drop them."""
+    f, old, new = _edited_corpus(tmp_path)
+    other = make_abstract(PARAGRAPHS[3])
+    ud = _open(data_dir)
+    ud.save_note(old, "note")
+    assert ud.flush()
+    holding = _hold_writes(monkeypatch)
+    ud.attach(load([f]))
+    ud.save_note(other, "not saved yet")
+    ud.set_bookmark(other, True)
+    ud.refresh()
+    assert ud.note(other.id) == "not saved yet" and ud.is_bookmarked(other.id)
+    assert ud.note(new.id) == "note"
+    holding.clear()
+    assert ud.flush(timeout=5)
+    ud.close()
+
+
+def test_a_store_that_cannot_open_never_reports_a_change(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    ud = _open(blocker / "data")  # nothing can be created here: the store is unavailable
+    assert ud.refresh() is False
+    ud.close(timeout=0.2)
