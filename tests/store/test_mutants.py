@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 import time
 from collections.abc import Mapping
@@ -794,3 +795,39 @@ def test_a_store_that_cannot_open_never_reports_a_change(tmp_path: Path) -> None
     ud = _open(blocker / "data")  # nothing can be created here: the store is unavailable
     assert ud.refresh() is False
     ud.close(timeout=0.2)
+
+
+# Rescue files: what could not be saved, as an importable export
+
+
+def test_a_rescue_file_holds_every_kind_of_unsaved_change(tmp_path: Path) -> None:
+    from tui.store.records import DeleteNote, Reattach, SaveNote, SetBookmark, SetRead
+    from tui.store.rescue import rescue_document
+
+    def snap(text: str) -> Snapshot:
+        return Snapshot(text, text, "/d/a.txt", 1, "ICLR 2023 Papers", "ICLR", 2023)
+
+    ops = [
+        SetBookmark("a", True, None, 1.0),  # its snapshot comes from what the app knows
+        SetRead("b", False, 2.0),
+        SaveNote("c", "unsaved note", snap("Abstract c."), 4, 3.0),
+        DeleteNote("d", 1),
+        Reattach("old", "e", snap("Abstract e."), 5.0),
+    ]
+    before = time.time()
+    doc = rescue_document(ops, {"a": snap("Abstract a.")}, lambda _: 4, "the disk is full")
+    assert doc["schema"] == SCHEMA_VERSION and before <= doc["exported"] <= time.time()
+    assert [(r["id"], r["text"]) for r in doc["records"]] == [
+        ("a", "Abstract a."),
+        ("c", "Abstract c."),
+        ("e", "Abstract e."),
+    ]
+    assert doc["unsaved_removals"] == [{"kind": "read", "id": "b"}, {"kind": "note", "id": "d"}]
+    assert doc["aliases"] == [{"old_id": "old", "new_id": "e"}]
+    # `abstracts import` takes it back.
+    store = Store.open(tmp_path)
+    report = merge(store, parse_export(json.dumps(doc)), "rescue")
+    assert (report.notes, report.bookmarks, report.records) == (1, 1, 3)
+    data = store.load()
+    assert data.notes["c"].text == "unsaved note" and data.aliases == {"old": "e"}
+    store.close()
