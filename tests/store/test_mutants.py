@@ -31,6 +31,7 @@ from tui.store.records import (
     ConflictDetected,
     NoteRow,
     OrphanReattached,
+    SetBookmark,
     Snapshot,
     StoreData,
     StoreEvent,
@@ -830,4 +831,30 @@ def test_a_rescue_file_holds_every_kind_of_unsaved_change(tmp_path: Path) -> Non
     assert (report.notes, report.bookmarks, report.records) == (1, 1, 3)
     data = store.load()
     assert data.notes["c"].text == "unsaved note" and data.aliases == {"old": "e"}
+    store.close()
+
+
+def test_an_import_adds_what_is_new_after_what_is_already_there(tmp_path: Path) -> None:
+    """A record already stored is skipped, not the end of the import: the records after
+    it are added too, and the counts say exactly what was added."""
+    store = Store.open(tmp_path)
+    store.apply(
+        [SetBookmark("have", True, Snapshot("Had.", "Had", "/d/a.txt", 2, "C", None, None), 1.0)]
+    )
+    bare = {"id": "bare", "text": "Bare record.", "headline": "Bare"}  # no source, position
+    doc = {
+        "format": "abstracts-export",
+        "version": 1,
+        "records": [{"id": "have", "text": "Had.", "headline": "Had"}, bare],
+        "bookmarks": [
+            {"id": "have", "created": 1.0},  # already bookmarked: not counted
+            {"id": "b1", "created": 2.0},
+            {"id": "b2", "created": 4.0},
+        ],
+        "reads": [{"id": "b1", "read_at": 3.0}],
+    }
+    report = merge(store, doc, "import")
+    assert (report.records, report.bookmarks, report.reads) == (1, 2, 1)
+    record = store.load().records["bare"]
+    assert (record.source, record.position, record.collection) == ("", 0, "")
     store.close()
