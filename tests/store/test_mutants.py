@@ -858,3 +858,20 @@ def test_an_import_adds_what_is_new_after_what_is_already_there(tmp_path: Path) 
     record = store.load().records["bare"]
     assert (record.source, record.position, record.collection) == ("", 0, "")
     store.close()
+
+
+def test_whole_numbers_are_taken_up_to_what_sqlite_holds() -> None:
+    for year in (-(2**63), 2**63 - 1):
+        check_document({"records": [{"id": "x", "text": "t", "headline": "h", "year": year}]})
+    for year in (-(2**63) - 1, 2**63):
+        assert "whole number" in _problem(
+            {"records": [{"id": "x", "text": "t", "headline": "h", "year": year}]}
+        )
+
+
+def test_exporting_the_list_shown_keeps_to_that_list() -> None:
+    """`ids` is the list the reader showed: the filters narrow it, never widen it."""
+    data = _store_data()  # a and b bookmarked, a and d noted, c has a copy only
+    assert {it.id for it in items(data, ids=["a", "c", "x"])} == {"a", "c", "x"}
+    assert {it.id for it in items(data, ids=["a", "d"], bookmarked=True)} == {"a"}
+    assert {it.id for it in items(data, ids=["b", "c"], with_notes=True)} == {"c"}
