@@ -875,3 +875,16 @@ def test_exporting_the_list_shown_keeps_to_that_list() -> None:
     assert {it.id for it in items(data, ids=["a", "c", "x"])} == {"a", "c", "x"}
     assert {it.id for it in items(data, ids=["a", "d"], bookmarked=True)} == {"a"}
     assert {it.id for it in items(data, ids=["b", "c"], with_notes=True)} == {"c"}
+
+
+def test_marking_unread_what_is_not_read_changes_nothing(data_dir: Path) -> None:
+    """ "Mark unread" on a list where only some rows are read (undo of `A`, or `r` on a row
+    read meanwhile elsewhere) unmarks those and leaves the rest alone."""
+    b = make_abstract(PARAGRAPHS[1])
+    ud = _open(data_dir)
+    ud.set_read([A], True)
+    ud.set_read([A, b], False)
+    assert not ud.is_read(A.id) and not ud.is_read(b.id)
+    assert ud.flush()
+    assert ud.read_ids() == set()
+    ud.close()
