@@ -888,3 +888,17 @@ def test_marking_unread_what_is_not_read_changes_nothing(data_dir: Path) -> None
     assert ud.flush()
     assert ud.read_ids() == set()
     ud.close()
+
+
+def test_a_rescued_edit_of_an_unchanged_note_counts_as_one_note(tmp_path: Path) -> None:
+    from tui.store.records import SaveNote
+    from tui.store.rescue import rescue_document
+
+    store = Store.open(tmp_path)
+    stored = store.save_note("c", "the text the edit started from")
+    ops = [SaveNote("c", "the edit that could not be saved", None, stored.version, 3.0)]
+    doc = rescue_document(ops, {}, lambda _: stored.version, "the disk was full")
+    report = merge(store, parse_export(json.dumps(doc)), "rescue")
+    assert (report.notes, report.copies) == (1, 0)
+    assert store.load().notes["c"].text == "the edit that could not be saved"
+    store.close()
