@@ -9,7 +9,11 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.test_pty_close import write_large_corpus
+
+pytestmark = pytest.mark.slow  # real processes, signalled or killed
 
 PARENT = """
 import sys, time

@@ -143,6 +143,7 @@ def test_export_writes_no_escape_to_the_terminal(
     assert b"my note" in seen
 
 
+@pytest.mark.slow
 def test_the_app_never_sends_a_hostile_payload_to_the_terminal(
     hostile_dir: Path, data_dir: Path, tmp_path: Path
 ) -> None:

@@ -23,7 +23,9 @@ from tests.ptyrun import PtyApp
 from tui.caches import SUBPROCESS_THRESHOLD
 from tui.store.userdata import UserData
 
-CLOSES = {"start": 7, "indexing": 7, "quit": 6}
+# Each run draws its own moments (the seed is printed): three closes per phase prove the
+# point in each run, and the runs add up to many moments over time.
+CLOSES = {"start": 3, "indexing": 3, "quit": 3}
 EXIT_SECONDS = 5.0
 # Killed by the hangup before the app had started (nothing opened yet) is fine too.
 ACCEPTED = (0, -signal.SIGHUP)
@@ -117,6 +119,7 @@ def test_closing_the_terminal_at_random_moments_leaves_no_process(
     print(f"pty close test: {len(results)} closes, 0 processes left, slowest exit {slowest} s")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("controlling", [True, False], ids=["sighup", "no-sighup"])
 def test_a_note_being_typed_is_saved_when_the_terminal_closes(
     seeds_dir: Path, tmp_path: Path, controlling: bool

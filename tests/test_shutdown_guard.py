@@ -13,7 +13,11 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tui.ui.shutdown import EXIT_SECONDS, WEDGED_SECONDS
+
+pytestmark = pytest.mark.slow  # real processes, signalled or killed
 
 CHILD = """
 import sys, threading

@@ -13,6 +13,7 @@ from tests.ptyrun import PtyApp
 from tui.store.userdata import UserData
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
 def test_a_signal_quits_cleanly_and_saves_the_note(
     signum: int, seeds_dir: Path, data_dir: Path

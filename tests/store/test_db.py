@@ -225,3 +225,36 @@ def test_migration_from_v2_keeps_every_row_and_adds_the_v3_tables(tmp_path: Path
     assert {"tags", "dismissals", "saved_searches"} <= tables
     assert schema.foreign_reason(store.conn, 3) is None
     assert store.integrity_check() == "ok"
+
+
+def test_a_store_another_instance_is_creating_is_never_set_aside(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two instances opening a new data folder at once: the second reads the version,
+    the first then creates the tables, the second reads the tables. Read apart, a new
+    store looked like a stranger's file and was set aside, and every note the first
+    instance saved from then on went into the file set aside (seen as a flaky
+    test_two_processes_save_500_notes_each)."""
+    from tui.store import opening
+
+    path = tmp_path / "abstracts.db"
+    new = sqlite3.connect(path, isolation_level=None)
+    new.execute("PRAGMA journal_mode = WAL")  # a new store, version 0, no tables yet
+    new.close()
+    real_quick_check = opening._quick_check
+
+    def other_instance_migrates_meanwhile(conn: sqlite3.Connection) -> str:
+        other = sqlite3.connect(path, isolation_level=None)
+        try:
+            schema.migrate(other)
+        finally:
+            other.close()
+        return real_quick_check(conn)
+
+    monkeypatch.setattr(opening, "_quick_check", other_instance_migrates_meanwhile)
+    store = Store.open(tmp_path)
+    try:
+        assert store.notices == []
+        assert sorted(p.name for p in tmp_path.iterdir() if "not-abstracts" in p.name) == []
+    finally:
+        store.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 import time
 from collections.abc import Mapping
@@ -30,6 +31,7 @@ from tui.store.records import (
     ConflictDetected,
     NoteRow,
     OrphanReattached,
+    SetBookmark,
     Snapshot,
     StoreData,
     StoreEvent,
@@ -610,3 +612,295 @@ def test_a_note_without_a_snapshot_is_listed_without_a_headline(
     [record] = ud.notes()
     assert (record.id, record.text, record.headline) == ("imported-id", "a note from elsewhere", "")
     ud.close()
+
+
+# Import: what the report counts
+
+
+def test_the_import_report_counts_each_note_added_and_each_copy_kept(tmp_path: Path) -> None:
+    """`abstracts import` says how many notes it added and how many it kept as copies
+    beside a different local note: two of each here, and an identical note is neither."""
+    source = Store.open(tmp_path / "source")
+    for abstract_id, text in (("n1", "new one"), ("n2", "new two"), ("c1", "theirs 1")):
+        source.save_note(abstract_id, text)
+    source.save_note("c2", "theirs 2")
+    source.save_note("same", "identical")
+    doc = parse_export(to_json(source.load()))
+    source.close()
+    target = Store.open(tmp_path / "target")
+    for abstract_id, text in (("c1", "mine 1"), ("c2", "mine 2"), ("same", "identical")):
+        target.save_note(abstract_id, text)
+    report = merge(target, doc, "import")
+    assert (report.notes, report.copies) == (2, 2)
+    assert sorted(report.conflicts) == ["c1", "c2"]
+    again = merge(target, doc, "import")  # importing twice changes nothing
+    assert (again.notes, again.copies, again.changed) == (0, 0, False)
+    target.close()
+
+
+def test_a_bad_value_is_quoted_whole_up_to_sixty_characters() -> None:
+    def quoted(message: str) -> str:
+        return message.split(", not ", 1)[1]
+
+    sixty = "x" * 58  # repr adds the two quotes: 60 characters
+    assert quoted(_problem({"bookmarks": [{"id": "a", "created": sixty}]})) == repr(sixty)
+    longer = "y" * 59
+    shown = quoted(_problem({"bookmarks": [{"id": "a", "created": longer}]}))
+    assert shown == repr(longer)[:57] + "..." and len(shown) == 60
+
+
+# BibTeX keys
+
+
+def _snap(headline: str) -> Snapshot:
+    return Snapshot("Text.", headline, "/d/a.txt", 1, "ICLR 2023 Papers", "ICLR", 2023)
+
+
+def test_a_bibtex_key_takes_the_first_word_of_two_letters_or_more() -> None:
+    from tui.store.formats import bib_keys
+
+    assert bib_keys([_snap("Q learning for robots")]) == ["iclr2023learning"]
+    assert bib_keys([_snap("RL agents explore")]) == ["iclr2023rl"]
+
+
+def test_suffixed_bibtex_keys_never_take_a_key_another_entry_has() -> None:
+    """Two entries on `iclr2023graph` get letters; the letter `a` is already the key of
+    an entry on "Grapha …", so theirs are `b` and `c`: every key cites one entry."""
+    from tui.store.formats import bib_keys
+
+    keys = bib_keys([_snap("Graph networks"), _snap("Grapha tools"), _snap("Graph kernels")])
+    assert keys == ["iclr2023graphb", "iclr2023grapha", "iclr2023graphc"]
+
+
+# Another instance holding the database: wait and retry, never "damaged"
+
+
+def test_a_locked_database_is_told_apart_from_other_errors(tmp_path: Path) -> None:
+    import sqlite3
+
+    from tui.store.opening import _is_busy
+
+    path = tmp_path / "x.sqlite3"
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("CREATE TABLE t(x)")
+    holder.execute("BEGIN EXCLUSIVE")
+    other = sqlite3.connect(path, timeout=0)
+    with pytest.raises(sqlite3.OperationalError) as locked:
+        other.execute("INSERT INTO t VALUES (1)")
+    holder.close()
+    other.close()
+    assert _is_busy(locked.value)
+    # An extended code (SQLITE_BUSY_RECOVERY = 5 | 1 << 8), whatever the message says.
+    recovering = sqlite3.OperationalError("recovery in progress")
+    recovering.sqlite_errorcode = 261  # type: ignore[attr-defined]
+    assert _is_busy(recovering)
+    # A driver that gives no code: the message tells.
+    assert _is_busy(sqlite3.OperationalError("database table is locked"))
+    other_error = sqlite3.OperationalError("no such table: t")
+    other_error.sqlite_errorcode = 1  # type: ignore[attr-defined]
+    assert not _is_busy(other_error)
+
+
+def test_a_damaged_database_is_told_apart_from_other_errors(tmp_path: Path) -> None:
+    import sqlite3
+
+    from tui.store.opening import is_corruption
+
+    garbage = tmp_path / "garbage.sqlite3"
+    garbage.write_bytes(b"this is not a database at all, " * 100)
+    with pytest.raises(sqlite3.DatabaseError) as real:
+        sqlite3.connect(garbage).execute("SELECT * FROM sqlite_master").fetchall()
+    assert is_corruption(real.value)
+    # An extended code (SQLITE_CORRUPT_VTAB = 11 | 1 << 8), whatever the message says.
+    vtab = sqlite3.DatabaseError("virtual table trouble")
+    vtab.sqlite_errorcode = 267  # type: ignore[attr-defined]
+    assert is_corruption(vtab)
+    # A driver that gives no code: the message tells.
+    assert is_corruption(sqlite3.DatabaseError("database disk image is malformed"))
+    busy = sqlite3.OperationalError("database is locked")
+    busy.sqlite_errorcode = 5  # type: ignore[attr-defined]
+    assert not is_corruption(busy)
+
+
+def test_each_damaged_database_set_aside_keeps_its_own_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Set aside three times in one second: three files, none replaced, named by the
+    time and a counter, each with its own -wal and -shm beside it."""
+    from tui.store import opening
+
+    real_strftime = time.strftime
+    monkeypatch.setattr(time, "strftime", lambda fmt: real_strftime(fmt, time.gmtime(0)))
+    db = tmp_path / "abstracts.sqlite3"
+    names = []
+    for n in range(3):
+        for suffix, text in (("", "db"), ("-wal", "wal"), ("-shm", "shm")):
+            (tmp_path / f"abstracts.sqlite3{suffix}").write_text(f"{text} {n}")
+        names.append(opening.set_aside(db, "corrupt").name)
+    stem = "abstracts.sqlite3.corrupt-19700101-000000"
+    assert names == [stem, f"{stem}-1", f"{stem}-2"]
+    for n, name in enumerate(names):
+        for suffix, text in (("", "db"), ("-wal", "wal"), ("-shm", "shm")):
+            assert (tmp_path / f"{name}{suffix}").read_text() == f"{text} {n}"
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith("abstracts.sqlite3-")]
+
+
+def test_a_note_reattached_onto_another_note_is_kept_as_a_copy_and_reported(
+    tmp_path: Path,
+) -> None:
+    """Both texts survive: the one already there stays the note, the moved one becomes a
+    copy that says where it came from, and the writer is told (so the user is)."""
+    from tui.store.records import Reattach
+
+    store = Store.open(tmp_path)
+    store.save_note("old", "written on the old abstract")
+    mine = store.save_note("new", "written on the new abstract")
+    [result] = store.apply([Reattach("old", "new", None, 1_700_000_000.0)])
+    assert result.conflict is not None
+    copy = result.conflict
+    assert (copy.abstract_id, copy.text, copy.origin) == (
+        "new",
+        "written on the old abstract",
+        "re-attached from old",
+    )
+    assert result.version == mine.version
+    data = store.load()
+    assert data.notes["new"].text == "written on the new abstract" and "old" not in data.notes
+    assert [(c.text, c.origin) for c in data.conflicts] == [(copy.text, copy.origin)]
+    store.close()
+
+
+def test_a_refresh_during_a_queued_reattachment_keeps_other_unsaved_changes(
+    tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While a re-attachment waits to be saved, a note and a bookmark on another abstract
+    wait too: a refresh (another window saved something) must not drop them."""
+    f, old, new = _edited_corpus(tmp_path)
+    other = make_abstract(PARAGRAPHS[3])
+    ud = _open(data_dir)
+    ud.save_note(old, "note")
+    assert ud.flush()
+    holding = _hold_writes(monkeypatch)
+    ud.attach(load([f]))
+    ud.save_note(other, "not saved yet")
+    ud.set_bookmark(other, True)
+    ud.refresh()
+    assert ud.note(other.id) == "not saved yet" and ud.is_bookmarked(other.id)
+    assert ud.note(new.id) == "note"
+    holding.clear()
+    assert ud.flush(timeout=5)
+    ud.close()
+
+
+def test_a_store_that_cannot_open_never_reports_a_change(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    ud = _open(blocker / "data")  # nothing can be created here: the store is unavailable
+    assert ud.refresh() is False
+    ud.close(timeout=0.2)
+
+
+# Rescue files: what could not be saved, as an importable export
+
+
+def test_a_rescue_file_holds_every_kind_of_unsaved_change(tmp_path: Path) -> None:
+    from tui.store.records import DeleteNote, Reattach, SaveNote, SetBookmark, SetRead
+    from tui.store.rescue import rescue_document
+
+    def snap(text: str) -> Snapshot:
+        return Snapshot(text, text, "/d/a.txt", 1, "ICLR 2023 Papers", "ICLR", 2023)
+
+    ops = [
+        SetBookmark("a", True, None, 1.0),  # its snapshot comes from what the app knows
+        SetRead("b", False, 2.0),
+        SaveNote("c", "unsaved note", snap("Abstract c."), 4, 3.0),
+        DeleteNote("d", 1),
+        Reattach("old", "e", snap("Abstract e."), 5.0),
+    ]
+    before = time.time()
+    doc = rescue_document(ops, {"a": snap("Abstract a.")}, lambda _: 4, "the disk is full")
+    assert doc["schema"] == SCHEMA_VERSION and before <= doc["exported"] <= time.time()
+    assert [(r["id"], r["text"]) for r in doc["records"]] == [
+        ("a", "Abstract a."),
+        ("c", "Abstract c."),
+        ("e", "Abstract e."),
+    ]
+    assert doc["unsaved_removals"] == [{"kind": "read", "id": "b"}, {"kind": "note", "id": "d"}]
+    assert doc["aliases"] == [{"old_id": "old", "new_id": "e"}]
+    # `abstracts import` takes it back.
+    store = Store.open(tmp_path)
+    report = merge(store, parse_export(json.dumps(doc)), "rescue")
+    assert (report.notes, report.bookmarks, report.records) == (1, 1, 3)
+    data = store.load()
+    assert data.notes["c"].text == "unsaved note" and data.aliases == {"old": "e"}
+    store.close()
+
+
+def test_an_import_adds_what_is_new_after_what_is_already_there(tmp_path: Path) -> None:
+    """A record already stored is skipped, not the end of the import: the records after
+    it are added too, and the counts say exactly what was added."""
+    store = Store.open(tmp_path)
+    store.apply(
+        [SetBookmark("have", True, Snapshot("Had.", "Had", "/d/a.txt", 2, "C", None, None), 1.0)]
+    )
+    bare = {"id": "bare", "text": "Bare record.", "headline": "Bare"}  # no source, position
+    doc = {
+        "format": "abstracts-export",
+        "version": 1,
+        "records": [{"id": "have", "text": "Had.", "headline": "Had"}, bare],
+        "bookmarks": [
+            {"id": "have", "created": 1.0},  # already bookmarked: not counted
+            {"id": "b1", "created": 2.0},
+            {"id": "b2", "created": 4.0},
+        ],
+        "reads": [{"id": "b1", "read_at": 3.0}],
+    }
+    report = merge(store, doc, "import")
+    assert (report.records, report.bookmarks, report.reads) == (1, 2, 1)
+    record = store.load().records["bare"]
+    assert (record.source, record.position, record.collection) == ("", 0, "")
+    store.close()
+
+
+def test_whole_numbers_are_taken_up_to_what_sqlite_holds() -> None:
+    for year in (-(2**63), 2**63 - 1):
+        check_document({"records": [{"id": "x", "text": "t", "headline": "h", "year": year}]})
+    for year in (-(2**63) - 1, 2**63):
+        assert "whole number" in _problem(
+            {"records": [{"id": "x", "text": "t", "headline": "h", "year": year}]}
+        )
+
+
+def test_exporting_the_list_shown_keeps_to_that_list() -> None:
+    """`ids` is the list the reader showed: the filters narrow it, never widen it."""
+    data = _store_data()  # a and b bookmarked, a and d noted, c has a copy only
+    assert {it.id for it in items(data, ids=["a", "c", "x"])} == {"a", "c", "x"}
+    assert {it.id for it in items(data, ids=["a", "d"], bookmarked=True)} == {"a"}
+    assert {it.id for it in items(data, ids=["b", "c"], with_notes=True)} == {"c"}
+
+
+def test_marking_unread_what_is_not_read_changes_nothing(data_dir: Path) -> None:
+    """ "Mark unread" on a list where only some rows are read (undo of `A`, or `r` on a row
+    read meanwhile elsewhere) unmarks those and leaves the rest alone."""
+    b = make_abstract(PARAGRAPHS[1])
+    ud = _open(data_dir)
+    ud.set_read([A], True)
+    ud.set_read([A, b], False)
+    assert not ud.is_read(A.id) and not ud.is_read(b.id)
+    assert ud.flush()
+    assert ud.read_ids() == set()
+    ud.close()
+
+
+def test_a_rescued_edit_of_an_unchanged_note_counts_as_one_note(tmp_path: Path) -> None:
+    from tui.store.records import SaveNote
+    from tui.store.rescue import rescue_document
+
+    store = Store.open(tmp_path)
+    stored = store.save_note("c", "the text the edit started from")
+    ops = [SaveNote("c", "the edit that could not be saved", None, stored.version, 3.0)]
+    doc = rescue_document(ops, {}, lambda _: stored.version, "the disk was full")
+    report = merge(store, parse_export(json.dumps(doc)), "rescue")
+    assert (report.notes, report.copies) == (1, 0)
+    assert store.load().notes["c"].text == "the edit that could not be saved"
+    store.close()

@@ -39,3 +39,10 @@ def record_notifications(app, monkeypatch) -> list[str]:
 
     monkeypatch.setattr(app, "notify", spy)
     return said
+
+
+def steady_cursors(app) -> None:
+    """Stop the text cursors blinking. Textual blinks them on a real half-second timer,
+    so a picture taken a moment later on a loaded machine would lack the cursor."""
+    for widget in app.screen.query("Input, TextArea"):
+        widget.cursor_blink = False

@@ -96,7 +96,8 @@ async def test_a_note_typed_while_opening_goes_below_the_note_already_saved(
         await pilot.press("n")
         assert isinstance(again.screen, NoteEditorScreen)
         await pilot.press(*"and now")
-        await pilot.pause(1.2)  # past the debounce: nothing is lost while the data opens
+        again.clock.advance(1.2)  # past the debounce: nothing is lost while the data opens
+        await pilot.pause()
         await open_now(pilot)
         assert again.screen.text == "saved before\nand now"
         await pilot.press("escape")

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from rich.text import Text
 
+from tests.ui.helpers import wait_until
 from tui.corpus.load import load_corpus
 from tui.ui.app import make_app
 from tui.ui.screens.help import HelpScreen
@@ -173,9 +174,13 @@ async def test_a_paragraph_of_many_abstracts_is_reported_and_shown_in_part(tmp_p
     (tmp_path / "run-together.txt").write_text(f"ICLR 2023 Papers\n\n{huge}\n", encoding="utf-8")
     corpus = load_corpus([tmp_path])
     assert any("blank lines between abstracts may be missing" in p.message for p in corpus.problems)
+    # Nothing here waits on time: the app's timers are on the manual clock (conftest.py)
+    # and the test waits for what it checks (the paragraph shown, the index built from
+    # it), not for a number of seconds or event-loop turns.
     app = make_app(corpus=corpus)
     async with app.run_test(size=(140, 40)) as pilot:
-        await pilot.pause()
+        await wait_until(pilot, lambda: "more words" in body_text(app))
+        await wait_until(pilot, lambda: app.search.index is not None)
         body = body_text(app)
         assert len(body) < 15_000
         assert "more words" in body

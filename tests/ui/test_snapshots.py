@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from textual.widgets import Static
 
-from tests.ui.helpers import wait_for_userdata, wait_until
+from tests.ui.helpers import steady_cursors, wait_for_userdata, wait_until
 from tui.ui.app import FILTER_PLACEHOLDERS, AbstractsApp, make_app
 from tui.ui.clock import ManualClock
 from tui.ui.widgets.detail import meta_text
@@ -34,6 +34,7 @@ Steps = Callable[[Pilot], Awaitable[None]]
 async def _settle(pilot: Pilot) -> None:
     await wait_for_userdata(pilot)
     await pilot.press("j", "j")
+    steady_cursors(pilot.app)
     await pilot.pause()
 
 
@@ -62,6 +63,7 @@ async def _start(pilot: Pilot, theme: str) -> AbstractsApp:
 
 async def _finish(pilot: Pilot) -> None:
     pilot.app.clear_notifications()
+    steady_cursors(pilot.app)
     await pilot.pause()
 
 
@@ -130,6 +132,7 @@ async def _toast_over_help(pilot: Pilot) -> None:
     """A toast shown while a modal is open stays below the modal's border."""
     await _help(pilot)
     pilot.app.notify("Saved.", title="A toast", timeout=3600)
+    steady_cursors(pilot.app)
     await pilot.pause()
 
 

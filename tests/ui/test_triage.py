@@ -172,14 +172,15 @@ async def test_space_at_the_end_says_what_is_left_above(seeds_dir: Path) -> None
 async def test_a_late_similar_list_never_pops_up_over_where_the_user_went(
     seeds_dir: Path, monkeypatch
 ) -> None:
-    import time
+    import threading
 
     from tui.ui.controllers.triage import TriageController
 
     real = TriageController.ensure_similarity
+    built = threading.Event()
 
     def slow(self):
-        time.sleep(0.6)  # as when the model is still building for a large corpus
+        built.wait(30)  # as when the model is still building for a large corpus
         return real(self)
 
     monkeypatch.setattr(TriageController, "ensure_similarity", slow)
@@ -187,6 +188,7 @@ async def test_a_late_similar_list_never_pops_up_over_where_the_user_went(
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_for_userdata(pilot)
         await pilot.press("m", "j", "j")  # the user moves on before the list is ready
+        built.set()
         await wait_until(pilot, lambda: any("ready" in n.message for n in app._notifications))
         assert not isinstance(app.screen, SimilarScreen)
         assert app.abstract_list.cursor == 2

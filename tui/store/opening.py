@@ -184,6 +184,10 @@ def _open_writable(path: Path, notices: list[str]) -> Opened:
     # and a damaged database is to be set aside exactly as it was.
     probe = _connect(path, read_only=True)
     try:
+        # One read transaction: the version and the tables come from the same moment. Read
+        # apart, another instance's migration committed in between made a new store look
+        # like a stranger's file, and it was set aside under that instance's feet.
+        probe.execute("BEGIN")
         version = int(probe.execute("PRAGMA user_version").fetchone()[0])
         if version > schema.SCHEMA_VERSION:
             return _open_newer(path, notices, version)
