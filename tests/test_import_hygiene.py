@@ -63,3 +63,18 @@ def test_importing_the_core_has_no_side_effects(tmp_path: Path) -> None:
         env={"ABSTRACTS_DATA_DIR": str(data), "PATH": "", "HOME": str(tmp_path)},
     )
     assert not data.exists()
+
+
+def test_the_app_module_leaves_the_heavy_libraries_for_later() -> None:
+    """The first paint needs neither numpy (search index, similarity, taste), nor
+    sqlite3 (the store opens in a worker): they are imported when first used, so
+    start-up stays close to a bare Textual app's (bench/startup.py)."""
+    code = (
+        "import sys, tui.ui.app\n"
+        "print(','.join(sorted(m for m in ('numpy', 'sqlite3', 'tui.similar.model') "
+        "if m in sys.modules)))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "", f"imported at start: {result.stdout.strip()}"

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 from textual.app import SystemCommand
 
 from tui import locations
-from tui.similar import taste
 from tui.triage.navigation import next_unread
 from tui.ui.clock import TimerHandle
 
@@ -233,6 +232,9 @@ class TriageController:
         )
 
     def _ranked(self, title: str, subtitle: str, seeds: list[int]) -> None:
+        # Imported here: numpy and the model are not needed for the first paint.
+        from tui.similar import taste
+
         app = self.app
         model = self.ensure_similarity()
         if model is None:
