@@ -15,8 +15,17 @@ import sys
 from pathlib import Path
 
 import pytest
+import textual._wait
 
 REPO = Path(__file__).resolve().parent.parent
+
+# Pilot presses and pauses wait for the app to go idle by sleeping in steps of 20 ms
+# (twice a key) until a step passes with under 1 ms of CPU. Steps of 5 ms keep the
+# same test (a step with no work) at a quarter of the cost: key-heavy tests ran at
+# 50-100 ms a key. The tests themselves wait for what they need (wait_until), never
+# for a number of idle steps.
+textual._wait.SLEEP_GRANULARITY = 0.005
+textual._wait.SLEEP_IDLE = 0.00025
 SEEDS = REPO / "seeds"
 
 
