@@ -205,7 +205,9 @@ class AbstractsApp(App[int]):
     def view_changed(self) -> None:
         """Something shown changed (results, personal data, indexing, saving): redraw the
         list's marks, the detail pane and the header from the controllers' state."""
-        if self.quitting:  # a worker's late report: the widgets may be gone already
+        if self.quitting or not self.is_running:
+            # A worker's late report: quitting, or Textual already taking the screens
+            # down (is_running turns False before the widgets go), so they may be gone.
             return
         marks = self.personal.marks()
         if marks is not None:
