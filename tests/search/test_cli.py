@@ -20,15 +20,6 @@ Vision-language models at scale. We align text and images with $3\\times$ less c
 """
 
 
-@pytest.fixture
-def corpus_dir(tmp_path: Path) -> Path:
-    folder = tmp_path / "corpus"
-    folder.mkdir()
-    (folder / "a.txt").write_text(FILE_A, encoding="utf-8")
-    (folder / "b.txt").write_text(FILE_B, encoding="utf-8")
-    return folder
-
-
 def test_prints_matches_best_first(corpus_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["contrastve", str(corpus_dir)]) == 0
     lines = capsys.readouterr().out.splitlines()

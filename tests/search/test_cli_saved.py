@@ -8,18 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.search.test_cli import FILE_A, FILE_B
 from tui.commands.search import main
 from tui.store.userdata import UserData
-
-
-@pytest.fixture
-def corpus_dir(tmp_path: Path) -> Path:
-    folder = tmp_path / "corpus"
-    folder.mkdir()
-    (folder / "a.txt").write_text(FILE_A, encoding="utf-8")
-    (folder / "b.txt").write_text(FILE_B, encoding="utf-8")
-    return folder
 
 
 def _save(data_dir: Path, *searches: tuple[str, str, str]) -> None:
