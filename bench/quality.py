@@ -231,6 +231,9 @@ def main() -> int:
     parser.add_argument("--engines", default="app,fts5,tantivy")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    unknown = sorted(set(args.engines.split(",")) - {"app", "fts5", "tantivy"})
+    if unknown:
+        parser.error(f"unknown engine {', '.join(unknown)}: choose from app, fts5, tantivy")
 
     corpus = load_corpus([args.corpus])
     position = {a.id: i for i, a in enumerate(corpus.abstracts)}
