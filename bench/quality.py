@@ -1,6 +1,7 @@
 """Known-item search quality: find a paper's abstract from its title, three engines side by side.
 
     python bench/quality.py [--corpus DIR] [--titles FILE.jsonl] [--sample N] [--seed S] [--json]
+                            [--engines app,fts5,tantivy] [--no-groups]
 
 For each title of a JSONL file of {"title", "abstract"} whose abstract is in
 the corpus (default: ../shared/corpora/iclr and iclr-titles.jsonl; any corpus
@@ -69,9 +70,10 @@ def content_words(title: str, rng: random.Random, k: int = 3) -> str:
     return " ".join(words)
 
 
-def app_engine(corpus: Corpus) -> tuple[Engine, float]:
+def app_engine(corpus: Corpus, index: SearchIndex | None = None) -> tuple[Engine, float]:
     start = time.perf_counter()
-    index = SearchIndex.build(corpus)
+    if index is None:
+        index = SearchIndex.build(corpus)
     built = time.perf_counter() - start
 
     def run(text: str) -> list[int]:
@@ -190,6 +192,59 @@ def ceiling(corpus: Corpus, cases: list[tuple[int, dict[str, str]]]) -> dict[str
     return out
 
 
+def groups(
+    index: SearchIndex, corpus: Corpus, cases: list[tuple[int, dict[str, str]]]
+) -> dict[str, dict[str, float]]:
+    """Where this app's engine puts each target, per variant: the share of targets among
+    the full matches (every word), among the close matches, or not listed; the median
+    number of full matches when the target is one of them; the MRR@10 of the order
+    inside each group; and the "group oracle": the MRR@10 this app would reach with the
+    same groups (full matches first, as a filter must) ranked perfectly inside each
+    group. The distance between the oracle and the real figure is what better ranking
+    can win; the distance from the oracle to 1 is the price of full matches first."""
+    out: dict[str, dict[str, float]] = {}
+    for variant in VARIANTS:
+        where = {"full": 0, "close": 0, "absent": 0}
+        sizes: list[int] = []
+        inner: dict[str, list[float]] = {"full": [], "close": []}
+        oracle: list[float] = []
+        for target, queries in cases:
+            try:
+                result = index.search(queries[variant], corpus)
+            except QueryError:
+                where["absent"] += 1
+                oracle.append(0.0)
+                continue
+            try:
+                position = result.indices.index(target)
+            except ValueError:
+                where["absent"] += 1
+                oracle.append(0.0)
+                continue
+            group = "close" if result.is_close(position) else "full"
+            where[group] += 1
+            if group == "full":
+                sizes.append(result.matched)
+                rank = position + 1
+                best = 1
+            else:
+                rank = position - result.matched + 1
+                best = result.matched + 1
+            inner[group].append(1.0 / rank if rank <= 10 else 0.0)
+            oracle.append(1.0 / best if best <= 10 else 0.0)
+        n = max(len(cases), 1)
+        out[variant] = {
+            "in_full": where["full"] / n,
+            "in_close": where["close"] / n,
+            "absent": where["absent"] / n,
+            "median_full_size": statistics.median(sizes) if sizes else 0.0,
+            "full_mrr@10": statistics.fmean(inner["full"]) if inner["full"] else 0.0,
+            "close_mrr@10": statistics.fmean(inner["close"]) if inner["close"] else 0.0,
+            "group_oracle_mrr@10": statistics.fmean(oracle) if oracle else 0.0,
+        }
+    return out
+
+
 def evaluate(
     engine: Engine, cases: list[tuple[int, dict[str, str]]]
 ) -> dict[str, dict[str, float]]:
@@ -230,6 +285,12 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--engines", default="app,fts5,tantivy")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--no-groups",
+        dest="groups",
+        action="store_false",
+        help="skip where the app puts each target (full / close matches) and the group oracle",
+    )
     args = parser.parse_args()
     unknown = sorted(set(args.engines.split(",")) - {"app", "fts5", "tantivy"})
     if unknown:
@@ -255,9 +316,13 @@ def main() -> int:
     limits = ceiling(corpus, cases)
     results: dict[str, dict[str, dict[str, float]]] = {}
     builds: dict[str, float] = {}
+    app_groups: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
+        built_at = time.perf_counter()
+        app_index = SearchIndex.build(corpus) if "app" in args.engines.split(",") else None
+        app_seconds = time.perf_counter() - built_at
         makers: dict[str, Callable[[], tuple[Engine, float] | None]] = {
-            "app": lambda: app_engine(corpus),
+            "app": lambda: (app_engine(corpus, app_index)[0], app_seconds),
             "fts5": lambda: fts_engine(corpus),
             "tantivy": lambda: tantivy_engine(corpus, Path(tmp)),
         }
@@ -268,9 +333,16 @@ def main() -> int:
                 continue
             engine, builds[name] = made
             results[name] = evaluate(engine, cases)
+        if app_index is not None and args.groups:
+            app_groups = groups(app_index, corpus, cases)
 
     if args.json:
-        print(json.dumps({"results": results, "build_s": builds, "ceiling": limits}, indent=2))
+        print(
+            json.dumps(
+                {"results": results, "build_s": builds, "ceiling": limits, "groups": app_groups},
+                indent=2,
+            )
+        )
         return 0
     print("what the query words allow (any engine matching words):")
     print(
@@ -290,6 +362,18 @@ def main() -> int:
             print(
                 f"{name:<9} {variant:<7} {m['hit@1']:6.3f} {m['hit@10']:7.3f} {m['mrr@10']:7.3f}"
                 f" {m['zero']:6.1%} {m['median_ms']:6.2f}"
+            )
+    if app_groups:
+        print("where the app puts the target (full matches first, then close matches):")
+        print(
+            f"{'variant':<7} {'in full':>7} {'in close':>8} {'absent':>6} {'full size':>9}"
+            f" {'MRR in full':>11} {'MRR in close':>12} {'group oracle':>12}"
+        )
+        for variant, g in app_groups.items():
+            print(
+                f"{variant:<7} {g['in_full']:7.1%} {g['in_close']:8.1%} {g['absent']:6.1%}"
+                f" {g['median_full_size']:9.0f} {g['full_mrr@10']:11.3f}"
+                f" {g['close_mrr@10']:12.3f} {g['group_oracle_mrr@10']:12.3f}"
             )
     print("build seconds: " + ", ".join(f"{k} {v:.2f}" for k, v in builds.items()))
     return 0
