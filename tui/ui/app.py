@@ -15,9 +15,9 @@ talk to the core (search, store, similarity). Whatever changes what is shown cal
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, ParamSpec
 
 from textual import events, on
 from textual.app import App, ComposeResult, SystemCommand
@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from tui.ui.screens.tags import TagsScreen
 
 NARROW_WIDTH = 100
+P = ParamSpec("P")
 ANSI_THEMES = ("ansi-dark", "ansi-light")
 
 
@@ -86,7 +87,8 @@ class AbstractsApp(App[int]):
         self._data_dir_override = data_dir
         #: Show the LaTeX source instead of the rendered text.
         self.raw = False
-        #: Set once quitting has begun: workers build nothing more, late results are dropped.
+        #: Set once quitting has begun: workers build nothing more, late results are dropped
+        #: (see `closing` and `deliver`).
         self.quitting = False
         self.search = SearchController(self)
         self.personal = PersonalController(self)
@@ -178,6 +180,34 @@ class AbstractsApp(App[int]):
             return SafeLinuxDriver
         return driver
 
+    @property
+    def closing(self) -> bool:
+        """True once quitting has begun, or once Textual has begun taking the app down
+        (`is_running` turns False before the screens go): a worker's result arriving now
+        must not touch the widgets, which may already be gone (NoMatches)."""
+        return self.quitting or not self.is_running
+
+    def deliver(self, callback: Callable[P, object], *args: P.args, **kwargs: P.kwargs) -> bool:
+        """From a worker or the store's thread: run `callback(*args, **kwargs)` on the event
+        loop, unless the app is closing, which is checked before handing it over and again
+        on the loop when it runs. Returns whether it ran: the one way a result from another
+        thread reaches the UI."""
+        if self.closing:
+            return False
+
+        def run() -> bool:
+            if self.closing:
+                return False
+            callback(*args, **kwargs)
+            return True
+
+        try:
+            return self.call_from_thread(run)
+        except RuntimeError:
+            if self.closing:  # the app ended before its loop could take the result
+                return False
+            raise
+
     def stop_background(self) -> None:
         """Quitting must not wait for a cache build: stop the child, build nothing more.
         A half-built cache is simply rebuilt next time."""
@@ -205,10 +235,8 @@ class AbstractsApp(App[int]):
     def view_changed(self) -> None:
         """Something shown changed (results, personal data, indexing, saving): redraw the
         list's marks, the detail pane and the header from the controllers' state."""
-        if self.quitting or not self.is_running:
-            # A worker's late report: quitting, or Textual already taking the screens
-            # down (is_running turns False before the widgets go), so they may be gone.
-            return
+        if self.closing:
+            return  # a late report: the widgets may already be gone
         marks = self.personal.marks()
         if marks is not None:
             self.abstract_list.set_marks(marks)

@@ -144,14 +144,14 @@ class FeedController:
         started = time.perf_counter()
         items = rank_feed(model, app.corpus, likes, unlikes, skip=read)
         seconds = time.perf_counter() - started
-        app.call_from_thread(self._show, generation, items, len(likes), len(unlikes), seconds)
+        app.deliver(self._show, generation, items, len(likes), len(unlikes), seconds)
 
     def _show(
         self, generation: int, items: list[FeedItem], likes: int, unlikes: int, seconds: float
     ) -> None:
         from tui.ui.screens.feed import FeedState
 
-        if generation != self.generation or self.screen is None or self.app.quitting:
+        if generation != self.generation or self.screen is None:
             return  # stale: the bookmarks or dismissals changed, or the feed was closed
         self.last_seconds = seconds
         self.screen.show(

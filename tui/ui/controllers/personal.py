@@ -60,19 +60,18 @@ class PersonalController:
         app = self.app
         userdata = UserData.open(app.data_dir)
         report = userdata.attach(app.corpus)
-        if app.quitting:
+        if not app.deliver(self._ready, userdata, report):
             userdata.close()  # quit while it opened: nothing was changed, nothing to show
-            return
-        app.call_from_thread(self._ready, userdata, report)
 
     def _ready(self, userdata: UserData, report: AttachReport) -> None:
         app = self.app
-        if app.quitting:  # quit since the worker looked: the widgets may be gone
-            userdata.close()
-            return
         self.userdata = userdata
         app.triage.start_undo(userdata)
-        userdata.listener = lambda event: app.call_from_thread(self._on_store_event, event)
+
+        def store_event(event: StoreEvent) -> None:  # from the store's writer thread
+            app.deliver(self._on_store_event, event)
+
+        userdata.listener = store_event
         self._replay(userdata)
         for notice in userdata.notices:
             app.notify(
