@@ -270,7 +270,9 @@ class TriageController:
             # up over another screen and take the keys typed there.
             app.notify(f"{title}: ready; press the key again to see it.", timeout=4)
             return
-        app.push_screen(SimilarScreen(title, subtitle, rows), app.personal.jump_to)
+        app.push_screen(
+            SimilarScreen(title, subtitle, rows, app.personal.marks()), app.personal.jump_to
+        )
 
     # -- overview ------------------------------------------------------------
 
