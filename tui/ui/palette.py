@@ -28,7 +28,7 @@ def help_sections(app: AbstractsApp) -> list[HelpSection]:
         ("Main screen", app.BINDINGS),
         ("List", AbstractList.BINDINGS),
         ("Detail", DetailPane.BINDINGS),
-        ("Views of abstracts (m, M, N, F): on the view's highlighted one", AbstractsView.BINDINGS),
+        ("In a view of abstracts (m, M, N, F)", AbstractsView.BINDINGS),
     ):
         rows = []
         for binding in bindings:
