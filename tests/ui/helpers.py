@@ -28,6 +28,25 @@ async def wait_until(pilot, predicate, timeout: float = 10.0) -> None:
     await pilot.pause()
 
 
+async def open_feed_with_bookmarks(pilot, count: int = 3):
+    """Bookmark `count` abstracts three rows apart, open the feed and wait for its ranking."""
+    from tui.ui.screens.feed import FeedScreen
+
+    app = pilot.app
+    for _ in range(count):
+        await pilot.press("b", "j", "j", "j")
+    await pilot.press("F")
+    await wait_until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, FeedScreen)
+            and not app.screen.state.pending
+            and app.screen.state.items
+        ),
+    )
+    return app.screen
+
+
 def record_notifications(app, monkeypatch) -> list[str]:
     """Keep every message the app shows as a notification (toasts expire), in order."""
     said: list[str] = []

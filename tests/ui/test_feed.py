@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.ui.helpers import wait_for_userdata, wait_until
+from tests.ui.helpers import open_feed_with_bookmarks, wait_for_userdata, wait_until
 from tui.triage import feed as feed_core
 from tui.ui.app import make_app
 from tui.ui.controllers.feed import NO_BOOKMARKS
@@ -70,22 +70,6 @@ async def test_the_feed_without_bookmarks_says_what_to_do(seeds_dir: Path) -> No
         assert not isinstance(app.screen, FeedScreen)
 
 
-async def _open_feed_with_bookmarks(pilot, count: int = 3) -> FeedScreen:
-    app = pilot.app
-    for _ in range(count):
-        await pilot.press("b", "j", "j", "j")
-    await pilot.press("F")
-    await wait_until(
-        pilot,
-        lambda: (
-            isinstance(app.screen, FeedScreen)
-            and not app.screen.state.pending
-            and app.screen.state.items
-        ),
-    )
-    return app.screen
-
-
 async def test_the_feed_ranks_unread_abstracts_with_why(seeds_dir: Path) -> None:
     app = make_app([seeds_dir])
     async with app.run_test(size=(120, 36)) as pilot:
@@ -93,7 +77,7 @@ async def test_the_feed_ranks_unread_abstracts_with_why(seeds_dir: Path) -> None
         data = app.personal.userdata
         data.set_read([app.corpus.abstracts[1]], True)
         data.set_dismissed(app.corpus.abstracts[2], True)
-        screen = await _open_feed_with_bookmarks(pilot)
+        screen = await open_feed_with_bookmarks(pilot)
         items = screen.state.items
         liked = data.bookmarked_ids()
         assert screen.state.likes == 3 and screen.state.unlikes == 1
@@ -122,17 +106,17 @@ async def test_space_b_and_x_in_the_feed_act_on_its_abstract_and_it_refreshes(
     async with app.run_test(size=(120, 36)) as pilot:
         await wait_for_userdata(pilot)
         data = app.personal.userdata
-        screen = await _open_feed_with_bookmarks(pilot)
+        screen = await open_feed_with_bookmarks(pilot)
         main_current = app.abstract_list.current
-        top = screen.current
+        top = screen.highlighted
         await pilot.press("space")
-        assert data.is_read(top.id) and screen.current is not top
+        assert data.is_read(top.id) and screen.highlighted is not top
         assert not data.is_read(main_current.id) or main_current is top
         assert screen.state.items[0].abstract is top  # read stays listed, shown read
         await pilot.pause()
         assert "•" not in screen.query_one(FeedList).render_line(0).text[:8]
 
-        target = screen.current
+        target = screen.highlighted
         generation = app.feed.generation
         await pilot.press("b")
         assert data.is_bookmarked(target.id)
@@ -142,7 +126,7 @@ async def test_space_b_and_x_in_the_feed_act_on_its_abstract_and_it_refreshes(
         assert screen.state.likes == 4
         assert target.id not in {it.abstract.id for it in screen.state.items}
 
-        target = screen.current
+        target = screen.highlighted
         await pilot.press("x")
         assert data.is_dismissed(target.id)
         await wait_until(pilot, lambda: not screen.state.pending and screen.state.unlikes == 1)
@@ -157,9 +141,9 @@ async def test_enter_opens_the_abstract_in_the_main_view(seeds_dir: Path) -> Non
     app = make_app([seeds_dir])
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for_userdata(pilot)
-        screen = await _open_feed_with_bookmarks(pilot)
+        screen = await open_feed_with_bookmarks(pilot)
         await pilot.press("j")
-        chosen = screen.current
+        chosen = screen.highlighted
         await pilot.press("enter")
         assert not isinstance(app.screen, FeedScreen)
         assert app.abstract_list.current is chosen

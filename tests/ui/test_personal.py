@@ -60,7 +60,7 @@ async def test_r_toggles_read_and_the_header_counts_it(seeds_dir: Path, data_dir
         assert f"{len(app.personal.userdata.read_ids())} / 76 read" in header
 
 
-async def test_a_note_edited_in_two_instances_keeps_both_and_x_drops_the_copy(
+async def test_a_note_edited_in_two_instances_keeps_both_and_d_drops_the_copy(
     seeds_dir: Path, data_dir: Path
 ) -> None:
     from tui.store.userdata import UserData
@@ -82,7 +82,7 @@ async def test_a_note_edited_in_two_instances_keeps_both_and_x_drops_the_copy(
         [note] = app.screen.notes
         texts = {note.text, *(c.text for c in note.conflicts)}
         assert texts == {"mine", "theirs"}
-        await pilot.press("x")
+        await pilot.press("d")  # d, not x: x means "not interested" in every list
         assert app.screen.notes[0].conflicts == ()
         await pilot.press("escape")
         assert [n.conflicts for n in app.personal.userdata.notes()] == [()]

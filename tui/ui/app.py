@@ -15,13 +15,13 @@ talk to the core (search, store, similarity). Whatever changes what is shown cal
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, ParamSpec
 
 from textual import events, on
 from textual.app import App, ComposeResult, SystemCommand
-from textual.binding import BindingType
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
@@ -43,6 +43,7 @@ from tui.ui.controllers.triage import TriageController
 from tui.ui.keys import APP_BINDINGS
 from tui.ui.palette import HelpSection
 from tui.ui.quitting import QuitSequence
+from tui.ui.screens.abstracts_view import AbstractsView
 from tui.ui.widgets.abstract_list import AbstractList
 from tui.ui.widgets.detail import DetailPane, DetailView
 from tui.ui.widgets.header import AppHeader
@@ -58,6 +59,15 @@ if TYPE_CHECKING:
     from tui.ui.screens.tags import TagsScreen
 
 NARROW_WIDTH = 100
+P = ParamSpec("P")
+#: The app's keys that work over any screen. Every other key of `APP_BINDINGS` is about the
+#: main screen (its list's abstract, its filter, the views opened from it), so it never
+#: acts from under a full screen such as the feed (modal screens stop them anyway).
+OVER_ANY_SCREEN = frozenset({"help", "quit", "back", "load_report", "refresh_data", "undo", "redo"})
+MAIN_SCREEN_ONLY = (
+    frozenset(binding.action for binding in APP_BINDINGS if isinstance(binding, Binding))
+    - OVER_ANY_SCREEN
+)
 ANSI_THEMES = ("ansi-dark", "ansi-light")
 
 
@@ -86,7 +96,8 @@ class AbstractsApp(App[int]):
         self._data_dir_override = data_dir
         #: Show the LaTeX source instead of the rendered text.
         self.raw = False
-        #: Set once quitting has begun: workers build nothing more, late results are dropped.
+        #: Set once quitting has begun: workers build nothing more, late results are dropped
+        #: (see `closing` and `deliver`).
         self.quitting = False
         self.search = SearchController(self)
         self.personal = PersonalController(self)
@@ -178,6 +189,34 @@ class AbstractsApp(App[int]):
             return SafeLinuxDriver
         return driver
 
+    @property
+    def closing(self) -> bool:
+        """True once quitting has begun, or once Textual has begun taking the app down
+        (`is_running` turns False before the screens go): a worker's result arriving now
+        must not touch the widgets, which may already be gone (NoMatches)."""
+        return self.quitting or not self.is_running
+
+    def deliver(self, callback: Callable[P, object], *args: P.args, **kwargs: P.kwargs) -> bool:
+        """From a worker or the store's thread: run `callback(*args, **kwargs)` on the event
+        loop, unless the app is closing, which is checked before handing it over and again
+        on the loop when it runs. Returns whether it ran: the one way a result from another
+        thread reaches the UI."""
+        if self.closing:
+            return False
+
+        def run() -> bool:
+            if self.closing:
+                return False
+            callback(*args, **kwargs)
+            return True
+
+        try:
+            return self.call_from_thread(run)
+        except RuntimeError:
+            if self.closing:  # the app ended before its loop could take the result
+                return False
+            raise
+
     def stop_background(self) -> None:
         """Quitting must not wait for a cache build: stop the child, build nothing more.
         A half-built cache is simply rebuilt next time."""
@@ -205,13 +244,14 @@ class AbstractsApp(App[int]):
     def view_changed(self) -> None:
         """Something shown changed (results, personal data, indexing, saving): redraw the
         list's marks, the detail pane and the header from the controllers' state."""
-        if self.quitting or not self.is_running:
-            # A worker's late report: quitting, or Textual already taking the screens
-            # down (is_running turns False before the widgets go), so they may be gone.
-            return
+        if self.closing:
+            return  # a late report: the widgets may already be gone
         marks = self.personal.marks()
         if marks is not None:
             self.abstract_list.set_marks(marks)
+            for screen in self.screen_stack:
+                if isinstance(screen, AbstractsView):
+                    screen.set_marks(marks)
         self._show_current()
         self._refresh_header()
         self.tags.view_changed()
@@ -266,8 +306,9 @@ class AbstractsApp(App[int]):
         self.notes.save_note(message.abstract, message.text)
         self.view_changed()  # the ✎ mark and the note under the abstract
 
-    def on_feed_screen_acted(self, message: FeedScreen.Acted) -> None:
-        self.feed.acted(message.action, message.abstract)
+    def on_abstracts_view_acted(self, message: AbstractsView.Acted) -> None:
+        """b, x, r or the feed's Space in a view that lists abstracts: on the view's own."""
+        self.personal.act(message.act, message.abstract)
 
     def on_feed_screen_sorted(self, message: FeedScreen.Sorted) -> None:
         self.feed.sorted(message.sort)
@@ -296,12 +337,10 @@ class AbstractsApp(App[int]):
             # The priority `/` stands aside where it is text: in the filter itself, and on
             # every other screen (the note editor, the help).
             return len(self.screen_stack) == 1 and self.focused is not self.filter_input
-        if action == "feed":
-            return len(self.screen_stack) == 1  # not over another view (F closes the feed)
         if action == "to_results":
             # The priority Enter only means "to the results" in the filter box.
             return len(self.screen_stack) == 1 and self.focused is self.filter_input
-        if action in ("tag_abstract", "tags", "save_search", "saved_searches"):
+        if action in MAIN_SCREEN_ONLY:
             return len(self.screen_stack) == 1  # not from over another view or dialog
         return True
 
@@ -323,7 +362,7 @@ class AbstractsApp(App[int]):
         self.notify("Showing LaTeX source" if self.raw else "Showing rendered text", timeout=2)
 
     def action_toggle_bookmark(self) -> None:
-        self.personal.toggle_bookmark()
+        self.personal.act("bookmark", self.abstract_list.current)
 
     def action_edit_note(self) -> None:
         self.notes.edit_note()
@@ -332,7 +371,7 @@ class AbstractsApp(App[int]):
         self.notes.edit_externally()
 
     def action_toggle_read(self) -> None:
-        self.personal.toggle_read()
+        self.personal.act("read", self.abstract_list.current)
 
     def action_notes(self) -> None:
         self.notes.show_notes()
@@ -369,7 +408,7 @@ class AbstractsApp(App[int]):
         self.tags.show_view()
 
     def action_dismiss(self) -> None:
-        self.feed.toggle_dismissed()
+        self.personal.act("dismiss", self.abstract_list.current)
 
     def action_feed(self) -> None:
         self.feed.open()

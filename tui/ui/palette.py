@@ -10,6 +10,7 @@ from textual.app import SystemCommand
 from textual.binding import Binding
 
 from tui.ui.controllers.personal import READ_AFTER_SECONDS
+from tui.ui.screens.abstracts_view import AbstractsView
 from tui.ui.widgets.abstract_list import AbstractList
 from tui.ui.widgets.detail import DetailPane
 
@@ -24,9 +25,10 @@ def help_sections(app: AbstractsApp) -> list[HelpSection]:
     """Every binding, grouped by where it applies, for the help screen."""
     sections: list[HelpSection] = []
     for title, bindings in (
-        ("Everywhere", app.BINDINGS),
+        ("Main screen", app.BINDINGS),
         ("List", AbstractList.BINDINGS),
         ("Detail", DetailPane.BINDINGS),
+        ("In a view of abstracts (m, M, N, F)", AbstractsView.BINDINGS),
     ):
         rows = []
         for binding in bindings:

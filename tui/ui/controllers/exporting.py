@@ -131,8 +131,11 @@ class ExportController:
         from tui.sanitize import visible_line
 
         app = self.app
-        app.call_from_thread(
-            lambda: app.notify(
-                visible_line(message), title=title, severity=severity, timeout=8, markup=False
-            )
+        app.deliver(
+            app.notify,
+            visible_line(message),
+            title=title,
+            severity=severity,
+            timeout=8,
+            markup=False,
         )

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from tui.store.userdata import UserData
     from tui.triage.feed import FeedItem, Sort
     from tui.ui.app import AbstractsApp
-    from tui.ui.screens.feed import Act, FeedScreen
+    from tui.ui.screens.feed import FeedScreen
 
 NO_BOOKMARKS = "Bookmark a few abstracts with b; the feed ranks the rest by them."
 NOTHING_UNREAD = "Nothing left to rank: every other abstract is read, bookmarked or dismissed."
@@ -43,11 +43,9 @@ class FeedController:
 
     # -- x: not interested ---------------------------------------------------
 
-    def toggle_dismissed(self, abstract: Abstract | None = None) -> None:
-        """Dismiss the abstract (the list's current one by default), or take it back."""
-        target = abstract if abstract is not None else self.app.abstract_list.current
-        if target is not None:
-            self.app.personal.when_open(lambda data: self._toggle(target, data))
+    def toggle_dismissed(self, abstract: Abstract) -> None:
+        """Dismiss the abstract, or take it back (`x`: `PersonalController.act`)."""
+        self.app.personal.when_open(lambda data: self._toggle(abstract, data))
 
     def _toggle(self, abstract: Abstract, data: UserData) -> None:
         from tui.triage.undo import SetDismissed
@@ -73,7 +71,7 @@ class FeedController:
 
         if self.screen is not None:
             return
-        self.screen = FeedScreen(self.sort)
+        self.screen = FeedScreen(self.app.personal.marks(), self.sort)
         self.app.push_screen(self.screen, self._closed)
         self._asked = None
         self.view_changed()
@@ -84,14 +82,11 @@ class FeedController:
         self.app.personal.jump_to(abstract_id)
 
     def view_changed(self) -> None:
-        """The user's data changed (the app's `view_changed`): new marks at once, and a new
-        ranking when the bookmarks or dismissals are not those of the last one asked for."""
+        """The user's data changed (the app's `view_changed`, which also repaints the marks):
+        a new ranking when the bookmarks or dismissals are not those of the last one asked for."""
         screen, data = self.screen, self.app.personal.userdata
         if screen is None or data is None:
             return
-        marks = self.app.personal.marks()
-        if marks is not None:
-            screen.set_marks(marks)
         # Only the loaded abstracts count (bookmarks of files not opened now are kept).
         loaded = self.app.corpus.by_id
         asked = (
@@ -144,35 +139,19 @@ class FeedController:
         started = time.perf_counter()
         items = rank_feed(model, app.corpus, likes, unlikes, skip=read)
         seconds = time.perf_counter() - started
-        app.call_from_thread(self._show, generation, items, len(likes), len(unlikes), seconds)
+        app.deliver(self._show, generation, items, len(likes), len(unlikes), seconds)
 
     def _show(
         self, generation: int, items: list[FeedItem], likes: int, unlikes: int, seconds: float
     ) -> None:
         from tui.ui.screens.feed import FeedState
 
-        if generation != self.generation or self.screen is None or self.app.quitting:
+        if generation != self.generation or self.screen is None:
             return  # stale: the bookmarks or dismissals changed, or the feed was closed
         self.last_seconds = seconds
         self.screen.show(
             FeedState(tuple(items), likes, unlikes, empty=NOTHING_UNREAD, seconds=seconds)
         )
-
-    # -- what the feed's keys do ---------------------------------------------
-
-    def acted(self, action: Act, abstract: Abstract) -> None:
-        """Space, b or x in the feed: as in the list, on the feed's abstract."""
-        app = self.app
-        if action == "dismiss":
-            self.toggle_dismissed(abstract)
-        elif action == "bookmark":
-            app.personal.when_open(
-                lambda data: app.triage.set_bookmarks(
-                    [abstract.id], not data.is_bookmarked(abstract.id)
-                )
-            )
-        else:
-            app.personal.when_open(lambda _: app.triage.set_read([abstract.id], True))
 
     def sorted(self, sort: Sort) -> None:
         self.sort = sort

@@ -184,7 +184,9 @@ class NotesController:
         from tui.ui.screens.notes import NotesScreen
 
         app = self.app
-        app.push_screen(NotesScreen(data.notes(), app.corpus), app.personal.jump_to)
+        app.push_screen(
+            NotesScreen(data.notes(), app.corpus, app.personal.marks()), app.personal.jump_to
+        )
 
     def dismiss_conflict(self, copy_id: int) -> None:
         """The user dropped a conflict copy in the notes view (the only way one goes away)."""

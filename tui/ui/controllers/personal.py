@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from tui.store.records import StoreEvent
     from tui.store.userdata import UserData
     from tui.ui.app import AbstractsApp
+    from tui.ui.screens.abstracts_view import Act
 
 READ_AFTER_SECONDS = 3.0
 THEME_KEY = "theme"
@@ -60,19 +61,18 @@ class PersonalController:
         app = self.app
         userdata = UserData.open(app.data_dir)
         report = userdata.attach(app.corpus)
-        if app.quitting:
+        if not app.deliver(self._ready, userdata, report):
             userdata.close()  # quit while it opened: nothing was changed, nothing to show
-            return
-        app.call_from_thread(self._ready, userdata, report)
 
     def _ready(self, userdata: UserData, report: AttachReport) -> None:
         app = self.app
-        if app.quitting:  # quit since the worker looked: the widgets may be gone
-            userdata.close()
-            return
         self.userdata = userdata
         app.triage.start_undo(userdata)
-        userdata.listener = lambda event: app.call_from_thread(self._on_store_event, event)
+
+        def store_event(event: StoreEvent) -> None:  # from the store's writer thread
+            app.deliver(self._on_store_event, event)
+
+        userdata.listener = store_event
         self._replay(userdata)
         for notice in userdata.notices:
             app.notify(
@@ -207,21 +207,29 @@ class PersonalController:
     # A key pressed before the data opened acts on the abstract it was pressed on, and
     # toggles from the state found when the data opens (as it would have a second later).
 
-    def toggle_bookmark(self) -> None:
-        if (abstract := self.app.abstract_list.current) is None:
+    def act(self, act: Act, abstract: Abstract | None) -> None:
+        """`b`, `x`, `r` (and the feed's Space) on one abstract: the main list's highlighted
+        one from the main screen, a view's own from a view that lists abstracts (its
+        `AbstractsView.Acted`). The one path: each is one undo step, and `view_changed`
+        repaints the marks wherever they show."""
+        if abstract is None:
             return
         triage = self.app.triage
-        self.when_open(
-            lambda data: triage.set_bookmarks([abstract.id], not data.is_bookmarked(abstract.id))
-        )
-
-    def toggle_read(self) -> None:
-        if (abstract := self.app.abstract_list.current) is None:
-            return
-        if self._read_timer is not None:
-            self._read_timer.stop()  # an explicit choice, not to be overridden by dwell time
-        triage = self.app.triage
-        self.when_open(lambda data: triage.set_read([abstract.id], not data.is_read(abstract.id)))
+        if act == "dismiss":
+            self.app.feed.toggle_dismissed(abstract)
+        elif act == "bookmark":
+            self.when_open(
+                lambda data: triage.set_bookmarks(
+                    [abstract.id], not data.is_bookmarked(abstract.id)
+                )
+            )
+        else:
+            if self._read_for is abstract and self._read_timer is not None:
+                self._read_timer.stop()  # an explicit choice, not to be overridden by dwell time
+            on = act == "mark_read"
+            self.when_open(
+                lambda data: triage.set_read([abstract.id], on or not data.is_read(abstract.id))
+            )
 
     # -- auto-read -------------------------------------------------------------
     # An abstract on screen for READ_AFTER_SECONDS is marked read, except: while the filter
@@ -340,7 +348,7 @@ class PersonalController:
         if new_copies:
             app.notify(
                 f"{len(new_copies)} note(s) were edited in another instance at the same time; "
-                "both versions are kept (N shows them, x drops a copy).",
+                "both versions are kept (N shows them, d drops a copy).",
                 title="Notes edited twice",
                 severity="warning",
                 timeout=10,

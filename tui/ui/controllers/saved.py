@@ -162,14 +162,14 @@ class SavedSearchController:
                 self._counter,
                 queries,
                 data,
-                stop=lambda: generation != self.generation or app.quitting,
+                stop=lambda: generation != self.generation or app.closing,
                 topics=topics,
                 topics_pending=pending,
             )
         if counts is None:
             return
         found = {name_key(s.name): c for s, c in zip(searches, counts, strict=True)}
-        app.call_from_thread(self._show_counts, generation, searches, found)
+        app.deliver(self._show_counts, generation, searches, found)
 
     def _count_elsewhere(
         self,
@@ -184,7 +184,7 @@ class SavedSearchController:
         from tui.search.countproc import CountProcess
 
         app = self.app
-        if len(app.corpus) < caches.SUBPROCESS_THRESHOLD or app.quitting:
+        if len(app.corpus) < caches.SUBPROCESS_THRESHOLD or app.closing:
             return None
         if self._process is None:
             path, head = search_cache.locate(app.corpus, locations.cache_dir(app.data_dir))
@@ -207,7 +207,7 @@ class SavedSearchController:
     def _show_counts(
         self, generation: int, searches: list[SavedSearch], counts: dict[str, SearchCounts]
     ) -> None:
-        if generation != self.generation or self.screen is None or self.app.quitting:
+        if generation != self.generation or self.screen is None:
             return  # the data changed (or the view closed) since this run started
         self.counts = counts
         self.screen.show(searches, counts, counting=False)

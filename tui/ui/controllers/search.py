@@ -81,7 +81,7 @@ class SearchController:
         if len(app.corpus) >= caches.SUBPROCESS_THRESHOLD:
             with triage.similarity_lock:
                 with self._index_lock:
-                    if app.quitting:  # never start a build for an app that is ending
+                    if app.closing:  # never start a build for an app that is ending
                         return
                     self.index = search_cache.load(app.corpus, cache_dir)
                     triage.similarity = similar_cache.load(app.corpus, cache_dir)
@@ -89,25 +89,25 @@ class SearchController:
                     if self.index is None or triage.similarity is None:
                         build = self.cache_build = caches.CacheBuild(app.corpus, cache_dir)
                         self.indexing = True
-                        app.call_from_thread(app.view_changed)
+                        app.deliver(app.view_changed)
                         if build.wait_for("index"):
                             self.index = search_cache.load(app.corpus, cache_dir)
                         self.indexing = False
                 # Searching works from here on; similarity may still be building.
-                app.call_from_thread(app.view_changed)
+                app.deliver(app.view_changed)
                 if build is not None and build.wait_for("similar"):
                     triage.similarity = similar_cache.load(app.corpus, cache_dir)
         # Either may still be None (small corpus, or the child failed): built in a thread.
         if self.ensure_index() is None:
             return  # quitting
-        app.call_from_thread(app.view_changed)
-        app.call_from_thread(triage.warm_similarity)
+        app.deliver(app.view_changed)
+        app.deliver(triage.warm_similarity)
 
     def ensure_index(self) -> SearchIndex | None:
-        """The index, loaded or built here; None once the app is quitting (never build then:
+        """The index, loaded or built here; None once the app is closing (never build then:
         the interpreter would wait for the build before it could exit)."""
         with self._index_lock:
-            if self.index is None and not self.app.quitting:
+            if self.index is None and not self.app.closing:
                 from tui.search.cache import load_or_build
 
                 app = self.app
@@ -162,11 +162,11 @@ class SearchController:
         try:
             query = parse_query(text)
         except QueryError as error:
-            app.call_from_thread(self._show_query_error, text, str(error))
+            app.deliver(self._show_query_error, text, str(error))
             return
         topics = app.topics.numbers
         if topics is None and app.topics.pending and any(f.name == "topic" for f in query.fields):
-            app.call_from_thread(self._wait_for_topics, text)
+            app.deliver(self._wait_for_topics, text)
             return  # searched again once they are ready
         index = self.ensure_index()
         if index is None:
@@ -176,9 +176,7 @@ class SearchController:
         )
         highlighter = index.highlighter(query)
         counts = (result.matched, result.close)
-        app.call_from_thread(
-            self.apply_search, text, order, list(result.indices), highlighter.spans, counts
-        )
+        app.deliver(self.apply_search, text, order, list(result.indices), highlighter.spans, counts)
 
     def apply_search(
         self, text: str, order: Order, rows: list[int], spans: Spans, counts: tuple[int, int]

@@ -48,7 +48,7 @@ class TopicsController:
 
     def warm(self) -> None:
         """The similarity model is ready: compute the topics (once) in a worker."""
-        if self._started or self.app.quitting:
+        if self._started or self.app.closing:
             return
         self._started = True
         self.app.run_worker(self._warm, thread=True, exclusive=True, group="topics")
@@ -67,18 +67,18 @@ class TopicsController:
             build = app.search.cache_build
             if build is None:
                 build = self._build = caches.CacheBuild(app.corpus, cache_dir)
-            if not app.quitting and build.wait_for("topics"):
+            if not app.closing and build.wait_for("topics"):
                 topics = topic_cache.load(app.corpus, cache_dir)
-        if topics is None and not app.quitting:
+        if topics is None and not app.closing:
             model = app.triage.ensure_similarity()
             if model is not None:
                 try:
                     topics = topic_cache.load_or_build(app.corpus, cache_dir, model)
                 except Exception as error:  # never take the reader down over the topics
-                    app.call_from_thread(self._failed, str(error) or type(error).__name__)
+                    app.deliver(self._failed, str(error) or type(error).__name__)
                     return
-        if topics is not None and not app.quitting:
-            app.call_from_thread(self._ready, topics)
+        if topics is not None:
+            app.deliver(self._ready, topics)
 
     def _ready(self, topics: Topics) -> None:
         self.model = topics

@@ -166,10 +166,10 @@ class TriageController:
 
     def ensure_similarity(self) -> SimilarityModel | None:
         """The similarity model, loaded from the cache or built (call off the UI thread);
-        None once the app is quitting."""
+        None once the app is closing."""
         app = self.app
         with self.similarity_lock:
-            if self.similarity is None and not app.quitting:
+            if self.similarity is None and not app.closing:
                 from tui.similar.cache import load_or_build
 
                 self.similarity = load_or_build(app.corpus, locations.cache_dir(app.data_dir))
@@ -187,8 +187,8 @@ class TriageController:
 
     def _warm_similarity(self) -> None:
         if self.ensure_similarity() is not None:
-            self.app.call_from_thread(self.app.view_changed)
-            self.app.call_from_thread(self.app.topics.warm)
+            self.app.deliver(self.app.view_changed)
+            self.app.deliver(self.app.topics.warm)
 
     def more_like_this(self) -> None:
         if (current := self.app.abstract_list.current) is not None:
@@ -253,7 +253,7 @@ class TriageController:
             unlikes = [a.index for a in app.corpus.abstracts if a.id in dismissed]
             for pick in taste.rank(model, seeds, unlikes, unread, k=20):
                 rows.append((app.corpus.abstracts[pick.index], pick.score, list(pick.shared)))
-        app.call_from_thread(self._show_similar, title, subtitle, rows, seeds)
+        app.deliver(self._show_similar, title, subtitle, rows, seeds)
 
     def _show_similar(
         self,
@@ -270,7 +270,9 @@ class TriageController:
             # up over another screen and take the keys typed there.
             app.notify(f"{title}: ready; press the key again to see it.", timeout=4)
             return
-        app.push_screen(SimilarScreen(title, subtitle, rows), app.personal.jump_to)
+        app.push_screen(
+            SimilarScreen(title, subtitle, rows, app.personal.marks()), app.personal.jump_to
+        )
 
     # -- overview ------------------------------------------------------------
 
@@ -290,7 +292,7 @@ class TriageController:
         collections = collection_rows(app.corpus, read, marked)
         files = file_rows(app.corpus, read, marked)
         terms = distinctive_terms(app.corpus, model.terms)
-        app.call_from_thread(self._show_overview, collections, files, terms)
+        app.deliver(self._show_overview, collections, files, terms)
 
     def _show_overview(
         self, collections: list[CountRow], files: list[CountRow], terms: dict[str, list[str]]

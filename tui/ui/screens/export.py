@@ -52,18 +52,6 @@ class ExportScreen(ModalScreen[ExportRequest | None]):
     """Pick a format, a scope and a path; Enter or Export exports, Esc cancels."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
-    # Here rather than in styles/app.tcss only because that file belongs to another change
-    # in flight; it moves there with the other boxes (#editor-box...).
-    DEFAULT_CSS = """
-    #export-box {
-        width: 90%; max-width: 90; height: auto; max-height: 90%;
-        border: round $accent; border-title-color: $accent; background: $surface; padding: 0 1;
-    }
-    #export-choices { height: auto; }
-    #export-choices RadioSet { width: 1fr; }
-    #export-problem { color: $error; height: auto; }
-    #export-buttons { height: auto; align-horizontal: right; }
-    """
 
     def __init__(
         self,

@@ -1,29 +1,28 @@
 """The feed view (`F`): unread abstracts ranked by taste, each with why.
 
 The feed controller (`ui/controllers/feed.py`) ranks off the event loop and sets
-what this screen shows (`show`, `set_marks`); the screen posts what the user does
-(`Acted`, `Sorted`) and dismisses with the id of the abstract to open, or None.
+what this screen shows (`show`; the app sets the marks, `set_marks`); the screen posts
+what the user does (`AbstractsView.Acted` for Space, b, x and r, `Sorted`) and dismisses
+with the id of the abstract to open, or None.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar, Literal
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Static
 
 from tui.corpus.model import Abstract
 from tui.triage.feed import SORTS, FeedItem, Sort, sort_feed
+from tui.ui.screens.abstracts_view import ACT_KEYS, AbstractsView
 from tui.ui.widgets.abstract_list import RowMarks
 from tui.ui.widgets.feed_list import FeedList
-
-Act = Literal["read", "bookmark", "dismiss"]
 
 
 @dataclass(frozen=True)
@@ -40,23 +39,15 @@ class FeedState:
     seconds: float | None = field(default=None, compare=False)
 
 
-class FeedScreen(Screen[str | None]):
-    """The feed: Space marks read and moves on, b bookmarks, x dismisses, s sorts, Enter opens."""
+class FeedScreen(AbstractsView):
+    """The feed: Space marks read and moves on, b bookmarks, x dismisses, r toggles read,
+    s sorts, Enter opens."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,F", "dismiss(None)", "Back"),
         Binding("space", "read_next", "Read, next"),
-        Binding("b", "act('bookmark')", "★ Bookmark"),
-        Binding("x", "act('dismiss')", "Not interested"),
         Binding("s", "toggle_sort", "Sort"),
     ]
-
-    @dataclass
-    class Acted(Message):
-        """The user marked an abstract of the feed (read, bookmark or dismiss toggled)."""
-
-        action: Act
-        abstract: Abstract
 
     @dataclass
     class Sorted(Message):
@@ -64,11 +55,12 @@ class FeedScreen(Screen[str | None]):
 
         sort: Sort
 
-    def __init__(self, sort: Sort = "score") -> None:
+    def __init__(self, marks: RowMarks | None, sort: Sort = "score") -> None:
         super().__init__()
+        if marks is not None:
+            self.marks = marks
         self.sort: Sort = sort
         self.state = FeedState(pending=True, empty="Ranking…")
-        self.marks = RowMarks()
         self._mounted = False
 
     def compose(self) -> ComposeResult:
@@ -76,10 +68,7 @@ class FeedScreen(Screen[str | None]):
         yield Static(id="feed-empty")
         yield FeedList(id="feed-list")
         yield Static(
-            Text(
-                "Space read, next · b ★ · x not interested · s sort · Enter opens · Esc back",
-                style="dim",
-            ),
+            Text(f"Space read, next · {ACT_KEYS} · s sort · Enter opens · Esc back", style="dim"),
             id="feed-keys",
         )
 
@@ -99,14 +88,11 @@ class FeedScreen(Screen[str | None]):
         else:
             self._redraw()
 
-    def set_marks(self, marks: RowMarks) -> None:
-        """The user's marks changed (read, bookmarked, dismissed): redraw the rows."""
-        self.marks = marks
-        if self._mounted:
-            self.query_one(FeedList).set_marks(marks)
+    def repaint_marks(self, before: RowMarks) -> None:
+        self.query_one(FeedList).set_marks(self.marks)  # redraws only the rows on screen
 
     @property
-    def current(self) -> Abstract | None:
+    def highlighted(self) -> Abstract | None:
         """The abstract under the cursor, if any."""
         return self.query_one(FeedList).current if self._mounted else None
 
@@ -151,17 +137,13 @@ class FeedScreen(Screen[str | None]):
 
     # -- keys ---------------------------------------------------------------------
 
-    def action_act(self, action: Act) -> None:
-        if (abstract := self.current) is not None:
-            self.post_message(self.Acted(action, abstract))
-
     def action_read_next(self) -> None:
         """Mark the abstract read and go to the next unread one below it."""
         listing = self.query_one(FeedList)
         abstract, position, items = listing.current, listing.cursor, listing.items
         if abstract is None:
             return
-        self.post_message(self.Acted("read", abstract))
+        self.post_message(self.Acted("mark_read", abstract))
         read = self.marks.read
         for later in range(position + 1, len(items)):
             if items[later].abstract.id not in read:

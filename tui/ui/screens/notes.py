@@ -16,8 +16,10 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from tui.corpus.model import Corpus
+from tui.corpus.model import Abstract, Corpus
 from tui.sanitize import visible_line
+from tui.ui.screens.abstracts_view import ACT_KEYS, AbstractsView
+from tui.ui.widgets.abstract_list import RowMarks
 from tui.ui.widgets.option_list import KeyedOptionList
 
 if TYPE_CHECKING:
@@ -42,16 +44,17 @@ def preview_lines(text: str) -> list[str]:
     return shown
 
 
-class NotesScreen(ModalScreen[str | None]):
-    """Notes with their headlines; Enter jumps to a loaded abstract. Orphans show their snapshot.
+class NotesScreen(ModalScreen[str | None], AbstractsView):
+    """Notes with their headlines; Enter jumps to a loaded abstract, b/x/r mark it. Orphans
+    show their snapshot.
 
-    A note edited in two places at once keeps both texts; `x` drops the other copy
+    A note edited in two places at once keeps both texts; `d` drops the other copy
     once the user has merged what they want (the only way a copy goes away).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,N", "dismiss(None)", "Back"),
-        Binding("x", "drop_copy", "Drop conflict copy"),
+        Binding("d", "drop_copy", "Drop conflict copy"),
     ]
 
     @dataclass
@@ -60,8 +63,10 @@ class NotesScreen(ModalScreen[str | None]):
 
         copy_id: int
 
-    def __init__(self, notes: Sequence[NoteRecord], corpus: Corpus) -> None:
+    def __init__(self, notes: Sequence[NoteRecord], corpus: Corpus, marks: RowMarks | None) -> None:
         super().__init__()
+        if marks is not None:
+            self.marks = marks
         self.notes = list(notes)
         self.corpus = corpus
 
@@ -69,7 +74,9 @@ class NotesScreen(ModalScreen[str | None]):
         orphaned = sum(1 for n in self.notes if n.orphaned)
         with Vertical(id="notes-box") as box:
             box.border_title = f"Notes ({len(self.notes):,})"
-            box.border_subtitle = "Enter jumps to the abstract (an orphan's note opens) · x drops a conflict copy · Esc returns"
+            box.border_subtitle = (
+                "Enter jumps to the abstract (an orphan's note opens) · Esc returns"
+            )
             if orphaned:
                 yield Static(
                     Text(
@@ -81,10 +88,15 @@ class NotesScreen(ModalScreen[str | None]):
             if not self.notes:
                 yield Static("No notes yet: press n on an abstract to write one.")
             yield KeyedOptionList(*(self._option(n) for n in self.notes), id="notes-list")
+            yield Static(Text(f"{ACT_KEYS} · d drops a conflict copy"), classes="view-keys")
 
     def _option(self, note: NoteRecord) -> Option:
         # Notes, headlines and origins may come from an import: shown, never obeyed.
-        title = Text(visible_line(note.headline or note.id), style="bold")
+        marks = self.marks
+        title = Text.assemble(
+            (marks.cells(note.id) + " ", "bold"),
+            (visible_line(note.headline or note.id), "bold"),
+        )
         if note.orphaned:
             title.append("  (orphaned: not loaded)", style="italic yellow")
         body = Text.assemble(title)
@@ -104,6 +116,26 @@ class NotesScreen(ModalScreen[str | None]):
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
+
+    @property
+    def highlighted(self) -> Abstract | None:
+        position = self.query_one("#notes-list", OptionList).highlighted
+        if position is None or not self.notes:
+            return None
+        return self.corpus.by_id.get(self.notes[position].id)
+
+    def cannot_act(self) -> None:
+        if self.query_one("#notes-list", OptionList).highlighted is not None:
+            self.notify(
+                "Its abstract is not loaded now: open its file to mark it.",
+                timeout=3,
+            )
+
+    def repaint_marks(self, before: RowMarks) -> None:
+        options = self.query_one("#notes-list", OptionList)
+        for position, note in enumerate(self.notes):
+            if before.cells(note.id) != self.marks.cells(note.id):
+                options.replace_option_prompt_at_index(position, self._option(note).prompt)
 
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:

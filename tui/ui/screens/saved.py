@@ -28,21 +28,6 @@ if TYPE_CHECKING:
     from tui.search.counts import SearchCounts
     from tui.store.records import SavedSearch
 
-# Here rather than in styles/app.tcss only because that file is edited by other changes
-# in flight (as the Export dialog's); it moves there with the other boxes.
-_CSS = """
-#saved-box, #name-box, #confirm-box {
-    width: 90%; max-width: 110; background: $surface; padding: 0 1;
-    border: round $accent; border-title-color: $accent;
-}
-#saved-box { height: 1fr; margin: 1 0 4 0; }
-#name-box, #confirm-box { height: auto; max-height: 90%; max-width: 90; margin: 1 0 0 0; }
-#saved-list { height: 1fr; border: none; background: $surface; }
-#saved-status, #name-query { color: $text-muted; height: auto; }
-#name-problem { height: auto; }
-#name-problem.-error { color: $error; }
-"""
-
 
 @dataclass(frozen=True, slots=True)
 class NameCheck:
@@ -57,7 +42,6 @@ class NameCheck:
 class NameScreen(ModalScreen[str | None]):
     """One line to name (or rename) a saved search; Enter saves, Esc cancels."""
 
-    DEFAULT_CSS = _CSS
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(
@@ -110,7 +94,6 @@ class NameScreen(ModalScreen[str | None]):
 class ConfirmScreen(ModalScreen[bool]):
     """A question answered with y (or Enter) or n (or Esc)."""
 
-    DEFAULT_CSS = _CSS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y,enter", "answer(True)", "Yes"),
         Binding("n,escape", "answer(False)", "No"),
@@ -165,7 +148,6 @@ def search_prompt(search: SavedSearch, counts: SearchCounts | None, name_width: 
 class SavedSearchesScreen(ModalScreen[str | None]):
     """Every saved search with its counts; Enter applies one (dismisses with its name)."""
 
-    DEFAULT_CSS = _CSS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,at", "dismiss(None)", "Back"),
         Binding("r", "rename", "Rename"),

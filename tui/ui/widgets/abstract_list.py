@@ -43,6 +43,20 @@ class RowMarks:
     tags: Mapping[str, AbstractSet[str]] = field(default_factory=dict)
     dismissed: AbstractSet[str] = frozenset()
 
+    def judged(self, abstract_id: str) -> str:
+        """The one cell for the two opposite judgements: ★ kept (shown over) ✗ not interested."""
+        if abstract_id in self.bookmarked:
+            return "★"
+        return "✗" if abstract_id in self.dismissed else " "
+
+    def unread(self, abstract_id: str) -> str:
+        """The read cell: • while unread."""
+        return " " if abstract_id in self.read else "•"
+
+    def cells(self, abstract_id: str) -> str:
+        """The judgement and read cells, as the views that list abstracts show them."""
+        return self.judged(abstract_id) + self.unread(abstract_id)
+
 
 class AbstractList(CursorMoves, ScrollView, can_focus=True):
     """A virtual list of abstracts: headline, marks, venue and year."""
@@ -342,14 +356,10 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
         marks = self.marks
         is_read = abstract.id in marks.read
         mark_style = self._style("mark")
-        # One cell for the two opposite judgements: ★ kept, ✗ not interested.
-        judged = "★" if abstract.id in marks.bookmarked else " "
-        if judged == " " and abstract.id in marks.dismissed:
-            judged = "✗"
         marker = Text.assemble(
-            (judged, mark_style),
+            (marks.judged(abstract.id), mark_style),
             ("✎" if abstract.id in marks.noted else " ", mark_style),
-            (" " if is_read else "•", mark_style),
+            (marks.unread(abstract.id), mark_style),
             " ",
         )
         meta = visible_line(abstract.collection.short)

@@ -36,16 +36,12 @@ def row_text(item: FeedItem, marks: RowMarks, width: int) -> Text:
     """Two lines: score, marks, headline, venue and year; then why it is here
     ("because ★" the liked abstract it is closest to, and the words they share)."""
     abstract = item.abstract
-    is_read = abstract.id in marks.read
-    star = "★" if abstract.id in marks.bookmarked else " "
-    mark = "✗" if abstract.id in marks.dismissed else star
     meta = visible_line(abstract.collection.short)
     first = Text.assemble(
         (f"{item.score:4.2f} ", "bold"),
-        (mark, "bold"),
-        (" " if is_read else "•", "bold"),
+        (marks.cells(abstract.id), "bold"),
         " ",
-        (visible_line(abstract.headline), "dim" if is_read else ""),
+        (visible_line(abstract.headline), "dim" if abstract.id in marks.read else ""),
     )
     first.truncate(max(10, width - len(meta) - 1), overflow="ellipsis", pad=True)
     first.append(" " + meta, style="dim")

@@ -1,0 +1,108 @@
+"""A worker's result that arrives once the app is closing is dropped, never painted: the
+widgets it would paint may already be gone (NoMatches), or the loop may have ended."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+
+import pytest
+
+from tests.ui.helpers import wait_for_userdata, wait_until
+from tui.search.index import SearchIndex
+from tui.triage import feed as feed_core
+from tui.ui.app import make_app
+from tui.ui.screens.feed import FeedScreen
+
+
+class Held:
+    """Holds a worker at one call until released, and keeps what its thread raised."""
+
+    def __init__(self) -> None:
+        self.reached = threading.Event()
+        self.release = threading.Event()
+        self.finished = threading.Event()
+        self.errors: list[BaseException] = []
+
+    def hold(self) -> None:
+        self.reached.set()
+        assert self.release.wait(10), "never released"
+
+    def watch(self, work):
+        """`work` run in the worker thread, with its exceptions kept."""
+
+        def watched(*args, **kwargs):
+            try:
+                work(*args, **kwargs)
+            except BaseException as error:
+                self.errors.append(error)
+            finally:
+                self.finished.set()
+
+        return watched
+
+    async def let_finish(self) -> None:
+        """Release the worker and wait (off the loop, which must keep running) until its
+        thread has handed over its result or dropped it."""
+        self.release.set()
+        assert await asyncio.to_thread(self.finished.wait, 10), "the worker never finished"
+
+
+async def test_a_search_result_after_quitting_began_is_dropped(
+    seeds_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    held = Held()
+    search = SearchIndex.search
+
+    def slow_search(self, *args, **kwargs):
+        held.hold()
+        return search(self, *args, **kwargs)
+
+    monkeypatch.setattr(SearchIndex, "search", slow_search)
+    app = make_app([seeds_dir])
+    applied: list[str] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_userdata(pilot)
+        await wait_until(pilot, lambda: app.search.index is not None)
+        monkeypatch.setattr(app.search, "_search", held.watch(app.search._search))
+        apply = app.search.apply_search
+        monkeypatch.setattr(
+            app.search,
+            "apply_search",
+            lambda text, *rest: (applied.append(text), apply(text, *rest)),
+        )
+        await pilot.press("slash", *"graph")
+        await wait_until(pilot, held.reached.is_set)
+        await pilot.press("escape", "q")  # quitting begins while the search runs
+        assert app.quitting
+    await held.let_finish()
+    assert held.errors == [] and applied == []
+
+
+async def test_a_ranking_arriving_while_the_screens_are_taken_down_is_dropped(
+    seeds_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    held = Held()
+    rank = feed_core.rank_feed
+
+    def slow_rank(*args, **kwargs):
+        held.hold()
+        return rank(*args, **kwargs)
+
+    monkeypatch.setattr(feed_core, "rank_feed", slow_rank)
+    app = make_app([seeds_dir])
+
+    async def unmounting(screen: FeedScreen) -> None:
+        # Textual is taking the screens down (the app closed without q): the ranking lands.
+        await held.let_finish()
+
+    monkeypatch.setattr(FeedScreen, "on_unmount", unmounting, raising=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_userdata(pilot)
+        monkeypatch.setattr(app.feed, "_ranked", held.watch(app.feed._ranked))
+        await pilot.press("b", "F")
+        await wait_until(pilot, held.reached.is_set)
+        assert isinstance(app.screen, FeedScreen) and not app.quitting
+    assert held.finished.is_set()
+    assert held.errors == []
