@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+from textual.widgets import TextArea
+
 
 async def wait_for_userdata(pilot, timeout: float = 10.0) -> None:
     """Wait until the app has opened the user's data (it does so after the first paint)."""
@@ -65,3 +67,9 @@ def steady_cursors(app) -> None:
     so a picture taken a moment later on a loaded machine would lack the cursor."""
     for widget in app.screen.query("Input, TextArea"):
         widget.cursor_blink = False
+        if isinstance(widget, TextArea):
+            # TextArea caches its lines under a key that reads "no cursor" whenever the
+            # blink is off, so a line cached in the blink's hidden half would be painted
+            # without the cursor: forget the cached lines (a private cache, Textual 8).
+            widget._line_cache.clear()
+        widget.refresh()
