@@ -904,3 +904,46 @@ def test_a_rescued_edit_of_an_unchanged_note_counts_as_one_note(tmp_path: Path) 
     assert (report.notes, report.copies) == (1, 0)
     assert store.load().notes["c"].text == "the edit that could not be saved"
     store.close()
+
+
+# Notes: the same text, and versions on a clock that stands still
+
+
+def test_two_windows_typing_the_same_text_keep_no_copy_and_stay_in_step(data_dir: Path) -> None:
+    """Window one saves the very text window two saved meanwhile: nothing to keep beside
+    it, and window one now knows the note's version, so its next edit is no conflict."""
+    one, two = _open(data_dir), _open(data_dir)
+    events: list[StoreEvent] = []
+    one.listener = events.append
+    one.save_note(A, "base")
+    assert one.flush() and two.refresh()
+    two.save_note(A, "the same words")
+    assert two.flush()
+    one.save_note(A, "the same words")  # window one never saw window two's save
+    assert one.flush()
+    assert one.conflict_copies() == []
+    one.save_note(A, "window one goes on")
+    assert one.flush()
+    assert one.conflict_copies() == [] and one.note(A.id) == "window one goes on"
+    assert not any(isinstance(e, ConflictDetected) for e in events)
+    one.close()
+    two.close()
+
+
+def test_a_clock_that_stands_still_never_gives_two_texts_one_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A coarse clock, or one stepped back: a note's new version is still above every
+    version it replaces, so the window holding the replaced one is told of the conflict
+    instead of overwriting the newer text."""
+    from tui.store import db
+
+    monkeypatch.setattr(db.time, "time_ns", lambda: 1_000_000_000_000_000)
+    store = Store.open(tmp_path)
+    first = store.save_note("a", "first").version
+    two = store.save_note("a", "window two's text", first).version
+    one = store.save_note("a", "window one's text", first)  # based on `first`: a conflict
+    assert one.conflict is not None and one.version != two
+    later = store.save_note("a", "window two again", two)  # two never saw one's text
+    assert later.conflict is not None and later.conflict.text == "window one's text"
+    store.close()
