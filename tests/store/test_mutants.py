@@ -77,7 +77,10 @@ def test_deleting_a_note_changed_elsewhere_keeps_the_other_text(data_dir: Path) 
     one.delete_note(A.id)  # window one never saw window two's text
     assert one.flush()
     assert one.note(A.id) is None
-    assert [c.text for c in one.conflict_copies()] == ["written in window two"]
+    # The notes view says why the copy was kept: "also kept (changed elsewhere, then deleted)".
+    assert [(c.text, c.origin) for c in one.conflict_copies()] == [
+        ("written in window two", "changed elsewhere, then deleted")
+    ]
     assert any(isinstance(e, ConflictDetected) and e.abstract_id == A.id for e in events)
     assert two.refresh() and two.note(A.id) is None
     assert [c.text for c in two.conflict_copies()] == ["written in window two"]
@@ -947,3 +950,27 @@ def test_a_clock_that_stands_still_never_gives_two_texts_one_version(
     later = store.save_note("a", "window two again", two)  # two never saw one's text
     assert later.conflict is not None and later.conflict.text == "window one's text"
     store.close()
+
+
+def test_a_note_written_elsewhere_after_a_delete_is_never_overwritten_unseen(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Window one deletes its note; window two then writes a new one; window one, not
+    having looked again, writes its own: window two's note is kept as a copy, even on a
+    clock that stands still (the new note's version can be the deleted one's)."""
+    from tui.store import db
+
+    monkeypatch.setattr(db.time, "time_ns", lambda: 1_000_000_000_000_000)
+    one = _open(data_dir)
+    one.save_note(A, "first")
+    assert one.flush()
+    one.delete_note(A.id)
+    assert one.flush()
+    two = _open(data_dir)
+    two.save_note(A, "window two's new note")
+    assert two.flush()
+    two.close()
+    one.save_note(A, "window one's text")
+    assert one.flush()
+    assert [c.text for c in one.conflict_copies()] == ["window two's new note"]
+    one.close()
