@@ -974,3 +974,26 @@ def test_a_note_written_elsewhere_after_a_delete_is_never_overwritten_unseen(
     assert one.flush()
     assert [c.text for c in one.conflict_copies()] == ["window two's new note"]
     one.close()
+
+
+def test_a_note_deleted_elsewhere_then_written_again_is_never_overwritten_unseen(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Window one sees (on a refresh) that window two deleted its note; window two then
+    writes a new one; window one, not having looked again, writes its own: window two's
+    note is kept as a copy, even on a clock that stands still."""
+    from tui.store import db
+
+    monkeypatch.setattr(db.time, "time_ns", lambda: 1_000_000_000_000_000)
+    one, two = _open(data_dir), _open(data_dir)
+    one.save_note(A, "first")
+    assert one.flush() and two.refresh()
+    two.delete_note(A.id)
+    assert two.flush() and one.refresh() and one.note(A.id) is None
+    two.save_note(A, "window two's new note")
+    assert two.flush()
+    two.close()
+    one.save_note(A, "window one's text")
+    assert one.flush()
+    assert [c.text for c in one.conflict_copies()] == ["window two's new note"]
+    one.close()

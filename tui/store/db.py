@@ -250,8 +250,8 @@ def _apply_one(conn: sqlite3.Connection, op: Operation) -> OpResult:
         conn.execute("DELETE FROM notes WHERE id = ?", (op.abstract_id,))
         return OpResult(op, 0, conflict)
     if isinstance(op, DismissConflict):
-        cur = conn.execute("DELETE FROM conflict_copies WHERE copy_id = ?", (op.copy_id,))
-        return OpResult(op, done=cur.rowcount > 0)
+        conn.execute("DELETE FROM conflict_copies WHERE copy_id = ?", (op.copy_id,))
+        return OpResult(op)
     if isinstance(op, SaveSearch | RenameSearch | DeleteSearch):
         return apply_search_op(conn, op)
     return _reattach(conn, op)
