@@ -997,3 +997,22 @@ def test_a_note_deleted_elsewhere_then_written_again_is_never_overwritten_unseen
     assert one.flush()
     assert [c.text for c in one.conflict_copies()] == ["window two's new note"]
     one.close()
+
+
+def test_saved_searches_changed_while_saving_fails_survive_a_refresh(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the database is locked, a search saved and a search deleted stay as the
+    user left them through a refresh (which reads the database's older view)."""
+    ud = _open(data_dir)
+    ud.save_search("old", "dropout", "relevance")
+    assert ud.flush()
+    holding = _hold_writes(monkeypatch)
+    ud.save_search("new", "attention", "relevance")
+    assert ud.delete_search("old")
+    ud.refresh()
+    assert [s.name for s in ud.saved_searches()] == ["new"]
+    holding.clear()
+    assert ud.flush(timeout=5)
+    assert [s.name for s in ud.saved_searches()] == ["new"]
+    ud.close()
