@@ -367,12 +367,14 @@ def test_a_queued_reattachment_survives_a_refresh(
     ud.save_note(old, "note")
     ud.set_bookmark(old, True)
     ud.set_read([old], True)
+    ud.set_tags(on=[(old.id, "to-cite")])
     assert ud.flush()
     holding = _hold_writes(monkeypatch)
     ud.attach(load([f]))
     ud.refresh()  # the database still has everything under the old id
     assert ud.note(new.id) == "note" and ud.is_bookmarked(new.id) and ud.is_read(new.id)
     assert ud.note(old.id) is None and not ud.is_bookmarked(old.id) and not ud.is_read(old.id)
+    assert ud.tags_of(new.id) == {"to-cite"} and ud.tags_of(old.id) == frozenset()
     holding.clear()
     assert ud.flush(timeout=5)
     ud.close()
@@ -1016,3 +1018,19 @@ def test_saved_searches_changed_while_saving_fails_survive_a_refresh(
     assert ud.flush(timeout=5)
     assert [s.name for s in ud.saved_searches()] == ["new"]
     ud.close()
+
+
+def test_another_windows_tag_shows_while_a_bookmark_here_waits_to_be_saved(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    one, two = _open(data_dir), _open(data_dir)
+    two.set_tags(on=[(A.id, "to-read")])
+    assert two.flush()
+    two.close()
+    holding = _hold_writes(monkeypatch)
+    one.set_bookmark(A, True)  # queued: the database is locked
+    one.refresh()
+    assert one.tags_of(A.id) == {"to-read"} and one.is_bookmarked(A.id)
+    holding.clear()
+    assert one.flush(timeout=5)
+    one.close()
