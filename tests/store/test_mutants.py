@@ -1034,3 +1034,32 @@ def test_another_windows_tag_shows_while_a_bookmark_here_waits_to_be_saved(
     holding.clear()
     assert one.flush(timeout=5)
     one.close()
+
+
+def test_a_search_saved_under_the_old_name_while_a_rename_is_written_stays(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The user renames a saved search, then saves a new search under the old name while
+    the rename is being written: once the rename is written, the new search still shows
+    (the rename's "nothing under the old name now" does not hide it)."""
+    ud = _open(data_dir)
+    ud.save_search("a", "dropout", "relevance")
+    assert ud.flush()
+    real_apply = Store.apply
+    shown_between: list[str] = []
+
+    def apply(self: Store, ops: list[Any]) -> Any:
+        if not shown_between:
+            ud.save_search("a", "attention", "relevance")  # typed during the rename's write
+            shown_between.append("")
+        elif shown_between == [""]:
+            found = ud.saved_search("a")
+            shown_between[0] = found.query if found else "(none)"
+        return real_apply(self, ops)
+
+    monkeypatch.setattr(Store, "apply", apply)
+    ud.rename_search("a", "b")
+    assert ud.flush(timeout=5)
+    assert shown_between == ["attention"]
+    assert {s.name: s.query for s in ud.saved_searches()} == {"a": "attention", "b": "dropout"}
+    ud.close()
