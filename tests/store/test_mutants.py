@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import re
+import sqlite3
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -803,6 +804,21 @@ def test_a_store_that_cannot_open_never_reports_a_change(tmp_path: Path) -> None
     ud = _open(blocker / "data")  # nothing can be created here: the store is unavailable
     assert ud.refresh() is False
     ud.close(timeout=0.2)
+
+
+def test_a_refresh_that_cannot_read_the_database_reports_no_change(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ud = _open(data_dir)
+    ud.set_bookmark(A, True)
+    assert ud.flush()
+
+    def unreadable(self: Store) -> StoreData:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(Store, "load", unreadable)
+    assert ud.refresh() is False and ud.is_bookmarked(A.id)  # what was shown stays
+    ud.close()
 
 
 # Rescue files: what could not be saved, as an importable export
