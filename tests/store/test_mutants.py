@@ -1081,3 +1081,20 @@ def test_a_search_saved_under_the_old_name_while_a_rename_is_written_stays(
     assert shown_between == ["attention"]
     assert {s.name: s.query for s in ud.saved_searches()} == {"a": "attention", "b": "dropout"}
     ud.close()
+
+
+def test_a_rename_and_a_bookmark_waiting_to_be_saved_survive_a_refresh(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ud = _open(data_dir)
+    ud.save_search("a", "dropout", "relevance")
+    assert ud.flush()
+    holding = _hold_writes(monkeypatch)
+    ud.set_bookmark(A, True)
+    ud.rename_search("a", "b")
+    ud.refresh()  # the database still has "a" and no bookmark
+    assert [s.name for s in ud.saved_searches()] == ["b"] and ud.is_bookmarked(A.id)
+    holding.clear()
+    assert ud.flush(timeout=5)
+    assert [s.name for s in ud.saved_searches()] == ["b"] and ud.is_bookmarked(A.id)
+    ud.close()
