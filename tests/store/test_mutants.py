@@ -1098,3 +1098,28 @@ def test_a_rename_and_a_bookmark_waiting_to_be_saved_survive_a_refresh(
     assert ud.flush(timeout=5)
     assert [s.name for s in ud.saved_searches()] == ["b"] and ud.is_bookmarked(A.id)
     ud.close()
+
+
+def test_every_conflict_saved_in_one_write_is_reported(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    b = make_abstract(PARAGRAPHS[1])
+    one, two = _open(data_dir), _open(data_dir)
+    events: list[StoreEvent] = []
+    one.listener = events.append
+    for abstract in (A, b):
+        one.save_note(abstract, "base")
+    assert one.flush() and two.refresh()
+    for abstract in (A, b):
+        two.save_note(abstract, "from window two")
+    assert two.flush()
+    holding = _hold_writes(monkeypatch)  # both edits go in one write once it works again
+    for abstract in (A, b):
+        one.save_note(abstract, "from window one")
+    holding.clear()
+    assert one.flush(timeout=5)
+    assert sorted(e.abstract_id for e in events if isinstance(e, ConflictDetected)) == sorted(
+        [A.id, b.id]
+    )
+    one.close()
+    two.close()
