@@ -1123,3 +1123,25 @@ def test_every_conflict_saved_in_one_write_is_reported(
     )
     one.close()
     two.close()
+
+
+def test_an_import_counts_each_dismissal_and_keeps_when_each_tag_was_put_on(
+    tmp_path: Path,
+) -> None:
+    store = Store.open(tmp_path)
+    doc = {
+        "format": "abstracts-export",
+        "version": 1,
+        "dismissals": [{"id": "d1", "created": 1.0}, {"id": "d2", "created": 2.0}],
+        "tags": [
+            {"id": "t1", "tag": "to-cite", "created": 5.0},
+            {"id": "t1", "tag": "later"},  # no time in the file: the import's
+        ],
+    }
+    before = time.time()
+    report = merge(store, doc, "import")
+    after = time.time()
+    assert (report.dismissals, report.tags) == (2, 2)
+    tags = store.load().tags["t1"]
+    assert tags["to-cite"] == 5.0 and before <= tags["later"] <= after
+    store.close()
