@@ -1145,3 +1145,41 @@ def test_an_import_counts_each_dismissal_and_keeps_when_each_tag_was_put_on(
     tags = store.load().tags["t1"]
     assert tags["to-cite"] == 5.0 and before <= tags["later"] <= after
     store.close()
+
+
+def test_a_tag_taken_off_stays_off_through_a_refresh_and_a_restart(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ud = _open(data_dir)
+    ud.set_tags(on=[(A.id, "to-cite")])
+    assert ud.flush()
+    holding = _hold_writes(monkeypatch)
+    ud.set_tags(off=[(A.id, "to-cite")])
+    ud.refresh()  # the database still has the tag; the queued removal wins
+    assert ud.tags_of(A.id) == frozenset()
+    holding.clear()
+    assert ud.flush(timeout=5)
+    ud.close()
+    again = _open(data_dir)
+    assert again.tags_of(A.id) == frozenset()
+    again.close()
+
+
+def test_an_import_failing_half_way_changes_nothing_and_says_the_file_is_malformed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Should the checks ever miss a bad field, the import still stops with a message
+    (not a traceback), and what it wrote before the bad field is rolled back."""
+    from tui.store import export
+
+    monkeypatch.setattr(export, "check_document", lambda doc: None)  # a gap in the checks
+    store = Store.open(tmp_path)
+    doc = {
+        "format": "abstracts-export",
+        "version": 1,
+        "bookmarks": [{"id": "fine", "created": 1.0}, {"id": "no time"}],
+    }
+    with pytest.raises(ImportProblem, match=r"^malformed export \(KeyError"):
+        merge(store, doc, "import")
+    assert store.load().bookmarks == {}
+    store.close()
