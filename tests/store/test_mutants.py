@@ -536,6 +536,8 @@ def test_an_import_problem_names_the_record_and_field() -> None:
     )
     no_id = {"notes": [{"id": "  ", "text": "t"}]}
     assert _problem(no_id) == "notes[0]: \"id\" must be a non-empty string, not '  '"
+    numbered = {"saved_searches": [{"name": 5, "query": "dropout"}]}
+    assert '"name" must be a trimmed name of at most 80 characters' in _problem(numbered)
 
 
 def test_optional_fields_may_be_null_but_not_wrong() -> None:
