@@ -1185,3 +1185,15 @@ def test_an_import_failing_half_way_changes_nothing_and_says_the_file_is_malform
         merge(store, doc, "import")
     assert store.load().bookmarks == {}
     store.close()
+
+
+def test_the_same_state_or_note_text_set_again_queues_nothing(data_dir: Path) -> None:
+    ud = _open(data_dir)
+    ud.set_state("resume", "row 1")
+    ud.save_note(A, "a note")
+    assert ud.flush()
+    ud.set_state("resume", "row 1")
+    assert ud.pending_count == 0
+    ud.save_note(A, "a note")  # the editor closed without a change
+    assert ud.pending_count == 0
+    ud.close()
