@@ -1197,3 +1197,43 @@ def test_the_same_state_or_note_text_set_again_queues_nothing(data_dir: Path) ->
     ud.save_note(A, "a note")  # the editor closed without a change
     assert ud.pending_count == 0
     ud.close()
+
+
+def test_a_tagged_abstract_keeps_its_record_and_a_tag_before_the_corpus_is_saved(
+    data_dir: Path,
+) -> None:
+    ud = _open(data_dir)
+    ud.set_tags(on=[(A.id, "early")])  # before the corpus is attached: no record to keep
+    assert ud.flush(timeout=5)
+    b = make_abstract(PARAGRAPHS[1])
+    ud.attach(_corpus([A, b]))
+    ud.set_tags(on=[(b.id, "to-cite")])
+    assert ud.flush(timeout=5)
+    snap = ud.snapshot(b.id)  # the notes and orphans views show it by this record
+    assert snap is not None and snap.text == b.text
+    ud.close()
+
+
+def test_a_store_that_opens_but_cannot_be_read_says_why_and_saves_later(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_load = Store.load
+    failures = iter([sqlite3.OperationalError("disk I/O error")])
+
+    def load_failing_once(self: Store) -> StoreData:
+        error = next(failures, None)
+        if error is not None:
+            raise error
+        return real_load(self)
+
+    monkeypatch.setattr(Store, "load", load_failing_once)
+    ud = _open(data_dir)
+    assert ud.notices == [
+        "Saving is unavailable: disk I/O error. What is saved is shown, read-only; changes "
+        "made now are kept in memory and saving is retried. Whatever is still unsaved at "
+        "quit is written to a rescue file, which `abstracts import` brings back."
+    ]
+    ud.save_note(A, "kept")
+    assert ud.flush(timeout=5)
+    ud.close()
+    assert Store.open(data_dir).load().notes[A.id].text == "kept"
