@@ -67,14 +67,23 @@ def _conflict_on(data_dir: Path, abstract: Abstract, theirs: str) -> UserData:
 # Conflicts
 
 
-def test_deleting_a_note_changed_elsewhere_keeps_the_other_text(data_dir: Path) -> None:
+def _window_two_saves_unseen(
+    data_dir: Path, theirs: str
+) -> tuple[UserData, UserData, list[StoreEvent]]:
+    """Two windows on one note; window two saves `theirs`, which window one (its events
+    listened to) has not seen."""
     one, two = _open(data_dir), _open(data_dir)
     events: list[StoreEvent] = []
     one.listener = events.append
     one.save_note(A, "base")
     assert one.flush() and two.refresh()
-    two.save_note(A, "written in window two")
+    two.save_note(A, theirs)
     assert two.flush()
+    return one, two, events
+
+
+def test_deleting_a_note_changed_elsewhere_keeps_the_other_text(data_dir: Path) -> None:
+    one, two, events = _window_two_saves_unseen(data_dir, "written in window two")
     one.delete_note(A.id)  # window one never saw window two's text
     assert one.flush()
     assert one.note(A.id) is None
@@ -937,13 +946,7 @@ def test_a_rescued_edit_of_an_unchanged_note_counts_as_one_note(tmp_path: Path) 
 def test_two_windows_typing_the_same_text_keep_no_copy_and_stay_in_step(data_dir: Path) -> None:
     """Window one saves the very text window two saved meanwhile: nothing to keep beside
     it, and window one now knows the note's version, so its next edit is no conflict."""
-    one, two = _open(data_dir), _open(data_dir)
-    events: list[StoreEvent] = []
-    one.listener = events.append
-    one.save_note(A, "base")
-    assert one.flush() and two.refresh()
-    two.save_note(A, "the same words")
-    assert two.flush()
+    one, two, events = _window_two_saves_unseen(data_dir, "the same words")
     one.save_note(A, "the same words")  # window one never saw window two's save
     assert one.flush()
     assert one.conflict_copies() == []
@@ -955,15 +958,32 @@ def test_two_windows_typing_the_same_text_keep_no_copy_and_stay_in_step(data_dir
     two.close()
 
 
+def _stand_the_clock_still(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every note version the store makes reads the same clock value."""
+    from tui.store import db
+
+    monkeypatch.setattr(db.time, "time_ns", lambda: 1_000_000_000_000_000)
+
+
+def _two_writes_a_new_note_then_one_its_own(one: UserData, two: UserData) -> None:
+    """Window two writes a new note; window one, not having looked again, writes its own:
+    window two's note is kept beside window one's as a copy."""
+    two.save_note(A, "window two's new note")
+    assert two.flush()
+    two.close()
+    one.save_note(A, "window one's text")
+    assert one.flush()
+    assert [c.text for c in one.conflict_copies()] == ["window two's new note"]
+    one.close()
+
+
 def test_a_clock_that_stands_still_never_gives_two_texts_one_version(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A coarse clock, or one stepped back: a note's new version is still above every
     version it replaces, so the window holding the replaced one is told of the conflict
     instead of overwriting the newer text."""
-    from tui.store import db
-
-    monkeypatch.setattr(db.time, "time_ns", lambda: 1_000_000_000_000_000)
+    _stand_the_clock_still(monkeypatch)
     store = Store.open(tmp_path)
     first = store.save_note("a", "first").version
     two = store.save_note("a", "window two's text", first).version
@@ -980,22 +1000,14 @@ def test_a_note_written_elsewhere_after_a_delete_is_never_overwritten_unseen(
     """Window one deletes its note; window two then writes a new one; window one, not
     having looked again, writes its own: window two's note is kept as a copy, even on a
     clock that stands still (the new note's version can be the deleted one's)."""
-    from tui.store import db
-
-    monkeypatch.setattr(db.time, "time_ns", lambda: 1_000_000_000_000_000)
+    _stand_the_clock_still(monkeypatch)
     one = _open(data_dir)
     one.save_note(A, "first")
     assert one.flush()
     one.delete_note(A.id)
     assert one.flush()
     two = _open(data_dir)
-    two.save_note(A, "window two's new note")
-    assert two.flush()
-    two.close()
-    one.save_note(A, "window one's text")
-    assert one.flush()
-    assert [c.text for c in one.conflict_copies()] == ["window two's new note"]
-    one.close()
+    _two_writes_a_new_note_then_one_its_own(one, two)
 
 
 def test_a_note_deleted_elsewhere_then_written_again_is_never_overwritten_unseen(
@@ -1004,21 +1016,13 @@ def test_a_note_deleted_elsewhere_then_written_again_is_never_overwritten_unseen
     """Window one sees (on a refresh) that window two deleted its note; window two then
     writes a new one; window one, not having looked again, writes its own: window two's
     note is kept as a copy, even on a clock that stands still."""
-    from tui.store import db
-
-    monkeypatch.setattr(db.time, "time_ns", lambda: 1_000_000_000_000_000)
+    _stand_the_clock_still(monkeypatch)
     one, two = _open(data_dir), _open(data_dir)
     one.save_note(A, "first")
     assert one.flush() and two.refresh()
     two.delete_note(A.id)
     assert two.flush() and one.refresh() and one.note(A.id) is None
-    two.save_note(A, "window two's new note")
-    assert two.flush()
-    two.close()
-    one.save_note(A, "window one's text")
-    assert one.flush()
-    assert [c.text for c in one.conflict_copies()] == ["window two's new note"]
-    one.close()
+    _two_writes_a_new_note_then_one_its_own(one, two)
 
 
 def test_saved_searches_changed_while_saving_fails_survive_a_refresh(
