@@ -227,6 +227,23 @@ def test_migration_from_v2_keeps_every_row_and_adds_the_v3_tables(tmp_path: Path
     assert store.integrity_check() == "ok"
 
 
+def _new_store_no_tables_yet(directory: Path) -> Path:
+    """A store an instance has just created: WAL, version 0, no tables yet."""
+    path = directory / "abstracts.db"
+    new = sqlite3.connect(path, isolation_level=None)
+    new.execute("PRAGMA journal_mode = WAL")
+    new.close()
+    return path
+
+
+def _another_instance_migrates(path: Path) -> None:
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        schema.migrate(other)
+    finally:
+        other.close()
+
+
 def test_a_store_another_instance_is_creating_is_never_set_aside(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -237,18 +254,11 @@ def test_a_store_another_instance_is_creating_is_never_set_aside(
     test_two_processes_save_500_notes_each)."""
     from tui.store import opening
 
-    path = tmp_path / "abstracts.db"
-    new = sqlite3.connect(path, isolation_level=None)
-    new.execute("PRAGMA journal_mode = WAL")  # a new store, version 0, no tables yet
-    new.close()
+    path = _new_store_no_tables_yet(tmp_path)
     real_quick_check = opening._quick_check
 
     def other_instance_migrates_meanwhile(conn: sqlite3.Connection) -> str:
-        other = sqlite3.connect(path, isolation_level=None)
-        try:
-            schema.migrate(other)
-        finally:
-            other.close()
+        _another_instance_migrates(path)
         return real_quick_check(conn)
 
     monkeypatch.setattr(opening, "_quick_check", other_instance_migrates_meanwhile)
@@ -256,5 +266,34 @@ def test_a_store_another_instance_is_creating_is_never_set_aside(
     try:
         assert store.notices == []
         assert sorted(p.name for p in tmp_path.iterdir() if "not-abstracts" in p.name) == []
+    finally:
+        store.close()
+
+
+def test_a_store_another_instance_is_creating_is_readable_by_export(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`abstracts export` (a read-only open) while the app creates a new data folder: the
+    export reads the version, the app then creates the tables, the export reads the
+    tables. Read apart, the new store looked like a stranger's file and the export was
+    refused with "not an abstracts database"."""
+    from tui.store import opening
+
+    path = _new_store_no_tables_yet(tmp_path)
+    real_foreign_reason = schema.foreign_reason
+
+    def other_instance_migrates_meanwhile(conn: sqlite3.Connection, version: int) -> str | None:
+        _another_instance_migrates(path)
+        return real_foreign_reason(conn, version)
+
+    monkeypatch.setattr(opening.schema, "foreign_reason", other_instance_migrates_meanwhile)
+    store = Store.open(tmp_path, read_only=True)
+    try:
+        assert store.read_only is not None
+        # The check's read transaction is over: what is read next is the store as it is now.
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
+        assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+            ["abstracts.db", "abstracts.db-wal", "abstracts.db-shm"]
+        )
     finally:
         store.close()

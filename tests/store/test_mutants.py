@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import re
+import sqlite3
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -66,18 +67,30 @@ def _conflict_on(data_dir: Path, abstract: Abstract, theirs: str) -> UserData:
 # Conflicts
 
 
-def test_deleting_a_note_changed_elsewhere_keeps_the_other_text(data_dir: Path) -> None:
+def _window_two_saves_unseen(
+    data_dir: Path, theirs: str
+) -> tuple[UserData, UserData, list[StoreEvent]]:
+    """Two windows on one note; window two saves `theirs`, which window one (its events
+    listened to) has not seen."""
     one, two = _open(data_dir), _open(data_dir)
     events: list[StoreEvent] = []
     one.listener = events.append
     one.save_note(A, "base")
     assert one.flush() and two.refresh()
-    two.save_note(A, "written in window two")
+    two.save_note(A, theirs)
     assert two.flush()
+    return one, two, events
+
+
+def test_deleting_a_note_changed_elsewhere_keeps_the_other_text(data_dir: Path) -> None:
+    one, two, events = _window_two_saves_unseen(data_dir, "written in window two")
     one.delete_note(A.id)  # window one never saw window two's text
     assert one.flush()
     assert one.note(A.id) is None
-    assert [c.text for c in one.conflict_copies()] == ["written in window two"]
+    # The notes view says why the copy was kept: "also kept (changed elsewhere, then deleted)".
+    assert [(c.text, c.origin) for c in one.conflict_copies()] == [
+        ("written in window two", "changed elsewhere, then deleted")
+    ]
     assert any(isinstance(e, ConflictDetected) and e.abstract_id == A.id for e in events)
     assert two.refresh() and two.note(A.id) is None
     assert [c.text for c in two.conflict_copies()] == ["written in window two"]
@@ -364,12 +377,16 @@ def test_a_queued_reattachment_survives_a_refresh(
     ud.save_note(old, "note")
     ud.set_bookmark(old, True)
     ud.set_read([old], True)
+    ud.set_tags(on=[(old.id, "to-cite")])
+    ud.set_dismissed(old, True)
     assert ud.flush()
     holding = _hold_writes(monkeypatch)
     ud.attach(load([f]))
     ud.refresh()  # the database still has everything under the old id
     assert ud.note(new.id) == "note" and ud.is_bookmarked(new.id) and ud.is_read(new.id)
     assert ud.note(old.id) is None and not ud.is_bookmarked(old.id) and not ud.is_read(old.id)
+    assert ud.tags_of(new.id) == {"to-cite"} and ud.tags_of(old.id) == frozenset()
+    assert ud.is_dismissed(new.id) and not ud.is_dismissed(old.id)
     holding.clear()
     assert ud.flush(timeout=5)
     ud.close()
@@ -528,6 +545,8 @@ def test_an_import_problem_names_the_record_and_field() -> None:
     )
     no_id = {"notes": [{"id": "  ", "text": "t"}]}
     assert _problem(no_id) == "notes[0]: \"id\" must be a non-empty string, not '  '"
+    numbered = {"saved_searches": [{"name": 5, "query": "dropout"}]}
+    assert '"name" must be a trimmed name of at most 80 characters' in _problem(numbered)
 
 
 def test_optional_fields_may_be_null_but_not_wrong() -> None:
@@ -800,6 +819,21 @@ def test_a_store_that_cannot_open_never_reports_a_change(tmp_path: Path) -> None
     ud.close(timeout=0.2)
 
 
+def test_a_refresh_that_cannot_read_the_database_reports_no_change(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ud = _open(data_dir)
+    ud.set_bookmark(A, True)
+    assert ud.flush()
+
+    def unreadable(self: Store) -> StoreData:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(Store, "load", unreadable)
+    assert ud.refresh() is False and ud.is_bookmarked(A.id)  # what was shown stays
+    ud.close()
+
+
 # Rescue files: what could not be saved, as an importable export
 
 
@@ -904,3 +938,306 @@ def test_a_rescued_edit_of_an_unchanged_note_counts_as_one_note(tmp_path: Path) 
     assert (report.notes, report.copies) == (1, 0)
     assert store.load().notes["c"].text == "the edit that could not be saved"
     store.close()
+
+
+# Notes: the same text, and versions on a clock that stands still
+
+
+def test_two_windows_typing_the_same_text_keep_no_copy_and_stay_in_step(data_dir: Path) -> None:
+    """Window one saves the very text window two saved meanwhile: nothing to keep beside
+    it, and window one now knows the note's version, so its next edit is no conflict."""
+    one, two, events = _window_two_saves_unseen(data_dir, "the same words")
+    one.save_note(A, "the same words")  # window one never saw window two's save
+    assert one.flush()
+    assert one.conflict_copies() == []
+    one.save_note(A, "window one goes on")
+    assert one.flush()
+    assert one.conflict_copies() == [] and one.note(A.id) == "window one goes on"
+    assert not any(isinstance(e, ConflictDetected) for e in events)
+    one.close()
+    two.close()
+
+
+def _stand_the_clock_still(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every note version the store makes reads the same clock value."""
+    from tui.store import db
+
+    monkeypatch.setattr(db.time, "time_ns", lambda: 1_000_000_000_000_000)
+
+
+def _two_writes_a_new_note_then_one_its_own(one: UserData, two: UserData) -> None:
+    """Window two writes a new note; window one, not having looked again, writes its own:
+    window two's note is kept beside window one's as a copy."""
+    two.save_note(A, "window two's new note")
+    assert two.flush()
+    two.close()
+    one.save_note(A, "window one's text")
+    assert one.flush()
+    assert [c.text for c in one.conflict_copies()] == ["window two's new note"]
+    one.close()
+
+
+def test_a_clock_that_stands_still_never_gives_two_texts_one_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A coarse clock, or one stepped back: a note's new version is still above every
+    version it replaces, so the window holding the replaced one is told of the conflict
+    instead of overwriting the newer text."""
+    _stand_the_clock_still(monkeypatch)
+    store = Store.open(tmp_path)
+    first = store.save_note("a", "first").version
+    two = store.save_note("a", "window two's text", first).version
+    one = store.save_note("a", "window one's text", first)  # based on `first`: a conflict
+    assert one.conflict is not None and one.version != two
+    later = store.save_note("a", "window two again", two)  # two never saw one's text
+    assert later.conflict is not None and later.conflict.text == "window one's text"
+    store.close()
+
+
+def test_a_note_written_elsewhere_after_a_delete_is_never_overwritten_unseen(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Window one deletes its note; window two then writes a new one; window one, not
+    having looked again, writes its own: window two's note is kept as a copy, even on a
+    clock that stands still (the new note's version can be the deleted one's)."""
+    _stand_the_clock_still(monkeypatch)
+    one = _open(data_dir)
+    one.save_note(A, "first")
+    assert one.flush()
+    one.delete_note(A.id)
+    assert one.flush()
+    two = _open(data_dir)
+    _two_writes_a_new_note_then_one_its_own(one, two)
+
+
+def test_a_note_deleted_elsewhere_then_written_again_is_never_overwritten_unseen(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Window one sees (on a refresh) that window two deleted its note; window two then
+    writes a new one; window one, not having looked again, writes its own: window two's
+    note is kept as a copy, even on a clock that stands still."""
+    _stand_the_clock_still(monkeypatch)
+    one, two = _open(data_dir), _open(data_dir)
+    one.save_note(A, "first")
+    assert one.flush() and two.refresh()
+    two.delete_note(A.id)
+    assert two.flush() and one.refresh() and one.note(A.id) is None
+    _two_writes_a_new_note_then_one_its_own(one, two)
+
+
+def test_saved_searches_changed_while_saving_fails_survive_a_refresh(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the database is locked, a search saved and a search deleted stay as the
+    user left them through a refresh (which reads the database's older view)."""
+    ud = _open(data_dir)
+    ud.save_search("old", "dropout", "relevance")
+    assert ud.flush()
+    holding = _hold_writes(monkeypatch)
+    ud.save_search("new", "attention", "relevance")
+    assert ud.delete_search("old")
+    ud.refresh()
+    assert [s.name for s in ud.saved_searches()] == ["new"]
+    holding.clear()
+    assert ud.flush(timeout=5)
+    assert [s.name for s in ud.saved_searches()] == ["new"]
+    ud.close()
+
+
+def test_another_windows_tag_shows_while_a_bookmark_here_waits_to_be_saved(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    one, two = _open(data_dir), _open(data_dir)
+    two.set_tags(on=[(A.id, "to-read")])
+    assert two.flush()
+    two.close()
+    holding = _hold_writes(monkeypatch)
+    one.set_bookmark(A, True)  # queued: the database is locked
+    one.refresh()
+    assert one.tags_of(A.id) == {"to-read"} and one.is_bookmarked(A.id)
+    holding.clear()
+    assert one.flush(timeout=5)
+    one.close()
+
+
+def test_a_search_saved_under_the_old_name_while_a_rename_is_written_stays(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The user renames a saved search, then saves a new search under the old name while
+    the rename is being written: once the rename is written, the new search still shows
+    (the rename's "nothing under the old name now" does not hide it)."""
+    ud = _open(data_dir)
+    ud.save_search("a", "dropout", "relevance")
+    assert ud.flush()
+    real_apply = Store.apply
+    shown_between: list[str] = []
+
+    def apply(self: Store, ops: list[Any]) -> Any:
+        if not shown_between:
+            ud.save_search("a", "attention", "relevance")  # typed during the rename's write
+            shown_between.append("")
+        elif shown_between == [""]:
+            found = ud.saved_search("a")
+            shown_between[0] = found.query if found else "(none)"
+        return real_apply(self, ops)
+
+    monkeypatch.setattr(Store, "apply", apply)
+    ud.rename_search("a", "b")
+    assert ud.flush(timeout=5)
+    assert shown_between == ["attention"]
+    assert {s.name: s.query for s in ud.saved_searches()} == {"a": "attention", "b": "dropout"}
+    ud.close()
+
+
+def test_a_rename_and_a_bookmark_waiting_to_be_saved_survive_a_refresh(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ud = _open(data_dir)
+    ud.save_search("a", "dropout", "relevance")
+    assert ud.flush()
+    holding = _hold_writes(monkeypatch)
+    ud.set_bookmark(A, True)
+    ud.rename_search("a", "b")
+    ud.refresh()  # the database still has "a" and no bookmark
+    assert [s.name for s in ud.saved_searches()] == ["b"] and ud.is_bookmarked(A.id)
+    holding.clear()
+    assert ud.flush(timeout=5)
+    assert [s.name for s in ud.saved_searches()] == ["b"] and ud.is_bookmarked(A.id)
+    ud.close()
+
+
+def test_every_conflict_saved_in_one_write_is_reported(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    b = make_abstract(PARAGRAPHS[1])
+    one, two = _open(data_dir), _open(data_dir)
+    events: list[StoreEvent] = []
+    one.listener = events.append
+    for abstract in (A, b):
+        one.save_note(abstract, "base")
+    assert one.flush() and two.refresh()
+    for abstract in (A, b):
+        two.save_note(abstract, "from window two")
+    assert two.flush()
+    holding = _hold_writes(monkeypatch)  # both edits go in one write once it works again
+    for abstract in (A, b):
+        one.save_note(abstract, "from window one")
+    holding.clear()
+    assert one.flush(timeout=5)
+    assert sorted(e.abstract_id for e in events if isinstance(e, ConflictDetected)) == sorted(
+        [A.id, b.id]
+    )
+    one.close()
+    two.close()
+
+
+def test_an_import_counts_each_dismissal_and_keeps_when_each_tag_was_put_on(
+    tmp_path: Path,
+) -> None:
+    store = Store.open(tmp_path)
+    doc = {
+        "format": "abstracts-export",
+        "version": 1,
+        "dismissals": [{"id": "d1", "created": 1.0}, {"id": "d2", "created": 2.0}],
+        "tags": [
+            {"id": "t1", "tag": "to-cite", "created": 5.0},
+            {"id": "t1", "tag": "later"},  # no time in the file: the import's
+        ],
+    }
+    before = time.time()
+    report = merge(store, doc, "import")
+    after = time.time()
+    assert (report.dismissals, report.tags) == (2, 2)
+    tags = store.load().tags["t1"]
+    assert tags["to-cite"] == 5.0 and before <= tags["later"] <= after
+    store.close()
+
+
+def test_a_tag_taken_off_stays_off_through_a_refresh_and_a_restart(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ud = _open(data_dir)
+    ud.set_tags(on=[(A.id, "to-cite")])
+    assert ud.flush()
+    holding = _hold_writes(monkeypatch)
+    ud.set_tags(off=[(A.id, "to-cite")])
+    ud.refresh()  # the database still has the tag; the queued removal wins
+    assert ud.tags_of(A.id) == frozenset()
+    holding.clear()
+    assert ud.flush(timeout=5)
+    ud.close()
+    again = _open(data_dir)
+    assert again.tags_of(A.id) == frozenset()
+    again.close()
+
+
+def test_an_import_failing_half_way_changes_nothing_and_says_the_file_is_malformed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Should the checks ever miss a bad field, the import still stops with a message
+    (not a traceback), and what it wrote before the bad field is rolled back."""
+    from tui.store import export
+
+    monkeypatch.setattr(export, "check_document", lambda doc: None)  # a gap in the checks
+    store = Store.open(tmp_path)
+    doc = {
+        "format": "abstracts-export",
+        "version": 1,
+        "bookmarks": [{"id": "fine", "created": 1.0}, {"id": "no time"}],
+    }
+    with pytest.raises(ImportProblem, match=r"^malformed export \(KeyError"):
+        merge(store, doc, "import")
+    assert store.load().bookmarks == {}
+    store.close()
+
+
+def test_the_same_state_or_note_text_set_again_queues_nothing(data_dir: Path) -> None:
+    ud = _open(data_dir)
+    ud.set_state("resume", "row 1")
+    ud.save_note(A, "a note")
+    assert ud.flush()
+    ud.set_state("resume", "row 1")
+    assert ud.pending_count == 0
+    ud.save_note(A, "a note")  # the editor closed without a change
+    assert ud.pending_count == 0
+    ud.close()
+
+
+def test_a_tagged_abstract_keeps_its_record_and_a_tag_before_the_corpus_is_saved(
+    data_dir: Path,
+) -> None:
+    ud = _open(data_dir)
+    ud.set_tags(on=[(A.id, "early")])  # before the corpus is attached: no record to keep
+    assert ud.flush(timeout=5)
+    b = make_abstract(PARAGRAPHS[1])
+    ud.attach(_corpus([A, b]))
+    ud.set_tags(on=[(b.id, "to-cite")])
+    assert ud.flush(timeout=5)
+    snap = ud.snapshot(b.id)  # the notes and orphans views show it by this record
+    assert snap is not None and snap.text == b.text
+    ud.close()
+
+
+def test_a_store_that_opens_but_cannot_be_read_says_why_and_saves_later(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_load = Store.load
+    failures = iter([sqlite3.OperationalError("disk I/O error")])
+
+    def load_failing_once(self: Store) -> StoreData:
+        error = next(failures, None)
+        if error is not None:
+            raise error
+        return real_load(self)
+
+    monkeypatch.setattr(Store, "load", load_failing_once)
+    ud = _open(data_dir)
+    assert ud.notices == [
+        "Saving is unavailable: disk I/O error. What is saved is shown, read-only; changes "
+        "made now are kept in memory and saving is retried. Whatever is still unsaved at "
+        "quit is written to a rescue file, which `abstracts import` brings back."
+    ]
+    ud.save_note(A, "kept")
+    assert ud.flush(timeout=5)
+    ud.close()
+    assert Store.open(data_dir).load().notes[A.id].text == "kept"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sqlite3
 import stat
 import tempfile
@@ -14,6 +15,7 @@ import pytest
 
 from tests.store.helpers import PARAGRAPHS, make_abstract
 from tui.commands.export import main_import
+from tui.store import rescue
 from tui.store.db import Store
 from tui.store.export import parse_export
 from tui.store.records import Notice, StoreEvent
@@ -149,20 +151,39 @@ def test_rescue_falls_back_to_temp_then_home(
     ud, events = _open(data)
     ud.save_note(A, "nowhere to write")
     assert ud.close(timeout=0.2) is None and ud.rescue_path is None
-    assert any(isinstance(e, Notice) and "still in memory" in e.message for e in events)
+    told = [e.message for e in events if isinstance(e, Notice) and "still in memory" in e.message]
+    # Each place tried, with why it failed: the data directory, the temp and the home one.
+    assert len(told) == 1 and told[0].startswith(
+        "Unsaved changes could not be saved, nor written to a rescue file ("
+    )
+    tried = told[0][told[0].index("(") + 1 : told[0].rindex(")")].split("; ")
+    assert [t.split(": ")[0] for t in tried] == [
+        str(data),
+        str(blocker / "tmp"),
+        str(blocker / "home"),
+    ]
     assert ud.note(A.id) == "nowhere to write"
     text = ud.rescue_text()  # the UI can still print it as a last resort
     assert text is not None and "nowhere to write" in text
 
 
-def test_flush_with_rescue_rewrites_one_file(data_dir: Path, fault: threading.Event) -> None:
-    ud, _ = _open(data_dir)
+def test_flush_with_rescue_rewrites_one_file(
+    data_dir: Path, fault: threading.Event, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seconds = iter(range(1000))  # each rescue written a second later than the last
+    monkeypatch.setattr(rescue.time, "strftime", lambda fmt: f"20261201-{next(seconds):06d}")
+    ud, events = _open(data_dir)
     ud.save_note(A, "draft one")
     assert not ud.flush(timeout=0.2)
     assert ud.rescue_path is None  # a plain flush only waits
     assert not ud.flush(timeout=0.2, rescue=True)
     first = ud.rescue_path
     assert first is not None
+    told = [e.message for e in events if isinstance(e, Notice)]
+    assert told == [
+        f"Unsaved changes were written to {first}; import them with "
+        f"`abstracts import {shlex.quote(str(first))}`."
+    ]
     ud.save_note(A, "draft two")
     assert not ud.flush(timeout=0.2, rescue=True)
     assert ud.rescue_path == first
@@ -179,3 +200,32 @@ def test_clean_close_writes_nothing(data_dir: Path) -> None:
     ud.save_note(A, "saved normally")
     assert ud.close() is None and ud.rescue_path is None
     assert list(data_dir.glob("abstracts-unsaved-*")) == []
+
+
+def test_a_rescue_taken_while_a_write_hangs_says_so_and_keeps_the_records(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write that never returns (no error to show): the rescue file says saving did
+    not finish, and a tag put on a bookmarked abstract carries that abstract's record."""
+    ud, _ = _open(data_dir)
+    ud.set_bookmark(A, True)
+    assert ud.flush()
+    entered, release = threading.Event(), threading.Event()
+    real_apply = Store.apply
+
+    def hanging(self: Store, ops: list[object]) -> object:
+        entered.set()
+        release.wait()
+        return real_apply(self, ops)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Store, "apply", hanging)
+    ud.set_tags(on=[(A.id, "to-cite")])
+    assert entered.wait(5)
+    text = ud.rescue_text()
+    assert text is not None
+    doc = json.loads(text)
+    assert doc["rescue"] == "saving did not finish"
+    assert doc["tags"][0]["id"] == A.id and [r["id"] for r in doc["records"]] == [A.id]
+    release.set()
+    assert ud.flush(timeout=5)
+    ud.close()

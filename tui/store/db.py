@@ -155,11 +155,9 @@ class Store:
         with self.transaction() as conn:
             return [_apply_one(conn, op) for op in ops]
 
-    def save_note(
-        self, abstract_id: str, text: str, base_version: int = 0, snapshot: Snapshot | None = None
-    ) -> OpResult:
+    def save_note(self, abstract_id: str, text: str, base_version: int = 0) -> OpResult:
         """Save one note now (see `SaveNote`); returns the new version and any conflict copy."""
-        return self.apply([SaveNote(abstract_id, text, snapshot, base_version, time.time())])[0]
+        return self.apply([SaveNote(abstract_id, text, None, base_version, time.time())])[0]
 
     def integrity_check(self) -> str:
         """`ok`, or what `PRAGMA integrity_check` found."""
@@ -252,8 +250,8 @@ def _apply_one(conn: sqlite3.Connection, op: Operation) -> OpResult:
         conn.execute("DELETE FROM notes WHERE id = ?", (op.abstract_id,))
         return OpResult(op, 0, conflict)
     if isinstance(op, DismissConflict):
-        cur = conn.execute("DELETE FROM conflict_copies WHERE copy_id = ?", (op.copy_id,))
-        return OpResult(op, done=cur.rowcount > 0)
+        conn.execute("DELETE FROM conflict_copies WHERE copy_id = ?", (op.copy_id,))
+        return OpResult(op)
     if isinstance(op, SaveSearch | RenameSearch | DeleteSearch):
         return apply_search_op(conn, op)
     return _reattach(conn, op)

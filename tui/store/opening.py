@@ -247,15 +247,26 @@ def _open_read_only(path: Path, notices: list[str], reason: str) -> Opened:
 
 
 def _check_readable(conn: sqlite3.Connection, path: Path) -> None:
-    """Read the schema (the first read that needs the -shm file); refuse a stranger's file."""
-    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    if version <= schema.SCHEMA_VERSION:
-        foreign = schema.foreign_reason(conn, version)
-        if foreign is not None:
-            raise StoreUnavailable(
-                f"{path} is not an abstracts database ({foreign}); it was left unchanged."
-            )
+    """Read the schema (the first read that needs the -shm file); refuse a stranger's file.
+
+    The version and the tables are read in one read transaction, as `_open_writable`'s
+    probe does: read apart, another instance's migration committed in between made a new
+    store look like a stranger's file.
+    """
+    conn.execute("BEGIN")
+    try:
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        foreign: str | None = None
+        if version <= schema.SCHEMA_VERSION:
+            foreign = schema.foreign_reason(conn, version)
+    finally:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+    if foreign is not None:
+        raise StoreUnavailable(
+            f"{path} is not an abstracts database ({foreign}); it was left unchanged."
+        )
 
 
 def _open_copy(path: Path) -> tuple[sqlite3.Connection, Path]:

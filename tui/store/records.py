@@ -268,7 +268,6 @@ class OpResult:
     op: Operation
     version: int = 0
     conflict: ConflictCopy | None = None
-    done: bool = True
     #: Saved searches only: what the database now holds for each name key it touched
     #: (None: nothing), for memory to mirror; and a message when it differs from the request.
     searches: tuple[tuple[str, SavedSearch | None], ...] = ()

@@ -61,12 +61,11 @@ def apply_search_op(
     key = name_key(op.name)
     found = rows.get(key)
     if found is None:
-        return OpResult(op, done=False, searches=((key, None),))
+        return OpResult(op, searches=((key, None),))
     if (found[1], found[2]) != op.expected:
         kept = _stored(found, _time(found[3], 0.0))
         return OpResult(
             op,
-            done=False,
             searches=((key, kept),),
             message=f"The saved search “{found[0]}” was changed in another instance since "
             "you saw it, so it was kept, not deleted.",
