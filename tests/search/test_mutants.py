@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+import numpy.typing as npt
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -17,6 +19,7 @@ from tui.search import cache as search_cache
 from tui.search.expand import Expander, _subtract
 from tui.search.highlight import Highlighter
 from tui.search.index import SearchIndex
+from tui.search.positions import NEAR_BONUS, PROXIMITY_BONUS, WINDOW, proximity
 from tui.search.query import Phrase, QueryError, Term, parse_query
 
 
@@ -533,3 +536,154 @@ def test_the_cache_file_changes_with_the_format_version(
     before = search_cache.cache_path(corpus, tmp_path)
     monkeypatch.setattr(search_cache, "FORMAT_VERSION", search_cache.FORMAT_VERSION + 1)
     assert search_cache.cache_path(corpus, tmp_path) != before
+
+
+# Proximity: the bonus for query words standing near each other
+
+
+class _Near:
+    """A matched term as proximity sees it: one vocabulary word, a chosen idf."""
+
+    def __init__(self, index: SearchIndex, word: str, idf: float) -> None:
+        self.idf = idf
+        self._mask = np.asarray([w == word for w in index.data.vocab])
+
+    def word_mask(self, vocab_size: int) -> npt.NDArray[np.bool_]:
+        return self._mask
+
+
+def _bonus(index: SearchIndex, terms: list[tuple[str, float]], docs: list[int]) -> list[float]:
+    near = [_Near(index, w, idf) for w, idf in terms]
+    return proximity(index.data, np.asarray(docs, dtype=np.int64), near).tolist()
+
+
+def test_the_proximity_bonus_is_the_rarer_words_idf_per_pair() -> None:
+    gap = " ".join(f"v{i}" for i in range(WINDOW - 1))  # WINDOW - 1 words
+    texts = [
+        "Graph neural nets.",  # adjacent as typed, at the very start
+        "We use graph and neural ones.",  # one word apart, as typed
+        "We use graph a b neural ones.",  # three apart: near, not as typed
+        "We use neural graph ones.",  # adjacent, reversed: near only
+        f"Graph {gap} neural",  # WINDOW apart, the second word ends the abstract
+        f"Graph {gap} x neural",  # WINDOW + 1 apart: not near
+        "Ends with graph",  # ...and the next abstract starts with neural:
+        "neural starts here.",  # nothing reaches across abstracts
+        "Only graph here.",
+    ]
+    index = _index(texts)
+    near, tight = NEAR_BONUS * 2.0, (NEAR_BONUS + PROXIMITY_BONUS) * 2.0
+    got = _bonus(index, [("graph", 2.0), ("neural", 3.0)], list(range(len(texts))))
+    assert got == [tight, tight, near, near, near, 0.0, 0.0, 0.0, 0.0]
+    # The same abstracts one at a time, or in another order, get the same bonus.
+    assert [_bonus(index, [("graph", 2.0), ("neural", 3.0)], [d])[0] for d in range(9)] == got
+    assert _bonus(index, [("graph", 2.0), ("neural", 3.0)], [4, 0]) == [near, tight]
+
+
+def test_the_proximity_bonus_adds_every_pair_of_three_words() -> None:
+    index = _index(["Graph neural networks.", "Networks of graphs."])
+    terms = [("graph", 2.0), ("neural", 3.0), ("networks", 5.0)]
+    # graph-neural: near and as typed (2 + 2); graph-networks: near only, as the two are
+    # not neighbours in the query (2); neural-networks: near and as typed (3 + 3).
+    assert _bonus(index, terms, [0]) == [12.0]
+    assert _bonus(index, terms, [1, 0]) == [0.0, 12.0]
+
+
+def test_two_terms_matching_one_word_stand_together_wherever_it_occurs() -> None:
+    # `graph graphs`: both terms match `graph`, so every abstract with it has them near.
+    index = _index(["Graph", "Graph theory."])
+    terms = [("graph", 2.0), ("graph", 3.0)]
+    assert _bonus(index, terms, [0]) == [NEAR_BONUS * 2.0]
+    assert _bonus(index, terms, [1, 0]) == [NEAR_BONUS * 2.0] * 2
+
+
+# Ranking: equal scores keep file order, before and after the proximity bonus
+
+FILLER = " ".join(f"f{i}" for i in range(20))
+
+
+def test_abstracts_of_equal_score_keep_file_order_among_others() -> None:
+    # Two levels of score, interleaved: each level keeps file order.
+    texts = [f"Graph graph {FILLER} {i}." if i % 3 else f"Graph f {FILLER} {i}." for i in range(60)]
+    result = _index(texts).search("graph ")
+    twice = [i for i in range(60) if i % 3]
+    assert result.indices == twice + [i for i in range(60) if not i % 3]
+    assert len(set(result.scores)) == 2
+
+
+def test_abstracts_of_equal_score_after_the_proximity_bonus_keep_file_order() -> None:
+    # The same words in each abstract; the query's words are adjacent in some only.
+    texts = [
+        f"Graph neural {FILLER} {i}." if i % 3 else f"Graph {FILLER} neural {i}." for i in range(60)
+    ]
+    result = _index(texts).search("graph neural ")
+    near = [i for i in range(60) if i % 3]
+    assert result.indices == near + [i for i in range(60) if not i % 3]
+    assert len(set(result.scores)) == 2
+
+
+def test_a_one_word_phrase_is_that_word_exactly() -> None:
+    index = _index([*MIX, "A protein, not proteins plural."])
+    assert sorted(_full(index, '"proteins"')) == [1, 2, 4]
+    assert _full(index, '"protein"') == [4]  # no other forms, no typos
+    assert _hits(index, '-"proteins" graph ') == [0]
+
+
+def test_the_word_being_typed_counts_for_nearness_through_its_completions() -> None:
+    texts = [f"Graph {FILLER} neural.", f"Graph neural {FILLER}."]
+    index = _index(texts)
+    result = index.search("graph neu")
+    assert result.indices == [1, 0] and result.scores[0] > result.scores[1]
+
+
+# Expansion and highlighting of the words being typed
+
+
+def test_an_expansion_is_asked_for_prefixes_and_typos_apart() -> None:
+    index = _index(["Graph networks.", "Graphical models.", "Grape juice."])
+    vocab = index.data.vocab
+    assert index.expansion("graph", fuzzy=False).all_words(vocab) == {"graph"}
+    assert index.expansion("graph").all_words(vocab) == {"graph", "grape"}  # one letter off
+    both = index.expansion("graph", prefix=True, fuzzy=False).all_words(vocab)
+    assert both == {"graph", "graphical"}
+    assert index.expansion("grap", fuzzy=False).all_words(vocab) == set()
+
+
+def test_the_highlighter_paints_only_what_the_word_being_typed_matched() -> None:
+    index = _index(["A graph with a gap.", "Another graph."])
+    text = "A graph with a gap."
+    # `grap` being typed completes to `graph`; `gap` is a typo away, but the search
+    # reads a short word that completes to something as that, not as a typo.
+    assert sorted(_full(index, "grap")) == [0, 1]
+    assert [text[s:e] for s, e in index.highlighter("grap").spans(text)] == ["graph"]
+
+
+def test_the_highlighter_paints_completions_only_of_the_word_being_typed() -> None:
+    index = _index(["Graph and graphical models.", "Other things."])
+    text = "Graph and graphical models."
+    assert [text[s:e] for s, e in index.highlighter("graph ").spans(text)] == ["Graph"]
+    assert [text[s:e] for s, e in index.highlighter("graph").spans(text)] == [
+        "Graph",
+        "graphical",
+    ]
+
+
+def test_the_highlighter_paints_a_stop_word_being_typed_as_the_search_reads_it() -> None:
+    index = _index(["Graph theory, whether or not.", "Other things."])
+    text = "Graph theory, whether or not."
+    # `the` being typed may become `theory`; `when` completes to nothing here, and a stop
+    # word is never read as a typo (`whet...` is one letter off).
+    assert [text[s:e] for s, e in index.highlighter("graph the").spans(text)] == [
+        "Graph",
+        "theory",
+    ]
+    assert [text[s:e] for s, e in index.highlighter("graph when").spans(text)] == ["Graph"]
+
+
+def test_a_macro_is_found_only_as_written_not_by_its_stem() -> None:
+    rows: list[Row] = [
+        ("a.txt", "ICLR", 2023, "A ∑ of terms.", r"A $\sum$ of terms."),
+        ("a.txt", "ICLR", 2023, "Plain sums."),
+    ]
+    index = SearchIndex.build(make_corpus(rows))
+    assert _hits(index, "\\sum ") == [0]
+    assert _hits(index, "\\sums ") == []
