@@ -4,6 +4,7 @@ postings agree with a plain-Python count."""
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections import Counter
 
 import numpy as np
@@ -123,3 +124,46 @@ def test_tokens_beyond_the_estimate_grow_the_array(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(TokenSink, "bound", staticmethod(lambda abstracts: 1))
     same(one, build_index_data(corpus, block_size=64, workers=1))
     same(one, build_index_data(corpus, block_size=64, workers=2))
+
+
+def test_two_processes_each_index_their_half(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The helper's half comes from the helper: this process indexes only the first half
+    # (a helper that failed quietly would leave both halves to it, with the same index).
+    from tui.search import parallel
+
+    seen: list[tuple[int, int]] = []  # (process, first document) of each block indexed here
+    index_block = parallel.index_block
+
+    def recording(abstracts, first, vocab, tokens):  # type: ignore[no-untyped-def]
+        seen.append((os.getpid(), first))
+        return index_block(abstracts, first, vocab, tokens)
+
+    monkeypatch.setattr(parallel, "index_block", recording)
+    corpus = make_corpus(_many_rows())
+    one = build_index_data(corpus, block_size=64, workers=1)
+    seen.clear()
+    same(one, build_index_data(corpus, block_size=64, workers=2))
+    assert seen == [(os.getpid(), first) for first in (0, 64, 128)]  # of [0, 150)
+
+
+def test_two_processes_index_a_large_corpus_only_where_forking_is_safe(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tui.search import parallel
+    from tui.search.parallel import PARALLEL_MIN, workers_for
+
+    monkeypatch.setattr(parallel.sys, "platform", "linux")
+    monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(parallel.threading, "active_count", lambda: 1)
+    assert workers_for(PARALLEL_MIN - 1) == 1
+    assert workers_for(PARALLEL_MIN) == 2
+    # Other threads (the app's) may hold locks: only a caller that vouches for them forks.
+    monkeypatch.setattr(parallel.threading, "active_count", lambda: 3)
+    assert workers_for(PARALLEL_MIN) == 1
+    assert workers_for(PARALLEL_MIN, fork_safe=True) == 2
+    assert workers_for(PARALLEL_MIN - 1, fork_safe=True) == 1
+    monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    assert workers_for(PARALLEL_MIN, fork_safe=True) == 1
+    monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(parallel.sys, "platform", "darwin")
+    assert workers_for(PARALLEL_MIN, fork_safe=True) == 1

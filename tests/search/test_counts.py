@@ -134,3 +134,33 @@ def test_topic_queries_read_the_topics_here_and_in_the_child(seeds, tmp_path: Pa
         assert child.count(["topic:1"], Personal(), None, True)[0].problem
     finally:
         child.close()
+
+
+def _serve(requests: list[dict[str, object]]) -> list[dict[str, object]]:
+    lines = io.BytesIO(b"".join(json.dumps(r).encode() + b"\n" for r in requests))
+    out = io.BytesIO()
+    assert serve(lines, out) == 0
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def test_serve_knows_nothing_it_was_not_sent(seeds, tmp_path: Path) -> None:
+    corpus, index = seeds
+    assert cache.save(index, corpus, tmp_path)
+    path, head = cache.locate(corpus, tmp_path)
+    queries = ["is:bookmarked", "is:dismissed", "has:tag", "topic:1"]
+    replies = _serve(
+        [
+            {"cache": str(path), "header": head},
+            {"queries": queries},  # no personal data, no topics yet
+            {"queries": ["topic:1"], "topics_pending": True},
+        ]
+    )
+    assert [c["matched"] for c in replies[0]["counts"]] == [0, 0, 0, 0]
+    assert replies[1]["counts"][0]["problem"] == "topics are still being computed"
+
+
+def test_serve_without_a_first_line_ends_at_once() -> None:
+    out = io.BytesIO()
+    assert serve(io.BytesIO(b""), out) == 1
+    assert serve(io.BytesIO(b"[]\n"), out) == 1
+    assert out.getvalue() == b""

@@ -6,6 +6,7 @@ it makes the test fail.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -15,10 +16,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.search.helpers import FakePersonal, Row, make_corpus
+from tui.corpus.tokens import tokenize
 from tui.search import cache as search_cache
-from tui.search.expand import Expander, _subtract
+from tui.search.build import HEADLINE_BONUS, K1, B
+from tui.search.expand import FUZZY_WEIGHT, Expander, _subtract
 from tui.search.highlight import Highlighter
-from tui.search.index import SearchIndex
+from tui.search.index import FORM_WEIGHT, SearchIndex
 from tui.search.positions import NEAR_BONUS, PROXIMITY_BONUS, WINDOW, proximity
 from tui.search.query import Phrase, QueryError, Term, parse_query
 
@@ -687,3 +690,93 @@ def test_a_macro_is_found_only_as_written_not_by_its_stem() -> None:
     index = SearchIndex.build(make_corpus(rows))
     assert _hits(index, "\\sum ") == [0]
     assert _hits(index, "\\sums ") == []
+
+
+@pytest.mark.parametrize(
+    ("vocab", "typed", "found"),
+    [
+        # A short word being typed is widened only to heads as long as it: `copm` may be
+        # `com`, but not every word starting with `com`; `hro` is not `ro...`.
+        (["com", "combining"], "copm", {"com"}),
+        (["routing"], "hro", set()),
+        # A longer one to heads one letter shorter or longer, no more: `heaiv` is `heav...`,
+        # `revisitin` is not `revisit`, `distribut` is not `indistribut...`.
+        (["heavy"], "heaiv", {"heavy"}),
+        (["revisit"], "revisitin", set()),
+        (["indistribution"], "distribut", set()),
+        # Heads are looked for under the first two letters typed: a stray first letter is
+        # forgiven, a missing one is not.
+        (["having"], "xhavi", {"having"}),
+        (["especially"], "specia", set()),
+        # Heads found inside one another, or next to one another, all count.
+        (["heaviside", "heavy"], "heaiv", {"heaviside", "heavy"}),
+        (["mapped", "mapping"], "mape", {"mapped", "mapping"}),
+        (["methods", "meticulously"], "methc", {"methods", "meticulously"}),
+    ],
+)
+def test_a_word_being_typed_completes_through_near_heads(
+    vocab: list[str], typed: str, found: set[str]
+) -> None:
+    assert Expander(vocab).expand(typed, prefix=True).all_words(vocab) == found
+
+
+@pytest.mark.parametrize("vocab", [["nonuniform"], ["nonstationarity", "nonuniform"]])
+def test_a_typo_weighs_by_the_share_of_the_word_it_changes(vocab: list[str]) -> None:
+    # One letter of ten is off: the nearest head (the whole word) sets the weight.
+    [match] = Expander(vocab).expand("nonunidorm", prefix=True).ranges
+    assert match.weight == pytest.approx(FUZZY_WEIGHT * (1 - 1 / 10))
+
+
+# Scores: BM25 over every form of a word, and a headline bonus
+
+
+def _bm25(texts: list[str], tf: float, doc: int, df: int, head: float) -> float:
+    lengths = [len(tokenize(t)) for t in texts]
+    norm = K1 * (1 - B + B * lengths[doc] / (sum(lengths) / len(lengths)))
+    idf = math.log(1 + (len(texts) - df + 0.5) / (df + 0.5))
+    return idf * (tf * (K1 + 1) / (tf + norm) + HEADLINE_BONUS * min(head, 1.0))
+
+
+def test_a_words_score_is_bm25_with_a_headline_bonus() -> None:
+    texts = [
+        "Graph methods. We study graph data and more graph data.",  # 3 times, in the headline
+        "Kernels for data. A graph here.",  # once, in the body only
+        "Networks of proteins.",
+        "Vision models.",
+        "Other text entirely here.",
+    ]
+    result = _index(texts).search("graph ")
+    scores = dict(zip(result.indices, result.scores, strict=True))
+    assert scores[0] == pytest.approx(_bm25(texts, 3, 0, df=2, head=1), rel=1e-5)
+    assert scores[1] == pytest.approx(_bm25(texts, 1, 1, df=2, head=0), rel=1e-5)
+
+
+def test_other_forms_of_a_word_count_a_little_less_and_the_headline_once() -> None:
+    texts = [
+        "Network and networks. One network here.",  # 2 + 0.9 occurrences, both in the headline
+        "Networks of proteins. Other words.",  # 0.9, in the headline
+        "Vision models.",
+        "Other text entirely here.",
+    ]
+    result = _index(texts).search("network ")
+    scores = dict(zip(result.indices, result.scores, strict=True))
+    assert scores[0] == pytest.approx(_bm25(texts, 2 + FORM_WEIGHT, 0, df=2, head=1), rel=1e-5)
+    assert scores[1] == pytest.approx(
+        _bm25(texts, FORM_WEIGHT, 1, df=2, head=FORM_WEIGHT), rel=1e-5
+    )
+
+
+def test_a_near_spelling_of_a_known_word_adds_little_and_is_no_match() -> None:
+    texts = [f"Graph {FILLER} models.", f"Graph {FILLER} modal.", f"Graph {FILLER} other."]
+    result = _index(texts).search("graph model ")
+    assert result.indices == [0, 1, 2] and result.matched == 1  # `modal` is not `model`
+    full, typo, none = result.scores
+    assert none < typo < none + 0.2 * (full - none)
+
+
+def test_a_short_word_being_typed_is_read_as_a_typo_of_a_far_commoner_start() -> None:
+    texts = [f"Learning methods, part {i}." for i in range(120)] + ["Lerp of vectors."]
+    index = _index(texts)
+    # `ler` completes to `lerp` (once), but `lea` starts a word 120 times as often.
+    result = index.search("ler")
+    assert result.matched == 121 and result.indices[0] == 120
