@@ -19,7 +19,7 @@ from tests.search.helpers import FakePersonal, Row, make_corpus
 from tui.corpus.tokens import tokenize
 from tui.search import cache as search_cache
 from tui.search.build import HEADLINE_BONUS, K1, B
-from tui.search.expand import FUZZY_WEIGHT, Expander, _subtract
+from tui.search.expand import COMPLETE_PREFIX_WEIGHT, FUZZY_WEIGHT, Expander, _subtract
 from tui.search.highlight import Highlighter
 from tui.search.index import FORM_WEIGHT, SearchIndex
 from tui.search.positions import NEAR_BONUS, PROXIMITY_BONUS, WINDOW, proximity
@@ -78,6 +78,10 @@ def test_year_ranges_may_be_open_at_either_end(value: str, years: tuple[int, int
         ("note:!!", "note: needs a word, for example note:revisit"),
         ('graph "abc', 'unclosed quote: "abc (add a closing ")'),
         ('graph ab"cd', 'a quote inside a word: ab"cd (put a space before the opening ")'),
+        ("tag:##", "tag: needs a tag name, for example tag:to-cite"),
+        ("topic:", "topic: expects a topic number like topic:3 (T lists them)"),
+        ("topic:x", "topic: expects a topic number like topic:3 (T lists them), not 'x'"),
+        ("topic:0", "topic: expects a topic number like topic:3 (T lists them), not '0'"),
     ],
 )
 def test_a_bad_query_is_explained_quoting_only_the_bad_part(text: str, message: str) -> None:
@@ -712,6 +716,8 @@ def test_a_macro_is_found_only_as_written_not_by_its_stem() -> None:
         (["heaviside", "heavy"], "heaiv", {"heaviside", "heavy"}),
         (["mapped", "mapping"], "mape", {"mapped", "mapping"}),
         (["methods", "meticulously"], "methc", {"methods", "meticulously"}),
+        # A short word that neither is nor starts a word is read as a typo of what is typed.
+        (["itself"], "ites", {"itself"}),
     ],
 )
 def test_a_word_being_typed_completes_through_near_heads(
@@ -780,3 +786,63 @@ def test_a_short_word_being_typed_is_read_as_a_typo_of_a_far_commoner_start() ->
     # `ler` completes to `lerp` (once), but `lea` starts a word 120 times as often.
     result = index.search("ler")
     assert result.matched == 121 and result.indices[0] == 120
+
+
+def test_a_tag_name_may_be_any_letters() -> None:
+    assert parse_query("tag:X").fields[0].arg == "x"
+    assert parse_query("tag:#to-cite").fields[0].arg == "to-cite"
+
+
+def test_tags_without_personal_data_match_nothing() -> None:
+    index = _index(["Graph networks for molecules.", "Vision models at scale."])
+    assert _hits(index, "tag:x") == [] and _hits(index, "has:tag") == []
+    assert _hits(index, "-tag:x") == [0, 1]
+
+
+@pytest.mark.parametrize(
+    ("vocab", "typed", "found"),
+    [
+        (["no"], "nh", set()),  # no typo in a word under three letters
+        (["come", "core"], "core", {"core"}),  # a short word that exists is that word
+        (["improve", "improved"], "improve", {"improve", "improved"}),  # a longer one may not be
+        (["duplicated"], "duplicat", set()),  # one typo up to eight letters...
+        (["introduced"], "inroduces", {"introduced"}),  # ...two from nine
+    ],
+)
+def test_a_finished_word_finds_its_near_spellings(
+    vocab: list[str], typed: str, found: set[str]
+) -> None:
+    assert Expander(vocab).expand(typed, prefix=False).all_words(vocab) == found
+
+
+def test_the_weights_of_completions_and_typos() -> None:
+    vocab = ["we", "weak"]
+    assert [r.weight for r in Expander(vocab).expand("we", prefix=True).ranges] == [
+        1.0,
+        COMPLETE_PREFIX_WEIGHT,  # `we` is a word already: more likely finished than not
+    ]
+    [typo] = Expander(["understand"]).expand("undrstand", prefix=False).ranges
+    assert typo.weight == pytest.approx(FUZZY_WEIGHT * (1 - 1 / 10))
+    # `mid` occurs once, words starting `mod` a hundred times: read as a typo of them.
+    post_ptr = np.asarray([0, 1, 101], dtype=np.int64)
+    ranges = Expander(["mid", "models"], post_ptr=post_ptr).expand("mid", prefix=True).ranges
+    assert [(r.lo, r.hi, r.prefix) for r in ranges] == [(0, 1, None), (1, 2, "mod")]
+    assert ranges[1].weight == pytest.approx(FUZZY_WEIGHT * (1 - 1 / 3))
+
+
+@pytest.mark.parametrize(
+    ("typed", "own", "others", "rescued"),
+    [
+        ("mid", 1, {"Models": 100}, True),  # a hundred times as common: a typo of it
+        ("mid", 2, {"Models": 100}, False),  # fifty times: what was typed
+        ("law", 1, {"Labels": 60, "Large": 60}, False),  # `la` is no nearer than `lab`, `lar`
+        ("ler", 1, {"Learning": 120, "Lord": 120}, True),  # several starts at once
+    ],
+)
+def test_a_short_word_being_typed_is_a_typo_only_of_a_far_commoner_start(
+    typed: str, own: int, others: dict[str, int], rescued: bool
+) -> None:
+    texts = [f"{typed.title()} number {i}." for i in range(own)]
+    texts += [f"{word} number {i}." for word, k in others.items() for i in range(k)]
+    result = _index(texts).search(typed)
+    assert result.matched == own + (sum(others.values()) if rescued else 0)
