@@ -21,7 +21,7 @@ from tui.search import cache as search_cache
 from tui.search.build import HEADLINE_BONUS, K1, B
 from tui.search.expand import COMPLETE_PREFIX_WEIGHT, FUZZY_WEIGHT, Expander, _subtract
 from tui.search.highlight import Highlighter
-from tui.search.index import FORM_WEIGHT, SearchIndex
+from tui.search.index import FORM_WEIGHT, SearchIndex, SearchResult
 from tui.search.positions import NEAR_BONUS, PROXIMITY_BONUS, WINDOW, proximity
 from tui.search.query import Phrase, QueryError, Term, parse_query
 
@@ -521,6 +521,8 @@ def test_a_joined_word_being_typed_completes() -> None:
     index = _index(["Graph pretraining at scale.", "Training graph models."])
     result = index.search("graph pre train")
     assert result.indices[: result.matched] == [0]
+    result = index.search("graph pre trai")  # not yet a form of `pretraining`
+    assert result.indices[: result.matched] == [0]
 
 
 def test_the_highlighter_paints_what_a_misspelt_word_being_typed_found() -> None:
@@ -846,3 +848,130 @@ def test_a_short_word_being_typed_is_a_typo_only_of_a_far_commoner_start(
     texts += [f"{word} number {i}." for word, k in others.items() for i in range(k)]
     result = _index(texts).search(typed)
     assert result.matched == own + (sum(others.values()) if rescued else 0)
+
+
+# Full and close matches
+
+
+def _numbered(words_of: list[str]) -> list[str]:
+    return [f"Doc number {i} about {words}." for i, words in enumerate(words_of)]
+
+
+@pytest.mark.parametrize(("with_model", "matched"), [(11, 1), (10, 1 + 0)])
+def test_a_word_in_more_than_half_of_twenty_abstracts_is_not_required(
+    with_model: int, matched: int
+) -> None:
+    # `graph` in three abstracts, one of them with `model`; `model` in `with_model` of 20.
+    words = ["graph model", "graph", "graph"] + ["model"] * (with_model - 1)
+    index = _index(_numbered(words + ["other"] * (20 - len(words))))
+    result = index.search("graph model ")
+    common = with_model > 10
+    assert result.matched == (3 if common else matched)
+
+
+def test_with_nothing_close_one_informative_word_is_enough() -> None:
+    words = ["alpha delta", "beta", "gamma"] + ["delta"] * 17
+    result = _index(_numbered(words)).search("alpha beta gamma delta ")
+    assert (result.matched, sorted(result.indices)) == (0, [0, 1, 2])
+
+
+def test_with_nothing_close_the_most_informative_words_decide() -> None:
+    # `delta` is common (18 of 20); five rare words are asked for, and no abstract has
+    # half of them: the one with the most rare words is offered, `delta` does not count.
+    words = ["alpha beta", "gamma delta"] + ["delta"] * 17 + ["other"]
+    index = _index(_numbered(words))
+    result = index.search("alpha beta gamma epsilon kappa delta ")
+    assert (result.matched, result.indices) == (0, [0])
+
+
+def test_with_only_common_words_the_abstracts_sharing_most_of_them_are_offered() -> None:
+    words = ["model"] * 5 + ["model method"] * 10 + ["method"] * 5
+    index = _index(_numbered(words))
+    result = index.search("zebra model method ")
+    assert result.matched == 0 and sorted(result.indices) == list(range(5, 15))
+
+
+def test_an_unmatched_phrase_falls_back_to_its_words_with_every_other_clause() -> None:
+    texts = [
+        "Graph kernels, a graph study of graph things.",
+        "Graph networks.",
+        "Zebra graph networks.",
+    ]
+    index = _index(texts)
+    a, _, c = index.data.ids
+    personal = FakePersonal(bookmarked={a, c})
+    result = index.search('"graph zebra" is:bookmarked', personal=personal)
+    # Both words, and the bookmarks still: close matches only.
+    assert (result.indices, result.total, result.matched, result.close) == ([2, 0], 2, 0, 2)
+    assert len(result.scores) == 2
+    assert index.search('"zebra graph networks kernels"', order="file").indices == [0, 1, 2]
+    ranked = index.search('"zebra graph networks kernels"')
+    assert ranked.indices != [0, 1, 2]
+    limited = index.search('"graph zebra"', limit=1)
+    assert (len(limited.indices), limited.total, limited.close) == (1, 3, 3)
+
+
+def test_a_joined_pair_counts_with_every_abstract_count() -> None:
+    # Twenty abstracts or more: the common-word rule reads each term's abstract count.
+    texts = ["Graph pretraining at scale.", "Training data.", "Pre and post."]
+    texts += [f"Other text {i}." for i in range(22)]
+    result = _index(texts).search("pre training ")
+    assert result.indices[: result.matched] == [0]
+
+
+def test_the_joined_word_is_near_only_where_it_stands() -> None:
+    texts = [f"Graph {FILLER} pretraining.", f"Graph pretraining {FILLER}.", "Training, pre."]
+    result = _index(texts).search("graph pre training ")
+    assert result.indices[: result.matched] == [1, 0] and result.scores[0] > result.scores[1]
+
+
+def test_a_stop_word_being_typed_adds_only_its_completions() -> None:
+    texts = ["Graph theory other not.", "Graph theory whether not."]
+    # `when` completes to nothing here; `whether` is a typo away, but a stop word being
+    # typed is never read as a typo: the two abstracts score the same.
+    result = _index(texts).search("graph when")
+    assert result.indices == [0, 1] and result.scores[0] == result.scores[1]
+
+
+def test_a_word_being_typed_counts_once() -> None:
+    index = _index(["Graph kernels.", "Vision models."])
+    assert index.search("graph").scores == index.search("graph ").scores
+
+
+def test_a_phrase_keeps_its_boost_beside_a_stop_word_being_typed() -> None:
+    index = _index(
+        [
+            "Graph neural kernels then other words here.",
+            "Graph neural kernels then graph neural here.",
+        ]
+    )
+    result = index.search('"graph neural" kernels the')
+    assert result.indices == [1, 0]
+
+
+def test_the_result_counts_its_full_matches() -> None:
+    result = SearchResult([4, 2, 0, 1, 3], [0.0] * 5, 5, close=2)
+    assert result.matched == 3 and not result.is_close(2) and result.is_close(3)
+
+
+def test_an_index_names_the_corpus_mismatch() -> None:
+    index = _index(MIX)
+    with pytest.raises(ValueError) as info:
+        index.search("graph", corpus=make_corpus([("a.txt", "ICLR", 2023, "Only one.")]))
+    assert str(info.value) == "this index was built for a different corpus"
+
+
+def test_a_field_without_a_selector_matches_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui.search import query
+
+    monkeypatch.setitem(query._FIELDS, "shelf", query.FieldSpec("shelf", lambda v: v))
+    index = _index(MIX)
+    assert _hits(index, "shelf:x ") == []
+    assert _hits(index, "-shelf:x ") == [0, 1, 2, 3]
+
+
+def test_a_common_joined_pair_is_not_required() -> None:
+    texts = ["Graph pretraining at scale.", "Graph only here.", "Training data.", "Pre and post."]
+    texts += [f"Pretraining of models {i}." for i in range(16)] + ["Other.", "Other two."]
+    result = _index(texts).search("graph pre training ")
+    assert sorted(result.indices[: result.matched]) == [0, 1]
