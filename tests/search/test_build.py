@@ -228,8 +228,13 @@ def test_the_venue_is_the_collections_venue_not_its_label() -> None:
 
 def test_a_headline_cut_mid_word_adds_no_word() -> None:
     corpus = make_corpus([("a.txt", "ICLR", 2023, "Graph networks for molecules.")])
-    corpus.abstracts[0]._headline = "Graph netw"
+    corpus.abstracts[0]._headline = "Graph netw internationalizations"
     data = build_index_data(corpus)
-    assert "netw" not in data.vocab
+    assert "netw" not in data.vocab and "internationalizations" not in data.vocab
     graph = data.vocab.index("graph")
     assert data.post_head[data.post_ptr[graph]]
+
+
+def test_a_corpus_of_one_hyphenated_word_has_its_compound() -> None:
+    data = build_index_data(make_corpus([("a.txt", "ICLR", 2023, "Pre-training.")]))
+    assert data.vocab == ["pre", "pretraining", "training"]
