@@ -4,12 +4,15 @@ postings agree with a plain-Python count."""
 from __future__ import annotations
 
 import dataclasses
+import os
+import typing
 from collections import Counter
 
 import numpy as np
 import pytest
 
 from tests.search.helpers import Row, make_corpus
+from tui.corpus.model import Collection
 from tui.corpus.tokens import tokenize
 from tui.search.build import K1, B, IndexData, build_index_data
 
@@ -123,3 +126,115 @@ def test_tokens_beyond_the_estimate_grow_the_array(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(TokenSink, "bound", staticmethod(lambda abstracts: 1))
     same(one, build_index_data(corpus, block_size=64, workers=1))
     same(one, build_index_data(corpus, block_size=64, workers=2))
+
+
+@pytest.mark.parametrize("empty_half", [False, True])
+def test_two_processes_each_index_their_half(
+    monkeypatch: pytest.MonkeyPatch, empty_half: bool
+) -> None:
+    # The helper's half comes from the helper: this process indexes only the first half
+    # (a helper that failed quietly would leave both halves to it, with the same index),
+    # and nothing of the helper is left behind: no process, no open pipe.
+    from tui.search import parallel
+
+    seen: list[tuple[int, int]] = []  # (process, first document) of each block indexed here
+    index_block, fork = parallel.index_block, os.fork
+    helpers: list[int] = []
+
+    def recording(abstracts, first, vocab, tokens):  # type: ignore[no-untyped-def]
+        seen.append((os.getpid(), first))
+        return index_block(abstracts, first, vocab, tokens)
+
+    def forking() -> int:
+        pid = fork()
+        helpers.append(pid)
+        return pid
+
+    monkeypatch.setattr(parallel, "index_block", recording)
+    monkeypatch.setattr(parallel.os, "fork", forking)
+    rows = _many_rows()
+    if empty_half:  # a helper with no words at all
+        rows[150:] = [("d.txt", "ICML", 2024, "")] * 150
+    corpus = make_corpus(rows)
+    one = build_index_data(corpus, block_size=64, workers=1)
+    seen.clear()
+    descriptors = len(os.listdir("/proc/self/fd"))
+    same(one, build_index_data(corpus, block_size=64, workers=2))
+    assert seen == [(os.getpid(), first) for first in (0, 64, 128)]  # of [0, 150)
+    assert len(os.listdir("/proc/self/fd")) == descriptors
+    [helper] = helpers
+    with pytest.raises(ChildProcessError):
+        os.waitpid(helper, os.WNOHANG)
+
+
+def test_two_processes_index_a_large_corpus_only_where_forking_is_safe(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tui.search import parallel
+    from tui.search.parallel import PARALLEL_MIN, workers_for
+
+    monkeypatch.setattr(parallel.sys, "platform", "linux")
+    monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(parallel.threading, "active_count", lambda: 1)
+    assert workers_for(PARALLEL_MIN - 1) == 1
+    assert workers_for(PARALLEL_MIN) == 2
+    # Other threads (the app's) may hold locks: only a caller that vouches for them forks.
+    monkeypatch.setattr(parallel.threading, "active_count", lambda: 3)
+    assert workers_for(PARALLEL_MIN) == 1
+    assert workers_for(PARALLEL_MIN, fork_safe=True) == 2
+    assert workers_for(PARALLEL_MIN - 1, fork_safe=True) == 1
+    monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    assert workers_for(PARALLEL_MIN, fork_safe=True) == 1
+    monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(parallel.sys, "platform", "darwin")
+    assert workers_for(PARALLEL_MIN, fork_safe=True) == 1
+
+
+def test_the_arrays_have_their_declared_types_and_one_entry_per_abstract() -> None:
+    for rows in (ROWS, []):
+        data = build_index_data(make_corpus(rows))
+        for name, hint in typing.get_type_hints(IndexData).items():
+            value = getattr(data, name)
+            if isinstance(value, np.ndarray):
+                [dtype] = typing.get_args(typing.get_args(hint)[1])
+                assert value.dtype == dtype, name
+        for name in ("doc_norm", "years", "venue_of"):
+            assert getattr(data, name).size == len(rows), name
+
+
+def test_lengths_are_normalised_by_the_average_even_below_one_word() -> None:
+    # Half the abstracts are empty or only a symbol (no words): the average is half a word.
+    rows: list[Row] = [
+        ("a.txt", "ICLR", 2023, "Graph."),
+        ("a.txt", "ICLR", 2023, "×", r"$\times$"),
+    ]
+    data = build_index_data(make_corpus(rows))
+    assert data.doc_norm.tolist() == pytest.approx([K1 * (1 - B + B * 2), K1 * (1 - B)])
+    symbols = build_index_data(make_corpus(rows[1:]))  # no words at all
+    assert symbols.doc_norm.tolist() == pytest.approx([K1 * (1 - B)])
+
+
+def test_a_block_of_one_posting_marks_its_headline_word() -> None:
+    data = build_index_data(make_corpus([("a.txt", "ICLR", 2023, "Graph.")]))
+    assert data.vocab == ["graph"] and data.post_head.tolist() == [True]
+
+
+def test_the_venue_is_the_collections_venue_not_its_label() -> None:
+    corpus = make_corpus([("a.txt", "ICLR", 2023, "Graph.")])
+    abstract = corpus.abstracts[0]
+    abstract.collection = Collection("Proceedings, 2023", "ICLR", 2023)
+    assert build_index_data(corpus).venue_names == ["iclr"]
+
+
+def test_a_headline_cut_mid_word_adds_no_word() -> None:
+    corpus = make_corpus([("a.txt", "ICLR", 2023, "Graph networks for molecules.")])
+    corpus.abstracts[0]._headline = "Graph netw internationalizations"
+    data = build_index_data(corpus)
+    assert "netw" not in data.vocab and "internationalizations" not in data.vocab
+    graph = data.vocab.index("graph")
+    assert data.post_head[data.post_ptr[graph]]
+
+
+def test_a_corpus_of_one_hyphenated_word_has_its_compound() -> None:
+    data = build_index_data(make_corpus([("a.txt", "ICLR", 2023, "Pre-training.")]))
+    assert data.vocab == ["pre", "pretraining", "training"]

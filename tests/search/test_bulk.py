@@ -98,3 +98,10 @@ def test_a_word_seen_in_both_paths_has_one_number() -> None:
     got = tokenize_texts(["the model", "the modèle α model"], vocab)
     assert got.ids.tolist()[:2] == got.ids.tolist()[2:3] + got.ids.tolist()[-1:]
     assert len(vocab.ids) == 4
+
+
+def test_words_alike_but_for_their_last_letters_are_told_apart() -> None:
+    # Over eight letters a word is read as two integers; the second tells these apart.
+    words = ["normalized", "normalizes", "normalizer", "normalizes"]
+    ids = tokenize_texts([" ".join(words)], Vocabulary()).ids.tolist()
+    assert ids[1] == ids[3] and len({ids[0], ids[1], ids[2]}) == 3

@@ -65,7 +65,11 @@ def test_counts_are_the_filters_full_matches_and_their_unread(seeds) -> None:
     assert counts[0] == SearchCounts(graph.matched, graph.matched - 3, graph.close)
     assert counts[1] == SearchCounts(1, 1, 0)
     assert counts[2].matched == graph.matched - 3 and counts[2].unread == counts[2].matched
-    assert counts[3].problem and counts[3].matched == 0  # a query that no longer parses
+    # A query that no longer parses counts nothing and says why.
+    year = "year: expects a year like 2023 or a range like 2022..2024"
+    assert counts[3] == SearchCounts(0, 0, 0, year)
+    [neural] = count_searches(index, ["graph neural"], personal)  # close matches only
+    assert neural.close == index.search("graph neural").close > 0
     assert count_searches(index, QUERIES, personal, stop=lambda: True) is None
 
 
@@ -124,7 +128,9 @@ def test_topic_queries_read_the_topics_here_and_in_the_child(seeds, tmp_path: Pa
     here = count_searches(index, ["topic:1", "graph"], None, topics=topics)
     assert here[0].matched == 5
     waiting = count_searches(index, ["topic:1", "graph"], None, topics_pending=True)
-    assert waiting[0].problem == "topics are still being computed"
+    assert waiting[0] == SearchCounts(0, 0, 0, "topics are still being computed")
+    # Without topics and none on their way, a topic: query simply matches nothing.
+    assert count_searches(index, ["topic:1"], None) == [SearchCounts(0, 0, 0)]
     assert waiting[1] == here[1]  # a query without topic: is counted all the same
     assert cache.save(index, corpus, tmp_path)
     child = CountProcess(*cache.locate(corpus, tmp_path))
@@ -134,3 +140,33 @@ def test_topic_queries_read_the_topics_here_and_in_the_child(seeds, tmp_path: Pa
         assert child.count(["topic:1"], Personal(), None, True)[0].problem
     finally:
         child.close()
+
+
+def _serve(requests: list[dict[str, object]]) -> list[dict[str, object]]:
+    lines = io.BytesIO(b"".join(json.dumps(r).encode() + b"\n" for r in requests))
+    out = io.BytesIO()
+    assert serve(lines, out) == 0
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def test_serve_knows_nothing_it_was_not_sent(seeds, tmp_path: Path) -> None:
+    corpus, index = seeds
+    assert cache.save(index, corpus, tmp_path)
+    path, head = cache.locate(corpus, tmp_path)
+    queries = ["is:bookmarked", "is:dismissed", "has:tag", "topic:1"]
+    replies = _serve(
+        [
+            {"cache": str(path), "header": head},
+            {"queries": queries},  # no personal data, no topics yet
+            {"queries": ["topic:1"], "topics_pending": True},
+        ]
+    )
+    assert [c["matched"] for c in replies[0]["counts"]] == [0, 0, 0, 0]
+    assert replies[1]["counts"][0]["problem"] == "topics are still being computed"
+
+
+def test_serve_without_a_first_line_ends_at_once() -> None:
+    out = io.BytesIO()
+    assert serve(io.BytesIO(b""), out) == 1
+    assert serve(io.BytesIO(b"[]\n"), out) == 1
+    assert out.getvalue() == b""
