@@ -195,3 +195,65 @@ def test_refresh_sees_other_instance(data_dir: Path) -> None:
     assert not one.refresh()  # nothing new
     one.close()
     two.close()
+
+
+class _StandingClock:
+    """A clock that moves only when the test says so."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _until(predicate, timeout: float = 10.0) -> None:
+    """Wait for the writer thread to get somewhere (a bound, not a measurement)."""
+    done = threading.Event()
+    for _ in range(int(timeout / 0.005)):
+        if predicate():
+            return
+        done.wait(0.005)
+    raise AssertionError("the writer never got there")
+
+
+def test_retry_backoff_doubles_up_to_its_cap_on_the_clock_given(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failed write waits out its backoff on the writer's clock (not the wall clock):
+    1 s, then 2 s, then capped at 3 s; it is not tried before that and is tried as soon as
+    the clock says so."""
+    clock = _StandingClock()
+    attempts: list[float] = []
+    fault = threading.Event()
+    fault.set()
+    real_apply = Store.apply
+
+    def failing(self: Store, ops: list[object]) -> object:
+        attempts.append(clock.now)
+        if fault.is_set():
+            raise sqlite3.OperationalError("disk I/O error")
+        return real_apply(self, ops)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Store, "apply", failing)
+    ud = UserData.open(data_dir, retry_initial=1.0, retry_max=3.0, clock=clock)
+    ud.save_note(A, "kept through the failures")
+    waits = []
+    for n in range(1, 5):
+        # The new backoff is set just after the attempt fails: wait for it, not the old one.
+        _until(lambda n=n: len(attempts) == n and (ud.retry_at or 0.0) > clock.now)
+        retry_at = ud.retry_at
+        assert retry_at is not None
+        waits.append(retry_at - clock.now)
+        clock.now = retry_at - 0.001  # not yet due: nothing is tried
+        ud.refresh()  # answered by the writer thread, after it has read the clock again
+        assert len(attempts) == n
+        clock.now = retry_at
+        if n == 4:
+            fault.clear()
+        ud.wake()
+    assert waits == [1.0, 2.0, 3.0, 3.0]
+    _until(lambda: ud.pending_count == 0)
+    assert ud.retry_at is None and ud.saving_available
+    ud.close()
+    assert Store.open(data_dir).load().notes[A.id].text == "kept through the failures"

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import shlex
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 
@@ -59,9 +59,16 @@ class UserData(SavedSearchWrites):
 
     @classmethod
     def open(
-        cls, data_dir: Path, *, retry_initial: float = 0.25, retry_max: float = 10.0
+        cls,
+        data_dir: Path,
+        *,
+        retry_initial: float = 0.25,
+        retry_max: float = 10.0,
+        clock: Callable[[], float] = time.monotonic,
     ) -> UserData:
-        """Open the user data in `data_dir`. Never raises for a bad database: see `notices`."""
+        """Open the user data in `data_dir`. Never raises for a bad database: see `notices`.
+        A failed write is tried again after `retry_initial` seconds on `clock`, doubling
+        up to `retry_max`."""
         notices: list[str] = []
         store: Store | None = None
         data = StoreData()
@@ -81,7 +88,7 @@ class UserData(SavedSearchWrites):
                 "now are kept in memory and saving is retried. Whatever is still unsaved at "
                 "quit is written to a rescue file, which `abstracts import` brings back."
             )
-        return cls(data_dir, store, data, notices, retry_initial, retry_max)
+        return cls(data_dir, store, data, notices, retry_initial, retry_max, clock)
 
     # Writes: memory now, disk in the background
 

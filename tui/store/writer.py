@@ -53,6 +53,7 @@ class Writer(Memory):
         notices: list[str],
         retry_initial: float,
         retry_max: float,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__()
         self.directory = directory
@@ -63,6 +64,8 @@ class Writer(Memory):
         self._store = store
         self._retry_initial = retry_initial
         self._retry_max = retry_max
+        # When a failed write is tried again is read on this clock (tests pass their own).
+        self._clock = clock
         self._cond = threading.Condition(self._lock)
         self._pending: dict[_Key, Operation] = {}
         self._failures = 0
@@ -118,6 +121,18 @@ class Writer(Memory):
                 self._cond.wait(left)
         return True
 
+    @property
+    def retry_at(self) -> float | None:
+        """When, on the writer's clock, a failed write is next tried; None when none waits."""
+        with self._cond:
+            return self._retry_at if self._pending and self._failures else None
+
+    def wake(self) -> None:
+        """Look at the queue again now (after the clock moved on): a failed write whose
+        backoff is over is tried at once."""
+        with self._cond:
+            self._cond.notify_all()
+
     def refresh(self, timeout: float = 10.0) -> bool:
         """Reload from disk to see another instance's changes; True if anything changed."""
         request = _Refresh()
@@ -143,13 +158,13 @@ class Writer(Memory):
                 while (
                     not self._stopping
                     and not self._refreshes
-                    and not (self._pending and time.monotonic() >= self._retry_at)
+                    and not (self._pending and self._clock() >= self._retry_at)
                 ):
-                    wait = max(0.0, self._retry_at - time.monotonic()) if self._pending else None
+                    wait = max(0.0, self._retry_at - self._clock()) if self._pending else None
                     self._cond.wait(wait)
                 if self._stopping:
                     return
-                due = bool(self._pending) and time.monotonic() >= self._retry_at
+                due = bool(self._pending) and self._clock() >= self._retry_at
                 refreshes, self._refreshes = self._refreshes, []
             if due:
                 self._write_batch()
@@ -170,7 +185,7 @@ class Writer(Memory):
             with self._cond:
                 self._failures += 1
                 delay = self._retry_initial * 2 ** min(self._failures - 1, 16)
-                self._retry_at = time.monotonic() + min(delay, self._retry_max)
+                self._retry_at = self._clock() + min(delay, self._retry_max)
                 was_saving, self._saving = self._saving, False
                 self._last_error = f"Saving is unavailable ({e}). Changes are kept and retried."
             if was_saving:
