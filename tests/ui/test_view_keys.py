@@ -139,3 +139,71 @@ async def test_keys_about_the_main_screen_do_nothing_over_the_feed(
         # Over the feed the app's own keys that are not about the main screen still work.
         await pilot.press("b", "u")
         assert said and said[-1].startswith("Undid")
+
+
+async def _run_from_palette(pilot, title: str) -> None:
+    """Open the command palette, type the command's title, and run it with Enter."""
+    from textual.command import CommandList, CommandPalette
+
+    app = pilot.app
+    await pilot.press("ctrl+p")
+    await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
+    await pilot.press(*title)
+    options = app.screen.query_one(CommandList)
+    await wait_until(pilot, lambda: options.option_count > 0)
+    first = str(options.get_option_at_index(0).prompt).lower()
+    assert first.startswith(title), first
+    if options.highlighted is None:
+        await pilot.press("down")
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: not isinstance(app.screen, CommandPalette))
+
+
+async def test_the_palette_over_the_feed_marks_the_feed_s_abstract(seeds_dir: Path) -> None:
+    """Ctrl+P over the feed: Toggle bookmark, Not interested and Toggle read act on the
+    abstract highlighted in the feed, as b, x and r do there, never on the main list's."""
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for_userdata(pilot)
+        screen = await open_feed_with_bookmarks(pilot)
+        data, main = app.personal.userdata, app.abstract_list.current
+        main_marks = (
+            data.is_bookmarked(main.id),
+            data.is_dismissed(main.id),
+            data.is_read(main.id),
+        )
+        await pilot.press("j")
+        target = _highlighted(screen)
+        assert target is not main and not data.is_read(target.id)
+        await _run_from_palette(pilot, "toggle read")
+        assert app.screen is screen and data.is_read(target.id)
+        await _run_from_palette(pilot, "not interested")
+        assert data.is_dismissed(target.id)
+        assert (
+            data.is_bookmarked(main.id),
+            data.is_dismissed(main.id),
+            data.is_read(main.id),
+        ) == main_marks
+
+
+async def test_the_palette_over_a_view_offers_only_what_acts_there(seeds_dir: Path) -> None:
+    """Over the tags view the palette has no command about the main list's abstract;
+    over a view of abstracts it has the view's marks; on the main screen, all of them."""
+    from tui.ui.screens.tags import TagsScreen
+
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for_userdata(pilot)
+        main_titles = {c.title for c in app.get_system_commands(app.screen)}
+        assert {"Toggle bookmark", "Edit note", "Filter", "Mark list read"} <= main_titles
+        await pilot.press("#")
+        await wait_until(pilot, lambda: isinstance(app.screen, TagsScreen))
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        assert "Help" in titles and "Quit" in titles
+        assert not titles & {"Toggle bookmark", "Edit note", "Filter", "Mark list read", "Tag"}
+        await pilot.press("escape")
+        await pilot.press("m")
+        await wait_until(pilot, lambda: isinstance(app.screen, SimilarScreen))
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        assert {"Toggle bookmark", "Not interested", "Toggle read", "Undo"} <= titles
+        assert not titles & {"Edit note", "Filter", "Mark list read", "Tag"}

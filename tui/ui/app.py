@@ -440,7 +440,7 @@ class AbstractsApp(App[int]):
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        yield from palette.app_commands(self)
+        yield from palette.commands_for(self, screen)
 
 
 def make_app(

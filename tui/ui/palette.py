@@ -1,13 +1,19 @@
 """What the app offers beyond the footer: the help screen's sections and the command
-palette's entries (Ctrl+P). Both read the app's bindings and controllers; neither acts."""
+palette's entries (Ctrl+P). Both read the app's bindings and controllers; neither acts.
+
+The palette offers what the keys offer where it was opened: the app's commands on the main
+screen; over a view of abstracts (m, M, N, F) the marks on that view's abstract; over any
+other screen only Help (and Textual's own entries: theme, keys, screenshot, quit)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from typing import TYPE_CHECKING
 
 from textual.app import SystemCommand
 from textual.binding import Binding
+from textual.screen import Screen
 
 from tui.ui.controllers.personal import READ_AFTER_SECONDS
 from tui.ui.screens.abstracts_view import AbstractsView
@@ -59,8 +65,41 @@ def help_sections(app: AbstractsApp) -> list[HelpSection]:
     return sections
 
 
+def commands_for(app: AbstractsApp, screen: Screen[object]) -> Iterator[SystemCommand]:
+    """The palette's entries after Textual's own, for the screen it was opened from."""
+    if screen is app.screen_stack[0]:
+        yield from app_commands(app)
+        return
+    yield SystemCommand("Help", "Every key binding", app.action_help)
+    if isinstance(screen, AbstractsView):
+        yield from view_commands(screen)
+        yield SystemCommand(
+            "Undo", "Undo the last bookmark, read or note change (u)", app.action_undo
+        )
+        yield SystemCommand("Redo", "Redo what was undone (Ctrl+R)", app.action_redo)
+
+
+def view_commands(view: AbstractsView) -> Iterator[SystemCommand]:
+    """In a view of abstracts: the marks its keys set, on the abstract highlighted there."""
+    yield SystemCommand(
+        "Toggle bookmark",
+        "Bookmark the abstract highlighted here (b)",
+        partial(view.action_act, "bookmark"),
+    )
+    yield SystemCommand(
+        "Not interested",
+        "Dismiss the abstract highlighted here; it and ones like it sink (x)",
+        partial(view.action_act, "dismiss"),
+    )
+    yield SystemCommand(
+        "Toggle read",
+        "Mark the abstract highlighted here read or unread (r)",
+        partial(view.action_act, "read"),
+    )
+
+
 def app_commands(app: AbstractsApp) -> Iterator[SystemCommand]:
-    """The palette's entries after Textual's own (theme, quit, …)."""
+    """The main screen's entries after Textual's own (theme, quit, …)."""
     yield SystemCommand("Filter", "Focus the filter box", app.action_focus_filter)
     yield SystemCommand("Help", "Every key binding", app.action_help)
     yield SystemCommand("Load report", "Files loaded and problems found", app.action_load_report)
