@@ -9,6 +9,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -116,6 +117,67 @@ def test_queued_changes_of_one_name_apply_in_order(data_dir: Path) -> None:
     ud.close()
     rows = {s.name: s.query for s in Store.open(data_dir).load().searches.values()}
     assert rows == {"a": "three"}
+
+
+def _pause_in_commit(monkeypatch: pytest.MonkeyPatch) -> tuple[threading.Event, threading.Event]:
+    """The next commit waits, inside `Store.apply`, until released: (in_commit, release)."""
+    in_commit, release = threading.Event(), threading.Event()
+    real_apply = Store.apply
+
+    def apply(self: Store, ops: list[object]) -> object:
+        if not release.is_set():
+            in_commit.set()
+            assert release.wait(10)
+        return real_apply(self, ops)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Store, "apply", apply)
+    return in_commit, release
+
+
+@pytest.mark.parametrize("then", ["save", "delete"])
+def test_a_change_while_the_last_save_of_that_name_is_written_applies(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch, then: str
+) -> None:
+    """Saving a name again, or deleting it, while its first save is still being written is
+    the same user's second thought: it applies, with no "name (2)" and no "kept" notice."""
+    ud = _open(data_dir)
+    seen = _events(ud)
+    in_commit, release = _pause_in_commit(monkeypatch)
+    ud.save_search("weekly", "one", "relevance")
+    assert in_commit.wait(10)  # the first save is in the writer's hands
+    if then == "save":
+        ud.save_search("weekly", "two", "file")
+    else:
+        ud.delete_search("weekly")
+    release.set()
+    assert ud.flush()
+    want = [("weekly", "two", "file")] if then == "save" else []
+    assert [(s.name, s.query, s.sort) for s in ud.saved_searches()] == want
+    ud.close()
+    rows = [(s.name, s.query, s.sort) for s in Store.open(data_dir).load().searches.values()]
+    assert rows == want
+    assert not [e for e in seen if isinstance(e, Notice)]
+
+
+def test_a_second_save_never_overwrites_another_instances_search_met_by_the_first(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first save met another instance's search of that name (kept beside it): the
+    second save, made while the first was written, must not replace theirs either."""
+    mine, theirs = _open(data_dir), _open(data_dir)
+    theirs.save_search("weekly", "theirs", "relevance")
+    assert theirs.flush()
+    theirs.close()
+    in_commit, release = _pause_in_commit(monkeypatch)
+    mine.save_search("weekly", "one", "relevance")
+    assert in_commit.wait(10)
+    mine.save_search("weekly", "two", "relevance")
+    release.set()
+    assert mine.flush()
+    mine.close()
+    rows = {s.name: s.query for s in Store.open(data_dir).load().searches.values()}
+    assert rows["weekly"] == "theirs"
+    assert sorted(rows.values()) == ["one", "theirs", "two"]
 
 
 def test_another_instances_search_of_the_same_name_is_kept(data_dir: Path) -> None:

@@ -4,9 +4,17 @@ database in the background (see `writer.py`), as every other change."""
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from tui.store.names import NameProblem, name_key, normalise_name, sort_of
-from tui.store.records import DeleteSearch, RenameSearch, SavedSearch, SaveSearch
+from tui.store.records import (
+    DeleteSearch,
+    OpResult,
+    RenameSearch,
+    SavedSearch,
+    SaveSearch,
+    StoreEvent,
+)
 from tui.store.writer import Writer
 
 
@@ -16,6 +24,28 @@ class NameTaken(NameProblem):
 
 class SavedSearchWrites(Writer):
     """The saved-search half of `UserData`'s writes."""
+
+    def _apply_result(self, result: object) -> list[StoreEvent]:
+        events = super()._apply_result(result)
+        assert isinstance(result, OpResult)
+        if isinstance(result.op, SaveSearch):
+            self._rebase_queued(result.op, dict(result.searches))
+        return events
+
+    def _rebase_queued(self, sent: SaveSearch, landed: dict[str, SavedSearch | None]) -> None:
+        """A save or delete of the same name queued while `sent` was being written was based
+        on what `sent` was based on (`_expected`): once `sent` has landed as asked, it is
+        based on what `sent` wrote. Else the user's second thought would meet their first as another
+        instance's change (kept beside it as "name (2)", or not deleted). With the lock held
+        (a delete in flight needs nothing: a save onto no search always applies)."""
+        key = name_key(sent.name)
+        queued, row = self._pending.get(("search", key)), landed.get(key)
+        if (
+            isinstance(queued, SaveSearch | DeleteSearch)
+            and row is not None
+            and (row.query, row.sort) == (sent.query, sent.sort)
+        ):
+            self._pending[("search", key)] = replace(queued, expected=(row.query, row.sort))
 
     def _expected(self, key: str) -> tuple[str, str] | None:
         """What the database holds under `key` as far as this instance knows: what a
