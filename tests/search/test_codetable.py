@@ -38,6 +38,7 @@ def test_a_probe_runs_on_from_the_last_slot_to_the_first() -> None:
     lo, missing = last[:3], last[3:4]
     hi = np.zeros(3, dtype=np.uint64)
     table.put(lo, hi, np.arange(3, dtype=np.int32))
+    assert table.count == 3
     assert table.get(lo, hi).tolist() == [0, 1, 2]
     assert table.get(missing, np.zeros(1, dtype=np.uint64)).tolist() == [-1]
 
