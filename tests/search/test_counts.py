@@ -189,6 +189,7 @@ def _child(seeds: tuple[Corpus, SearchIndex], tmp_path: Path) -> CountProcess:
 def test_a_closed_child_ends_at_the_end_of_its_input(seeds, tmp_path: Path) -> None:
     child = _child(seeds, tmp_path)
     process = child._process
+    assert child.count(["graph"], None) is not None  # started, and reading
     child.close()
     # Ended on its own (status 0) once its input closed, not killed; and nothing is asked of it.
     assert process is not None and process.returncode == 0
