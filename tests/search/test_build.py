@@ -7,6 +7,7 @@ import dataclasses
 import os
 import typing
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -238,3 +239,15 @@ def test_a_headline_cut_mid_word_adds_no_word() -> None:
 def test_a_corpus_of_one_hyphenated_word_has_its_compound() -> None:
     data = build_index_data(make_corpus([("a.txt", "ICLR", 2023, "Pre-training.")]))
     assert data.vocab == ["pre", "pretraining", "training"]
+
+
+def test_an_abstract_whose_latex_makes_a_lone_surrogate_is_indexed(tmp_path: Path) -> None:
+    # `\unicode{xD800}` renders to a lone surrogate, which no word holds.
+    from tui.corpus.load import load_corpus
+    from tui.search.index import SearchIndex
+
+    text = r"We study the symbol $\unicode{xD800}$ in graph networks, as a case study."
+    (tmp_path / "a.txt").write_text(f"ICLR 2023 Papers\n\n{text}\n", encoding="utf-8")
+    corpus = load_corpus([tmp_path])
+    assert "\ud800" in corpus.abstracts[0].plain
+    assert SearchIndex.build(corpus).search("graph networks ").indices == [0]

@@ -105,3 +105,18 @@ def test_words_alike_but_for_their_last_letters_are_told_apart() -> None:
     words = ["normalized", "normalizes", "normalizer", "normalizes"]
     ids = tokenize_texts([" ".join(words)], Vocabulary()).ids.tolist()
     assert ids[1] == ids[3] and len({ids[0], ids[1], ids[2]}) == 3
+
+
+def test_words_whose_ninth_letters_are_neighbours_are_told_apart() -> None:
+    # The second integer of `optimiser` and `optimises` differs by one.
+    ids = tokenize_texts(["optimiser optimises optimiser"], Vocabulary()).ids.tolist()
+    assert ids[0] == ids[2] != ids[1]
+
+
+def test_a_hyphenated_run_of_digits_is_no_word_but_one_letter_makes_one() -> None:
+    text = "From 2020-2024, 3-D scans and x-ray images."
+    vocab = Vocabulary()
+    got = tokenize_texts([text], vocab)
+    names = decode(vocab.ids)
+    assert [names[i] for i in got.compound_ids.tolist()] == ["3d", "xray"]
+    assert tokenize_with_compounds(text)[1] == ["3d", "xray"]

@@ -65,8 +65,17 @@ def test_truncated_cache_is_ignored(tmp_path: Path) -> None:
 def test_unwritable_cache_dir_just_builds(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
-    index = cache.load_or_build(make_corpus(ROWS), blocker / "cache")
+    corpus = make_corpus(ROWS)
+    index = cache.load_or_build(corpus, blocker / "cache")
     assert index.search("graph ").indices == [1]
+    assert not cache.save(index, corpus, blocker / "cache")
+
+
+def test_an_index_without_words_is_cached_too(tmp_path: Path) -> None:
+    # Its postings are empty arrays: still arrays, not lists of strings.
+    corpus = make_corpus([("a.txt", "ICLR", 2023, "")])
+    assert cache.save(SearchIndex.build(corpus), corpus, tmp_path)
+    assert cache.load(corpus, tmp_path) is not None
 
 
 def test_reordered_abstracts_do_not_reuse_the_cache(tmp_path: Path) -> None:

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import io
 import json
+import signal
 from pathlib import Path
 
 import pytest
 
 from tui import locations
 from tui.corpus.load import load_corpus
+from tui.corpus.model import Corpus
 from tui.search import cache
 from tui.search.countproc import CountProcess, serve
 from tui.search.counts import SearchCounts, count_searches
@@ -86,6 +88,10 @@ def test_the_child_counts_the_same(seeds, tmp_path: Path) -> None:
         assert child.count(QUERIES, changed) == count_searches(index, QUERIES, changed)
         counted = child.count(QUERIES, changed)
         assert counted[1].matched == 1 and counted[5].matched == 4
+        # Without personal data, and with notes (sent as pairs).
+        assert child.count(QUERIES, None) == count_searches(index, QUERIES, None)
+        noted = Personal(notes=[(corpus.abstracts[2].id, "revisit the proof")])
+        assert child.count(["note:revisit"], noted) == [SearchCounts(1, 1, 0)]
     finally:
         child.close()
     assert not child.alive
@@ -138,6 +144,8 @@ def test_topic_queries_read_the_topics_here_and_in_the_child(seeds, tmp_path: Pa
         assert child.count(["topic:1", "graph"], Personal(), topics) == here
         assert child.count(["topic:1"], Personal(), topics)[0].matched == 5  # kept, not resent
         assert child.count(["topic:1"], Personal(), None, True)[0].problem
+        # Topics neither given nor on their way: a topic: query matches nothing.
+        assert child.count(["topic:1"], Personal()) == [SearchCounts(0, 0, 0)]
     finally:
         child.close()
 
@@ -170,3 +178,42 @@ def test_serve_without_a_first_line_ends_at_once() -> None:
     assert serve(io.BytesIO(b""), out) == 1
     assert serve(io.BytesIO(b"[]\n"), out) == 1
     assert out.getvalue() == b""
+
+
+def _child(seeds: tuple[Corpus, SearchIndex], tmp_path: Path) -> CountProcess:
+    corpus, index = seeds
+    assert cache.save(index, corpus, tmp_path)
+    return CountProcess(*cache.locate(corpus, tmp_path))
+
+
+def test_a_closed_child_ends_at_the_end_of_its_input(seeds, tmp_path: Path) -> None:
+    child = _child(seeds, tmp_path)
+    process = child._process
+    assert child.count(["graph"], None) is not None  # started, and reading
+    child.close()
+    # Ended on its own (status 0) once its input closed, not killed; and nothing is asked of it.
+    assert process is not None and process.returncode == 0
+    assert child.count(["graph"], None) is None
+
+
+def test_a_child_that_died_answers_nothing_and_raises_nothing(seeds, tmp_path: Path) -> None:
+    child = _child(seeds, tmp_path)
+    process = child._process
+    assert process is not None
+    process.kill()
+    process.wait()
+    assert child.count(QUERIES, Personal()) is None
+    assert not child.alive
+
+
+def test_the_child_never_writes_on_the_apps_screen(
+    seeds, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # Ctrl+C reaches the whole process group: the child's traceback must go nowhere.
+    child = _child(seeds, tmp_path)
+    process = child._process
+    assert process is not None and child.count(["graph"], None) is not None  # it is reading
+    process.send_signal(signal.SIGINT)
+    process.wait()
+    child.close()
+    assert capfd.readouterr().err == ""

@@ -16,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.search.helpers import FakePersonal, Row, make_corpus
+from tui.corpus.model import Collection
 from tui.corpus.tokens import tokenize
 from tui.search import cache as search_cache
 from tui.search.build import HEADLINE_BONUS, K1, B
@@ -468,6 +469,18 @@ def test_year_selects_by_the_collection_year() -> None:
     assert _hits(index, "year:2023 ") == [1]
     assert _hits(index, "year:2023.. ") == [1, 2]
     assert _hits(index, "-year:2022..2023 ") == [2]
+
+
+def test_abstracts_without_a_year_are_found_by_year_0000() -> None:
+    rows: list[Row] = [
+        ("a.txt", "ICLR", 2022, "Graph networks for molecules."),
+        ("b.txt", "ICLR", 2023, "Graph models for proteins."),
+    ]
+    corpus = make_corpus(rows)
+    corpus.abstracts[1].collection = Collection("Workshop Papers")  # its header has no year
+    index = SearchIndex.build(corpus)
+    assert _hits(index, "year:0000 ") == [1]
+    assert _hits(index, "year:0001.. ") == [0]
 
 
 def test_a_macro_and_a_symbol_are_found_only_where_written() -> None:
@@ -973,3 +986,21 @@ def test_a_common_joined_pair_is_not_required() -> None:
     texts += [f"Pretraining of models {i}." for i in range(16)] + ["Other.", "Other two."]
     result = _index(texts).search("graph pre training ")
     assert sorted(result.indices[: result.matched]) == [0, 1]
+
+
+def test_the_word_being_typed_ranks_above_its_other_forms() -> None:
+    # `models` is both a completion of `model` and another form of it: it counts once.
+    index = _index(["Graph models here.", "Graph model here."])
+    assert index.search("graph model").indices == [1, 0]
+
+
+def test_the_word_being_typed_finds_other_forms_sorted_after_its_completions() -> None:
+    # `study` (a form of `studie`) comes right after `studied`, the one completion.
+    index = _index(["We studied graphs.", "A study of graphs.", "Kernels for proteins."])
+    assert _full(index, "studie") == [0, 1]
+
+
+def test_words_written_together_are_found_only_as_spelt() -> None:
+    # `autoencodre` is a typo away from `autoencoder`, but neither `auto` nor `encoder`.
+    index = _index(["An autoencodre for images.", "An auto encoder for text.", "Kernels only."])
+    assert _full(index, "auto encoder ") == [1]

@@ -92,7 +92,13 @@ class CountProcess:
             elif self._sent.get("topics") is not topics:  # computed once: sent once
                 request["topics"] = base64.b64encode(topics.astype("<i4").tobytes()).decode()
             answers = {}
-            if personal is not None:
+            forgotten: list[str] = []
+            if personal is None:
+                # No personal data: the child forgets what it was sent (a name never sent
+                # answers an empty set), as `count_searches` sees no bookmarks, notes or tags.
+                forgotten = [name for name in _questions() if name in self._sent]
+                request["sets"] = {name: [] for name in forgotten}
+            else:
                 answers = {name: getattr(personal, name)() for name in _questions()}
                 for name, answer in answers.items():
                     if isinstance(answer, AbstractSet):
@@ -116,6 +122,8 @@ class CountProcess:
             if not isinstance(reply, dict) or "counts" not in reply:
                 self.close()
                 return None
+            for name in forgotten:
+                del self._sent[name]
             self._sent.update(answers)
             self._sent["topics"] = topics
             return [SearchCounts(**c) for c in reply["counts"]]
