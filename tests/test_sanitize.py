@@ -11,13 +11,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tui.corpus import latex
-from tui.sanitize import json_line, json_safe, visible, visible_line
+from tui.sanitize import json_line, json_safe, storable, visible, visible_line
 
 OSC52 = "\x1b]52;c;aGVsbG8=\x07"
 TITLE = "\x1b]0;TITLE\x07"
 CLEAR = "\x1b[2J"
-# What a terminal may obey: C0 (but tab and LF for `visible`), DEL, C1, bidi controls.
-OBEYED = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# What a terminal may obey: C0 (but tab and LF for `visible`), DEL, C1, bidi controls;
+# and lone surrogates, which cannot even be written as UTF-8.
+OBEYED = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+)
+# Any text, lone surrogates included (a file name that is not UTF-8 holds them).
+ANY_TEXT = st.text(st.characters(blacklist_categories=()))
 OBEYED_IN_A_LINE = re.compile("[\t\n]|" + OBEYED.pattern)
 
 
@@ -37,25 +42,35 @@ def test_printable_text_is_returned_as_it_is() -> None:
     assert visible_line(text) is text
 
 
-@given(st.text())
+@given(ANY_TEXT)
 def test_never_a_control_and_never_a_printable_character_lost(text: str) -> None:
     for shown, obeyed in ((visible(text), OBEYED), (visible_line(text), OBEYED_IN_A_LINE)):
         assert not obeyed.search(shown)
+        shown.encode("utf-8")  # never raises: a terminal can be sent it
         assert len(shown) == len(text)  # one for one: offsets stay valid
         for before, after in zip(text, shown, strict=True):
             if not obeyed.match(before):
                 assert after == before
 
 
-@given(
-    st.recursive(st.text() | st.integers(), lambda c: st.lists(c) | st.dictionaries(st.text(), c))
-)
+@given(st.recursive(ANY_TEXT | st.integers(), lambda c: st.lists(c) | st.dictionaries(ANY_TEXT, c)))
 def test_json_stays_the_same_value_with_nothing_a_terminal_obeys(value: object) -> None:
     line = json_line(value)
     assert json.loads(line) == value
     assert not OBEYED_IN_A_LINE.search(line)
+    line.encode("utf-8")
     indented = json_safe(json.dumps(value, ensure_ascii=False, indent=1))
     assert json.loads(indented) == value
+
+
+def test_a_lone_surrogate_shows_as_the_replacement_character() -> None:
+    """A file name that is not UTF-8 (byte 0xff read as U+DCFF) is shown, stored and
+    written as U+FFFD; in JSON it is an escape, so the value is kept."""
+    name = "bad\udcffname.txt"
+    assert visible(name) == visible_line(name) == storable(name) == "bad\ufffdname.txt"
+    assert json_line(name) == '"bad\\udcffname.txt"'
+    assert storable("plain ✓") == "plain ✓"
+    assert storable("a\tb") == "a\tb"  # only surrogates: controls are for `visible`
 
 
 def test_latex_uses_the_same_sanitiser() -> None:

@@ -19,15 +19,29 @@ import json
 import re
 from typing import Any
 
-__all__ = ["BIDI", "CONTROL", "json_line", "json_safe", "visible", "visible_line"]
+__all__ = [
+    "BIDI",
+    "CONTROL",
+    "SURROGATES",
+    "json_line",
+    "json_safe",
+    "storable",
+    "visible",
+    "visible_line",
+]
 
 # Bidirectional controls: marks, embeddings, overrides and isolates. A terminal
 # obeys them and reorders what follows, so text can display other than it reads.
 BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+# Lone surrogates: no terminal, file or database can take them as UTF-8 (writing one
+# raises). A file name that is not UTF-8 holds them (Python's surrogateescape), and
+# LaTeX can name one (`\unicode{xD800}`).
+SURROGATES = "\ud800-\udfff"
 # C0 controls but tab and line feed, DEL, C1 controls (U+009B is a one-character
-# CSI) and bidi controls: the characters a terminal may obey instead of showing.
-CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f" + BIDI + "]")
-_LINE_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f" + BIDI + "]")
+# CSI) and bidi controls: the characters a terminal may obey instead of showing; and
+# lone surrogates, which it cannot be sent at all.
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f" + BIDI + SURROGATES + "]")
+_LINE_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f" + BIDI + SURROGATES + "]")
 _PICTURES = {
     **{c: 0x2400 + c for c in range(0x20) if c not in (0x09, 0x0A)},
     0x7F: 0x2421,
@@ -36,10 +50,13 @@ _PICTURES = {
     # Nor do bidi controls: shown as the replacement character, never dropped, so
     # the text keeps its length.
     **{c: 0xFFFD for c in (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))},
+    # A lone surrogate is a character that could not be decoded: U+FFFD is its symbol.
+    **{c: 0xFFFD for c in range(0xD800, 0xE000)},
 }
+_SURROGATE = re.compile("[" + SURROGATES + "]")
 _LINE_PICTURES = {**_PICTURES, 0x09: 0x2409, 0x0A: 0x240A}
 # What json.dumps(ensure_ascii=False) writes raw but a terminal may obey.
-_JSON_RAW = re.compile(r"[\x7f-\x9f" + BIDI + "]")
+_JSON_RAW = re.compile(r"[\x7f-\x9f" + BIDI + SURROGATES + "]")
 
 
 def visible(text: str) -> str:
@@ -52,6 +69,14 @@ def visible(text: str) -> str:
     return text.translate(_PICTURES)
 
 
+def storable(text: str) -> str:
+    """`text` with each lone surrogate as U+FFFD, as it is shown: a name or a label
+    taken from a file name that is not UTF-8 can then be stored and written."""
+    if text.isprintable() or not _SURROGATE.search(text):
+        return text
+    return _SURROGATE.sub("\ufffd", text)
+
+
 def visible_line(text: str) -> str:
     """`text` on one line: as `visible`, and tabs and line breaks shown as symbols too."""
     if text.isprintable() or not _LINE_CONTROL.search(text):
@@ -61,7 +86,8 @@ def visible_line(text: str) -> str:
 
 def json_safe(encoded: str) -> str:
     """JSON text (from `json.dumps(..., ensure_ascii=False)`) with DEL, C1 and bidi
-    controls written as `\\uXXXX` escapes: the same JSON value, nothing a terminal obeys.
+    controls and lone surrogates written as `\\uXXXX` escapes: the same JSON value,
+    nothing a terminal obeys, and text that can be written as UTF-8.
 
     JSON escapes C0 controls itself; outside strings JSON text is ASCII, so every
     character replaced here is inside a string, where the escape means the same.

@@ -88,3 +88,39 @@ def test_load_problems_are_data_in_the_report_even_when_they_look_like_markup() 
     corpus = Corpus([], [], [LoadProblem(Path(CLICK), "not text [bold]x[/]")])
     report = LoadReportScreen(corpus)._problems()
     assert f"{CLICK}: not text [bold]x[/]" in report.plain
+
+
+async def test_a_file_name_that_is_not_utf8_shows_and_its_marks_and_notes_are_saved(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    """Byte 0xff in a file name reaches Python as a lone surrogate, which neither the
+    terminal, SQLite nor a rescue file can take: saving failed for good (every change
+    was retried, then the rescue file raised on quit and the note was lost)."""
+    import os
+    import sqlite3
+
+    from tests.ui.helpers import wait_for_userdata
+
+    folder = tmp_path / "d"
+    folder.mkdir()
+    name = os.fsencode(folder) + b"/caf\xff.txt"
+    try:
+        with open(name, "wb") as f:
+            f.write(b"ICLR 2023 Papers\n\nAn abstract about attention in graphs.\n")
+    except OSError:
+        pytest.skip("this file system refuses file names that are not UTF-8")
+    corpus = load_corpus([folder])
+    assert "\udcff" in str(corpus.abstracts[0].sources[0].path)
+    app = make_app(corpus=corpus, data_dir=data_dir)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await wait_for_userdata(pilot)
+        assert "caf\ufffd.txt" in meta_text(app.detail.view).plain
+        await pilot.press("b", "n", *"kept", "escape")
+        assert app.personal.userdata.flush(5)
+        await pilot.press("q")
+    assert app.return_code == 0
+    assert not list(data_dir.glob("abstracts-unsaved-*"))
+    with sqlite3.connect(data_dir / "abstracts.db") as conn:
+        assert conn.execute("SELECT text FROM notes").fetchall() == [("kept",)]
+        (source,) = conn.execute("SELECT source FROM records").fetchone()
+    assert source.endswith("caf\ufffd.txt")

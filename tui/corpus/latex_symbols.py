@@ -261,7 +261,9 @@ def apply_macro(name: str, args: list[Arg | None], source: str, out: Out, math: 
         # MathJax's \unicode{x2013} / \unicode{8211}.
         code = present[0].source.strip()
         try:
-            out.add(chr(int(code[1:], 16) if code[:1] in "xX" else int(code)))
+            point = int(code[1:], 16) if code[:1] in "xX" else int(code)
+            # A surrogate is half of a UTF-16 pair, no character: it stays as source.
+            out.add(source if 0xD800 <= point <= 0xDFFF else chr(point))
         except (ValueError, OverflowError):
             out.add(source)
         return

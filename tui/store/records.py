@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from tui.corpus.model import venue_year
+from tui.sanitize import storable
 
 if TYPE_CHECKING:
     from tui.corpus.model import Abstract
@@ -47,13 +48,15 @@ class Snapshot:
             # fail to save because LaTeX rendering had a problem.
             headline = fallback_headline(abstract.text)
         source = abstract.sources[0] if abstract.sources else None
+        # A file name that is not UTF-8 (and a label made from one) holds lone surrogates,
+        # which SQLite and the rescue file cannot take: kept as shown, with U+FFFD.
         return cls(
             text=abstract.text,
-            headline=headline,
+            headline=storable(headline),
             # Absolute: a relative path would mean something else from another directory.
-            source=str(source.path.absolute()) if source else "",
+            source=storable(str(source.path.absolute())) if source else "",
             position=source.position if source else 0,
-            collection=abstract.collection.label,
+            collection=storable(abstract.collection.label),
             venue=abstract.collection.venue,
             year=abstract.collection.year,
         )
