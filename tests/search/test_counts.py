@@ -210,10 +210,16 @@ def test_the_child_never_writes_on_the_apps_screen(
     seeds, tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
     # Ctrl+C reaches the whole process group: the child's traceback must go nowhere.
-    child = _child(seeds, tmp_path)
+    # A child inherits an ignored SIGINT (pytest started in the background by a shell):
+    # it is started with Python's own handler, so it does get the KeyboardInterrupt.
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        child = _child(seeds, tmp_path)
+    finally:
+        signal.signal(signal.SIGINT, before)
     process = child._process
     assert process is not None and child.count(["graph"], None) is not None  # it is reading
     process.send_signal(signal.SIGINT)
-    process.wait()
+    assert process.wait(10) != 0  # ended by the interrupt, not at the end of its input
     child.close()
     assert capfd.readouterr().err == ""
