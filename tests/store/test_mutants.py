@@ -290,6 +290,27 @@ def test_an_unsaved_edit_follows_its_note_to_the_edited_abstract(
     assert data.records[new.id].text == new.text and data.conflicts == []
 
 
+def test_a_bookmark_taken_off_after_a_reattachment_onto_it_stays_off(
+    tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bookmarked, then an orphan's bookmark moved onto it, then taken off, all while
+    saving waits: it stays off after a restart. (A change that replaces a queued one is
+    saved after everything queued before it, here after the move that bookmarks it.)"""
+    f, old, new = _edited_corpus(tmp_path)
+    ud = _open(data_dir)
+    ud.set_bookmark(old, True)
+    assert ud.flush()
+    holding = _hold_writes(monkeypatch)
+    ud.set_bookmark(new, True)
+    ud.attach(load([f]))  # moves the old abstract's bookmark onto the edited one
+    ud.set_bookmark(new, False)
+    assert not ud.is_bookmarked(new.id)
+    holding.clear()
+    assert ud.flush(timeout=5)
+    ud.close()
+    assert Store.open(data_dir).load().bookmarks.keys() == set()
+
+
 def test_resolve_reports_the_move_and_refuses_an_unknown_abstract(
     tmp_path: Path, data_dir: Path
 ) -> None:

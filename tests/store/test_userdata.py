@@ -217,12 +217,23 @@ def _until(predicate, timeout: float = 10.0) -> None:
     raise AssertionError("the writer never got there")
 
 
+@pytest.mark.parametrize(
+    ("retry", "expected"),
+    [
+        ({"retry_initial": 1.0, "retry_max": 3.0}, [1.0, 2.0, 3.0, 3.0]),
+        # What the app uses: a quarter second first, never more than 10 s between tries.
+        ({}, [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 10.0, 10.0]),
+    ],
+)
 def test_retry_backoff_doubles_up_to_its_cap_on_the_clock_given(
-    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+    data_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    retry: dict[str, float],
+    expected: list[float],
 ) -> None:
     """A failed write waits out its backoff on the writer's clock (not the wall clock):
-    1 s, then 2 s, then capped at 3 s; it is not tried before that and is tried as soon as
-    the clock says so."""
+    it doubles from the first wait up to the cap; it is not tried before that and is
+    tried as soon as the clock says so."""
     clock = _StandingClock()
     attempts: list[float] = []
     fault = threading.Event()
@@ -236,10 +247,10 @@ def test_retry_backoff_doubles_up_to_its_cap_on_the_clock_given(
         return real_apply(self, ops)  # type: ignore[arg-type]
 
     monkeypatch.setattr(Store, "apply", failing)
-    ud = UserData.open(data_dir, retry_initial=1.0, retry_max=3.0, clock=clock)
+    ud = UserData.open(data_dir, clock=clock, **retry)
     ud.save_note(A, "kept through the failures")
     waits = []
-    for n in range(1, 5):
+    for n in range(1, len(expected) + 1):
         # The new backoff is set just after the attempt fails: wait for it, not the old one.
         _until(lambda n=n: len(attempts) == n and (ud.retry_at or 0.0) > clock.now)
         retry_at = ud.retry_at
@@ -249,10 +260,10 @@ def test_retry_backoff_doubles_up_to_its_cap_on_the_clock_given(
         ud.refresh()  # answered by the writer thread, after it has read the clock again
         assert len(attempts) == n
         clock.now = retry_at
-        if n == 4:
+        if n == len(expected):
             fault.clear()
         ud.wake()
-    assert waits == [1.0, 2.0, 3.0, 3.0]
+    assert waits == expected
     _until(lambda: ud.pending_count == 0)
     assert ud.retry_at is None and ud.saving_available
     ud.close()
