@@ -186,3 +186,43 @@ def test_output_problems_explained(
     target = tmp_path / "nope" / "x.md"
     assert main_export(["-o", str(target)]) == 1
     assert f"the directory {target.parent} does not exist" in capsys.readouterr().err
+
+
+def test_what_the_replaced_values_notice_says_and_what_it_leaves_alone(data_dir: Path) -> None:
+    """A note with no version yet (0, stored as a number or as text) and times as far as
+    1e11 s either side of 1970 (the year 5138: what the clock can show) are read as they
+    are, with no notice. Past that, the notice names each replaced value, what it was and
+    what it is read as."""
+    Store.open(data_dir).close()
+    conn = sqlite3.connect(database_path(data_dir))
+    with conn:
+        for row in [("zero", 0, 1e11), ("text0", "0", -1e11), ("one", 1, 2.0)]:
+            conn.execute("INSERT INTO notes(id, text, version, updated) VALUES (?, 'n', ?, ?)", row)
+    conn.close()
+    store = Store.open(data_dir)
+    data = store.load()
+    assert store.notices == []
+    assert {i: (n.version, n.updated) for i, n in data.notes.items()} == {
+        "zero": (0, 1e11),
+        "text0": (0, -1e11),
+        "one": (1, 2.0),
+    }
+    store.close()
+    conn = sqlite3.connect(database_path(data_dir))
+    with conn:
+        conn.execute("UPDATE notes SET updated = 100000000001.0 WHERE id = 'zero'")
+        conn.execute("UPDATE notes SET version = 'v1' WHERE id = 'one'")
+        conn.execute(
+            "INSERT INTO records(id, text, headline, position, year, created, updated) "
+            "VALUES ('r', 'abstract', 'Head', 'p', 2020, 0, 0)"
+        )
+    conn.close()
+    store = Store.open(data_dir)
+    store.load()
+    assert store.notices == [
+        "Some saved values could not be read and were replaced: the position of record r was "
+        "'p', read as 0; the time of note zero was 100000000001.0, read as 0.0; the version "
+        "of note one was 'v1', read as 0. No note text was lost; saving the item again stores "
+        "a correct value."
+    ]
+    store.close()
