@@ -115,6 +115,7 @@ def test_load_tolerates_bad_values_and_keeps_text(data_dir: Path) -> None:
     assert [(c.text, c.created) for c in data.conflicts] == [("copy text", 0.0)]
     assert data.state["k"] == "hi"
     assert len(store.notices) == 1 and "and 4 more" in store.notices[0]
+    assert store.notices[0].count(", read as ") == 3  # three shown, the rest counted
     store.load()
     assert len(store.notices) == 1  # reported once, not once per reload
     # A bad stored version does not block saving the note, and saving repairs the row.
@@ -198,10 +199,12 @@ def test_what_the_replaced_values_notice_says_and_what_it_leaves_alone(data_dir:
     with conn:
         for row in [("zero", 0, 1e11), ("text0", "0", -1e11), ("one", 1, 2.0)]:
             conn.execute("INSERT INTO notes(id, text, version, updated) VALUES (?, 'n', ?, ?)", row)
+        # Bytes that are not UTF-8: read with a replacement character, not refused.
+        conn.execute("INSERT INTO state(key, value, updated) VALUES ('k', X'FF6869', 0)")
     conn.close()
     store = Store.open(data_dir)
     data = store.load()
-    assert store.notices == []
+    assert store.notices == [] and data.state["k"] == "\ufffdhi"
     assert {i: (n.version, n.updated) for i, n in data.notes.items()} == {
         "zero": (0, 1e11),
         "text0": (0, -1e11),
