@@ -229,3 +229,12 @@ def test_what_the_replaced_values_notice_says_and_what_it_leaves_alone(data_dir:
         "a correct value."
     ]
     store.close()
+    conn = sqlite3.connect(database_path(data_dir))
+    with conn:
+        conn.execute("INSERT INTO tags(id, tag, created) VALUES ('r', 'later', 'x')")
+    conn.close()
+    store = Store.open(data_dir)
+    store.load()
+    [notice] = store.notices
+    assert "the version of note one was 'v1', read as 0 (and 1 more). No note" in notice
+    store.close()
