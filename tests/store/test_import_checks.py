@@ -238,3 +238,57 @@ def test_what_the_replaced_values_notice_says_and_what_it_leaves_alone(data_dir:
     [notice] = store.notices
     assert "the version of note one was 'v1', read as 0 (and 1 more). No note" in notice
     store.close()
+
+
+@pytest.mark.parametrize(
+    ("row", "named"),
+    [
+        (
+            "INSERT INTO records(id, text, headline, position, year, created, updated) "
+            "VALUES ('r', 'abstract', 'Head', 1, 'y', 0, 0)",
+            "the year of record r was 'y', read as None",
+        ),
+        (
+            "INSERT INTO bookmarks(id, created) VALUES ('b', 'x')",
+            "the bookmark time of b was 'x', read as 0.0",
+        ),
+        (
+            "INSERT INTO dismissals(id, created) VALUES ('d', 'x')",
+            "the dismissal time of d was 'x', read as 0.0",
+        ),
+        (
+            "INSERT INTO reads(id, read_at) VALUES ('e', 'x')",
+            "the read time of e was 'x', read as 0.0",
+        ),
+        (
+            "INSERT INTO conflict_copies(id, text, created, origin) VALUES ('c', 't', 'x', 'o')",
+            "the time of a conflict copy of c was 'x', read as 0.0",
+        ),
+        (
+            "INSERT INTO tags(id, tag, created) VALUES ('g', 'tag', 'x')",
+            "the time of a tag of g was 'x', read as 0.0",
+        ),
+        (
+            "INSERT INTO saved_searches(name, query, sort, created, updated) "
+            "VALUES ('S', 'q', '', 'x', 1)",
+            "the creation time of saved search 'S' was 'x', read as 0.0",
+        ),
+        (
+            "INSERT INTO saved_searches(name, query, sort, created, updated) "
+            "VALUES ('S', 'q', '', 1, 'x')",
+            "the time of saved search 'S' was 'x', read as 0.0",
+        ),
+    ],
+)
+def test_the_notice_names_which_value_was_replaced(data_dir: Path, row: str, named: str) -> None:
+    """Whatever table a bad value is in, the notice says which value it was."""
+    Store.open(data_dir).close()
+    conn = sqlite3.connect(database_path(data_dir))
+    with conn:
+        conn.execute(row)
+    conn.close()
+    store = Store.open(data_dir)
+    store.load()
+    [notice] = store.notices
+    assert f"replaced: {named}. No note text" in notice
+    store.close()
