@@ -201,10 +201,18 @@ def test_what_the_replaced_values_notice_says_and_what_it_leaves_alone(data_dir:
             conn.execute("INSERT INTO notes(id, text, version, updated) VALUES (?, 'n', ?, ?)", row)
         # Bytes that are not UTF-8: read with a replacement character, not refused.
         conn.execute("INSERT INTO state(key, value, updated) VALUES ('k', X'FF6869', 0)")
+        for row in [("r1", None, 2020), ("r2", "NeurIPS", None)]:
+            conn.execute(
+                "INSERT INTO records(id, text, headline, venue, year, created, updated) "
+                "VALUES (?, 'abstract', 'Head', ?, ?, 0, 0)",
+                row,
+            )
     conn.close()
     store = Store.open(data_dir)
     data = store.load()
     assert store.notices == [] and data.state["k"] == "\ufffdhi"
+    # A venue or year not known stays unknown (not an empty name, not year 0).
+    assert [(r.venue, r.year) for r in data.records.values()] == [(None, 2020), ("NeurIPS", None)]
     assert {i: (n.version, n.updated) for i, n in data.notes.items()} == {
         "zero": (0, 1e11),
         "text0": (0, -1e11),
