@@ -13,6 +13,7 @@ import pytest
 from tui.commands.export import main_export, main_import
 from tui.locations import database_path
 from tui.store.db import Store
+from tui.store.loading import as_text
 from tui.store.userdata import UserData
 
 
@@ -211,6 +212,7 @@ def test_what_the_replaced_values_notice_says_and_what_it_leaves_alone(data_dir:
     store = Store.open(data_dir)
     data = store.load()
     assert store.notices == [] and data.state["k"] == "\ufffdhi"
+    assert as_text(None) == ""  # a NULL (only where the schema allows none) reads as empty
     # A venue or year not known stays unknown (not an empty name, not year 0).
     assert [(r.venue, r.year) for r in data.records.values()] == [(None, 2020), ("NeurIPS", None)]
     assert {i: (n.version, n.updated) for i, n in data.notes.items()} == {
