@@ -73,6 +73,9 @@ def test_save_rename_delete_survive_a_restart(data_dir: Path) -> None:
     ud.save_search("gone", "survey", "relevance")
     # Memory answers at once; the same name in another case is the same search.
     assert ud.saved_search("WEEKLY").query == "graph year:2023"
+    # As typed in the search bar: "@name", spaces around either part ignored.
+    found = ud.saved_search(" @ weekly ")
+    assert found is not None and found.query == "graph year:2023"
     ud.save_search("weekly", "graph year:2024", "file")
     assert [s.name for s in ud.saved_searches()] == ["gone", "to cite", "weekly"]
     ud.rename_search("to cite", "Cite later")

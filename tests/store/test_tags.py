@@ -61,6 +61,9 @@ def test_a_tag_taken_off_its_last_abstract_leaves_the_index(data_dir: Path) -> N
     assert ud.tag_index() == {"x": {A.id}, "y": {B.id}}
     ud.set_tags(off=[(A.id, "x")])
     assert ud.tag_index() == {"y": {B.id}}
+    ud.set_tags(on=[(C.id, "z")])
+    ud.set_tags(off=[(C.id, "z")])  # on and off again before any search asked
+    assert ud.tag_index() == {"y": {B.id}}
     ud.close()
 
 

@@ -9,8 +9,15 @@ from pathlib import Path
 import pytest
 
 from tests.store.helpers import PARAGRAPHS, make_abstract
+from tests.store.test_conflicts import _hold_writes
 from tui.store.db import Store
-from tui.store.records import ConflictDetected, SaveFailed, SavingRecovered, StoreEvent
+from tui.store.records import (
+    ConflictDetected,
+    Notice,
+    SaveFailed,
+    SavingRecovered,
+    StoreEvent,
+)
 from tui.store.userdata import UserData
 
 A, B, C = (make_abstract(p, position=i) for i, p in enumerate(PARAGRAPHS[:3], start=1))
@@ -248,6 +255,7 @@ def test_retry_backoff_doubles_up_to_its_cap_on_the_clock_given(
 
     monkeypatch.setattr(Store, "apply", failing)
     ud = UserData.open(data_dir, clock=clock, **retry)
+    events = _events(ud)
     ud.save_note(A, "kept through the failures")
     waits = []
     for n in range(1, len(expected) + 1):
@@ -266,5 +274,72 @@ def test_retry_backoff_doubles_up_to_its_cap_on_the_clock_given(
     assert waits == expected
     _until(lambda: ud.pending_count == 0)
     assert ud.retry_at is None and ud.saving_available
+    assert [e.message for e in events if isinstance(e, SavingRecovered)] == [
+        "Saving works again; every change is saved."
+    ]
+    # Saving worked again: a new failure waits the first wait again, not the last one.
+    fault.set()
+    ud.save_note(B, "after the recovery")
+    _until(lambda: len(attempts) == len(expected) + 2 and (ud.retry_at or 0.0) > clock.now)
+    assert ud.retry_at == clock.now + expected[0]
+    fault.clear()
+    assert ud.flush(timeout=5)
     ud.close()
-    assert Store.open(data_dir).load().notes[A.id].text == "kept through the failures"
+    notes = Store.open(data_dir).load().notes
+    assert notes[A.id].text == "kept through the failures"
+    assert notes[B.id].text == "after the recovery"
+
+
+def test_a_listener_that_fails_does_not_stop_saving(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ud = _open(data_dir)
+    told: list[StoreEvent] = []
+
+    def broken(event: StoreEvent) -> None:
+        told.append(event)
+        raise RuntimeError("a broken status line")
+
+    ud.listener = broken
+    holding = _hold_writes(monkeypatch)
+    ud.save_note(A, "first")
+    assert not ud.flush(timeout=0.3)
+    holding.clear()
+    assert ud.flush(timeout=5)
+    ud.save_note(B, "second")
+    assert ud.flush(timeout=5)
+    assert [type(e) for e in told] == [SaveFailed, SavingRecovered]
+    ud.close()
+    assert Store.open(data_dir).load().notes.keys() == {A.id, B.id}
+
+
+def test_a_store_that_opens_late_brings_in_what_it_holds_and_says_what_it_found(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Saving was unavailable at start; when the database opens at last, what another
+    window saved meanwhile shows, next to what was typed here, and what opening the
+    database had to say (a value it could not read) is told."""
+    real_open = Store.open
+    unavailable = threading.Event()
+    unavailable.set()
+
+    def failing_open(directory: Path, *, read_only: bool = False) -> Store:
+        if unavailable.is_set() and not read_only:
+            raise sqlite3.OperationalError("database is locked")
+        return real_open(directory, read_only=read_only)
+
+    monkeypatch.setattr(Store, "open", failing_open)
+    ud = _open(data_dir)
+    events = _events(ud)
+    assert not ud.saving_available
+    ud.save_note(A, "typed here")
+    other = real_open(data_dir)
+    other.save_note(B.id, "saved by another window")
+    other.conn.execute("INSERT INTO bookmarks(id, created) VALUES ('b', 'yesterday')")
+    other.close()
+    unavailable.clear()
+    assert ud.flush(timeout=5)
+    assert ud.note(A.id) == "typed here" and ud.note(B.id) == "saved by another window"
+    notices = [e.message for e in events if isinstance(e, Notice)]
+    assert len(notices) == 1 and "the bookmark time of b was 'yesterday'" in notices[0]
+    ud.close()
