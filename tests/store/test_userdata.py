@@ -45,7 +45,7 @@ def test_round_trip_through_restart(data_dir: Path) -> None:
     # Memory answers at once, before any flush.
     assert ud.is_bookmarked(A.id) and ud.note(A.id) == "second draft"
     assert ud.read_ids() == {A.id, B.id}
-    assert ud.flush() and ud.pending_count == 0
+    assert ud.flush(timeout=None) and ud.pending_count == 0  # no bound: as long as it takes
     ud.close()
     again = _open(data_dir)
     assert again.bookmarked_ids() == {A.id}
@@ -130,7 +130,7 @@ def test_unwritable_directory_then_recovery(tmp_path: Path) -> None:
     data = blocker / "data"
     ud = _open(data)
     assert ud.notices and "unavailable" in ud.notices[0]
-    assert not ud.saving_available
+    assert not ud.saving_available and ud.last_error == ud.notices[-1]  # the status line
     ud.set_bookmark(A, True)
     ud.save_note(A, "written while the directory was unusable")
     assert not ud.flush(timeout=0.3)
@@ -165,7 +165,7 @@ def test_corrupt_database_notice(data_dir: Path) -> None:
     data_dir.mkdir(parents=True, exist_ok=True)
     (data_dir / "abstracts.db").write_bytes(b"this is not sqlite at all" * 40)
     ud = _open(data_dir)
-    assert ud.saving_available
+    assert ud.saving_available and ud.last_error == ""  # told once; saving works
     assert any("corrupt-" in n for n in ud.notices)
     ud.close()
 
