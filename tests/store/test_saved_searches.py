@@ -19,7 +19,7 @@ from tui.store import export
 from tui.store.db import Store
 from tui.store.importcheck import ImportProblem, check_document
 from tui.store.names import NAME_LIMIT, NameProblem, free_name, name_key, normalise_name
-from tui.store.records import DeleteSearch, Notice, RenameSearch, SaveSearch
+from tui.store.records import DeleteSearch, Notice, RenameSearch, SaveSearch, StoreEvent
 from tui.store.rescue import rescue_document
 from tui.store.searchdata import NameTaken
 
@@ -68,6 +68,8 @@ def test_names_are_one_ignoring_case_and_free_names_count_up() -> None:
 
 def test_save_rename_delete_survive_a_restart(data_dir: Path) -> None:
     ud = _open(data_dir)
+    seen: list[StoreEvent] = []
+    ud.listener = seen.append
     ud.save_search("Weekly", "graph year:2023", "relevance")
     ud.save_search("to cite", "is:bookmarked", "file")
     ud.save_search("gone", "survey", "relevance")
@@ -82,6 +84,7 @@ def test_save_rename_delete_survive_a_restart(data_dir: Path) -> None:
     assert ud.delete_search("gone") and not ud.delete_search("gone")
     assert ud.flush()
     ud.close()
+    assert seen == []  # nothing to tell: no other window was involved
 
     again = _open(data_dir)
     shown = {s.name: (s.query, s.sort) for s in again.saved_searches()}
