@@ -257,6 +257,31 @@ def test_a_note_edited_after_its_reattachment_is_no_conflict(
     assert Store.open(data_dir).load().conflicts == []
 
 
+def test_a_note_moved_twice_before_saving_then_edited_is_no_conflict(
+    tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The abstract edited twice (two re-attachments queued while saving waits), then its
+    note edited: one note, no conflict copy (the edit is based on the version the
+    database holds under the first id)."""
+    f, old, mid = _edited_corpus(tmp_path)
+    ud = _open(data_dir)
+    ud.save_note(old, "first")
+    assert ud.flush()
+    holding = _hold_writes(monkeypatch)
+    ud.attach(load([f]))  # old -> mid
+    write_file(f, "ICLR 2023 Papers", [NEAR.replace("They are", "These are"), PARAGRAPHS[1]])
+    new = load([f]).abstracts[0]
+    assert [(r.old_id, r.new_id) for r in ud.attach(load([f])).reattached] == [(mid.id, new.id)]
+    ud.save_note(new, "second, after both moves")
+    holding.clear()
+    assert ud.flush(timeout=5)
+    assert ud.conflict_copies() == []
+    ud.close()
+    data = Store.open(data_dir).load()
+    assert {i: n.text for i, n in data.notes.items()} == {new.id: "second, after both moves"}
+    assert data.conflicts == []
+
+
 def test_reattaching_onto_the_same_note_text_keeps_no_copy(tmp_path: Path, data_dir: Path) -> None:
     f, old, new = _edited_corpus(tmp_path)
     ud = _open(data_dir)

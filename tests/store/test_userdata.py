@@ -44,6 +44,7 @@ def test_round_trip_through_restart(data_dir: Path) -> None:
     ud.set_state("resume:fp", '{"selected": 3}')
     # Memory answers at once, before any flush.
     assert ud.is_bookmarked(A.id) and ud.note(A.id) == "second draft"
+    assert ud.noted_ids() == {A.id}  # what a search for noted abstracts reads
     assert ud.read_ids() == {A.id, B.id}
     assert ud.flush(timeout=None) and ud.pending_count == 0  # no bound: as long as it takes
     ud.close()
