@@ -353,6 +353,24 @@ def test_resolve_reports_the_move_and_refuses_an_unknown_abstract(
     ud.close()
 
 
+def test_a_note_deleted_before_it_was_ever_saved_leaves_saving_working(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ud = _open(data_dir)
+    holding = _hold_writes(monkeypatch)
+    ud.save_note(A, "typed and deleted again before any save")
+    ud.delete_note(A.id)
+    holding.clear()
+    assert ud.flush(timeout=5)
+    other = make_abstract(PARAGRAPHS[1])
+    ud.save_note(other, "saved afterwards")
+    assert ud.flush(timeout=5)
+    ud.close()
+    assert {i: n.text for i, n in Store.open(data_dir).load().notes.items()} == {
+        other.id: "saved afterwards"
+    }
+
+
 def test_a_queued_delete_survives_a_refresh(
     data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
