@@ -145,6 +145,34 @@ def test_another_instances_search_of_the_same_name_is_kept(data_dir: Path) -> No
     theirs.close()
 
 
+def test_both_searches_show_when_the_name_is_saved_again_during_the_write(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Saving a name another window took keeps both; when the user saves that name once
+    more while the first save is being written, theirs waits for the newer save, but
+    the user's first search shows under its new name at once."""
+    mine, theirs = _open(data_dir), _open(data_dir)
+    theirs.save_search("weekly", "their query", "relevance")
+    assert theirs.flush()
+    real_apply = Store.apply
+    typed = []
+
+    def apply(self: Store, ops: list[object]) -> object:
+        result = real_apply(self, ops)  # type: ignore[arg-type]
+        if self is mine._store and not typed:
+            typed.append(True)
+            mine.save_search("weekly", "typed meanwhile", "file")
+        return result
+
+    monkeypatch.setattr(Store, "apply", apply)
+    mine.save_search("Weekly", "my query", "file")
+    assert mine.flush(timeout=5)
+    found = mine.saved_search("Weekly (2)")
+    assert found is not None and found.query == "my query"
+    mine.close()
+    theirs.close()
+
+
 def test_a_delete_keeps_a_search_changed_elsewhere(data_dir: Path) -> None:
     mine, theirs = _open(data_dir), _open(data_dir)
     mine.save_search("x", "old", "relevance")
