@@ -91,7 +91,13 @@ def test_deleting_a_note_changed_elsewhere_keeps_the_other_text(data_dir: Path) 
     assert [(c.text, c.origin) for c in one.conflict_copies()] == [
         ("written in window two", "changed elsewhere, then deleted")
     ]
-    assert any(isinstance(e, ConflictDetected) and e.abstract_id == A.id for e in events)
+    assert [(e.message, e.abstract_id) for e in events if isinstance(e, ConflictDetected)] == [
+        (
+            "This note was also changed elsewhere (another window or an import). Both texts "
+            "are kept: yours is the note, the other is listed beside it.",
+            A.id,
+        )
+    ]
     assert two.refresh() and two.note(A.id) is None
     assert [c.text for c in two.conflict_copies()] == ["written in window two"]
     one.close()
