@@ -344,3 +344,29 @@ def test_a_store_that_opens_late_brings_in_what_it_holds_and_says_what_it_found(
     notices = [e.message for e in events if isinstance(e, Notice)]
     assert len(notices) == 1 and "the bookmark time of b was 'yesterday'" in notices[0]
     ud.close()
+
+
+def test_quitting_while_a_write_hangs_quits_and_rescues_the_change(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write that hangs (a network disk gone away) does not keep the app from quitting:
+    close gives up after its timeout and writes what was not saved to a rescue file."""
+    ud = _open(data_dir)
+    entered, release = threading.Event(), threading.Event()
+    finished: list[bool] = []
+
+    def hanging(self: Store, ops: list[object]) -> object:
+        entered.set()
+        release.wait(10)  # a bound for the test, not a measurement
+        finished.append(True)
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(Store, "apply", hanging)
+    ud.save_note(A, "typed while the disk hangs")
+    assert entered.wait(5)
+    try:
+        path = ud.close(timeout=0.2)
+        assert finished == []  # close did not wait for the hung write
+    finally:
+        release.set()
+    assert path is not None and "typed while the disk hangs" in path.read_text(encoding="utf-8")
