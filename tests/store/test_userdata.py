@@ -370,3 +370,22 @@ def test_quitting_while_a_write_hangs_quits_and_rescues_the_change(
     finally:
         release.set()
     assert path is not None and "typed while the disk hangs" in path.read_text(encoding="utf-8")
+
+
+def test_an_idle_writer_sleeps_until_woken(data_dir: Path) -> None:
+    """With nothing to save the writer thread waits to be woken: it does not look at the
+    clock (a loop that did would keep a core busy while the app sits idle)."""
+    reads: list[float] = []
+
+    def clock() -> float:
+        reads.append(0.0)
+        return 1000.0
+
+    ud = UserData.open(data_dir, clock=clock)
+    ud.save_note(A, "saved")
+    assert ud.flush()
+    reads.clear()
+    ud.refresh()  # answered by the writer thread: it ran, and had nothing to save
+    ud.refresh()
+    assert reads == []
+    ud.close()
