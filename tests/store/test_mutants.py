@@ -1311,3 +1311,57 @@ def test_a_store_that_opens_but_cannot_be_read_says_why_and_saves_later(
     assert ud.flush(timeout=5)
     ud.close()
     assert Store.open(data_dir).load().notes[A.id].text == "kept"
+
+
+def test_rescued_edits_of_stored_notes_count_as_notes_added(tmp_path: Path) -> None:
+    """A rescue file's edits of notes stored here replace them, and the report counts
+    each one."""
+    store = Store.open(tmp_path)
+    versions = {i: store.save_note(i, "before").version for i in ("n1", "n2")}
+    notes = [
+        {"id": i, "text": f"rescued {i}", "updated": 1.0, "base_version": v}
+        for i, v in versions.items()
+    ]
+    report = merge(store, {"format": "abstracts-export", "version": 1, "notes": notes}, "rescue")
+    assert (report.notes, report.copies) == (2, 0)
+    assert {i: n.text for i, n in store.load().notes.items()} == {
+        "n1": "rescued n1",
+        "n2": "rescued n2",
+    }
+    store.close()
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("{", "not JSON (Expecting property name enclosed in double quotes: line 1 column 2"),
+        ("[1, 2]", 'not an abstracts export (no "format": "abstracts-export")'),
+        ('{"format": "other"}', 'not an abstracts export (no "format": "abstracts-export")'),
+        ('{"format": "abstracts-export", "version": 99}', "export format 99 is newer than"),
+        ('{"format": "abstracts-export", "version": "1"}', "export format '1' is newer than"),
+    ],
+)
+def test_what_an_import_says_about_a_file_that_is_not_an_export(text: str, problem: str) -> None:
+    with pytest.raises(ImportProblem) as refused:
+        parse_export(text)
+    assert str(refused.value).startswith(problem)
+
+
+def test_the_export_file_is_indented_one_space_and_names_every_time(tmp_path: Path) -> None:
+    """One value per line, indented one space (readable, and a diff shows what changed);
+    a tag's and a saved search's times are written under the names an import reads."""
+    ud = _open(tmp_path)
+    ud.attach(_corpus([A]))
+    ud.set_tags(on=[(A.id, "to-cite")])
+    ud.save_search("weekly", "graph", "relevance")
+    assert ud.flush()
+    ud.close()
+    store = Store.open(tmp_path)
+    text = to_json(store.load())
+    store.close()
+    assert text.startswith('{\n "format": "abstracts-export",\n "version": ')
+    doc = json.loads(text)
+    [tag] = doc["tags"]
+    assert sorted(tag) == ["created", "id", "tag"] and tag["created"] > 0
+    [search] = doc["saved_searches"]
+    assert search["created"] > 0 and search["updated"] > 0
