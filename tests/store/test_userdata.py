@@ -18,6 +18,7 @@ from tui.store.records import (
     SavingRecovered,
     StoreEvent,
 )
+from tui.store.schema import SCHEMA_VERSION
 from tui.store.userdata import UserData
 
 A, B, C = (make_abstract(p, position=i) for i, p in enumerate(PARAGRAPHS[:3], start=1))
@@ -155,7 +156,11 @@ def test_newer_schema_refuses_writes_and_leaves_file(data_dir: Path) -> None:
     before = path.read_bytes()
     ud = _open(data_dir)
     assert not ud.saving_available
-    assert any("newer version" in n for n in ud.notices)
+    assert ud.notices == [
+        f"{path} was written by a newer version of abstracts (schema 99; this version "
+        f"understands {SCHEMA_VERSION}). It is left unchanged and open read-only: changes "
+        "made now are not saved. Update abstracts to save again."
+    ]
     ud.set_bookmark(A, True)
     assert not ud.flush(timeout=0.3) and ud.is_bookmarked(A.id)
     ud.close()
