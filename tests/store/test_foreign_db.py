@@ -24,6 +24,7 @@ from tui.store.userdata import UserData
 def _unknown_tables(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT)")
     conn.execute("INSERT INTO items(name) VALUES ('someone else''s data')")
+    conn.execute("CREATE TABLE people(name TEXT)")
 
 
 def _our_table_names_their_columns(conn: sqlite3.Connection) -> None:
@@ -43,11 +44,38 @@ def _wal_and_unknown_tables(conn: sqlite3.Connection) -> None:
     _unknown_tables(conn)
 
 
+def _our_version_a_table_missing(conn: sqlite3.Connection) -> None:
+    for statement in schema.KNOWN_SCHEMAS[schema.SCHEMA_VERSION]:
+        conn.execute(statement)
+    conn.execute("DROP TABLE aliases")
+    conn.execute("DROP TABLE tags")
+    conn.execute(f"PRAGMA user_version = {schema.SCHEMA_VERSION}")
+
+
+def _our_version_other_columns(conn: sqlite3.Connection) -> None:
+    for statement in schema.KNOWN_SCHEMAS[schema.SCHEMA_VERSION]:
+        conn.execute(statement)
+    for table in ("state", "aliases"):
+        conn.execute(f"ALTER TABLE {table} ADD COLUMN theirs TEXT")
+    conn.execute(f"PRAGMA user_version = {schema.SCHEMA_VERSION}")
+
+
 FOREIGN: dict[str, Callable[[sqlite3.Connection], None]] = {
     "unknown-tables": _unknown_tables,
     "notes-with-other-columns": _our_table_names_their_columns,
     "our-version-extra-table": _our_version_and_an_extra_table,
     "wal-unknown-tables": _wal_and_unknown_tables,
+    "our-version-tables-missing": _our_version_a_table_missing,
+    "our-version-other-columns": _our_version_other_columns,
+}
+# What the notice says is wrong with each (shown in parentheses after the file's name).
+WHY = {
+    "unknown-tables": "tables abstracts does not make: items, people",
+    "notes-with-other-columns": "tables abstracts does not make: notes",
+    "our-version-extra-table": "tables abstracts does not make: extra",
+    "wal-unknown-tables": "tables abstracts does not make: items, people",
+    "our-version-tables-missing": "tables missing: aliases, tags",
+    "our-version-other-columns": "columns abstracts does not make in: aliases, state",
 }
 
 
@@ -72,7 +100,8 @@ def test_a_foreign_database_is_set_aside_untouched(tmp_path: Path, kind: str) ->
         ]
         assert len(aside) == 1 and aside[0].read_bytes() == before
         assert any(
-            "is not an abstracts database" in n and aside[0].name in n for n in store.notices
+            f"is not an abstracts database ({WHY[kind]})" in n and aside[0].name in n
+            for n in store.notices
         )
         assert store.save_note("n1", "a note in the new store").version > 0
         assert store.load().notes["n1"].text == "a note in the new store"

@@ -91,7 +91,13 @@ def test_deleting_a_note_changed_elsewhere_keeps_the_other_text(data_dir: Path) 
     assert [(c.text, c.origin) for c in one.conflict_copies()] == [
         ("written in window two", "changed elsewhere, then deleted")
     ]
-    assert any(isinstance(e, ConflictDetected) and e.abstract_id == A.id for e in events)
+    assert [(e.message, e.abstract_id) for e in events if isinstance(e, ConflictDetected)] == [
+        (
+            "This note was also changed elsewhere (another window or an import). Both texts "
+            "are kept: yours is the note, the other is listed beside it.",
+            A.id,
+        )
+    ]
     assert two.refresh() and two.note(A.id) is None
     assert [c.text for c in two.conflict_copies()] == ["written in window two"]
     one.close()
@@ -257,6 +263,31 @@ def test_a_note_edited_after_its_reattachment_is_no_conflict(
     assert Store.open(data_dir).load().conflicts == []
 
 
+def test_a_note_moved_twice_before_saving_then_edited_is_no_conflict(
+    tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The abstract edited twice (two re-attachments queued while saving waits), then its
+    note edited: one note, no conflict copy (the edit is based on the version the
+    database holds under the first id)."""
+    f, old, mid = _edited_corpus(tmp_path)
+    ud = _open(data_dir)
+    ud.save_note(old, "first")
+    assert ud.flush()
+    holding = _hold_writes(monkeypatch)
+    ud.attach(load([f]))  # old -> mid
+    write_file(f, "ICLR 2023 Papers", [NEAR.replace("They are", "These are"), PARAGRAPHS[1]])
+    new = load([f]).abstracts[0]
+    assert [(r.old_id, r.new_id) for r in ud.attach(load([f])).reattached] == [(mid.id, new.id)]
+    ud.save_note(new, "second, after both moves")
+    holding.clear()
+    assert ud.flush(timeout=5)
+    assert ud.conflict_copies() == []
+    ud.close()
+    data = Store.open(data_dir).load()
+    assert {i: n.text for i, n in data.notes.items()} == {new.id: "second, after both moves"}
+    assert data.conflicts == []
+
+
 def test_reattaching_onto_the_same_note_text_keeps_no_copy(tmp_path: Path, data_dir: Path) -> None:
     f, old, new = _edited_corpus(tmp_path)
     ud = _open(data_dir)
@@ -290,6 +321,27 @@ def test_an_unsaved_edit_follows_its_note_to_the_edited_abstract(
     assert data.records[new.id].text == new.text and data.conflicts == []
 
 
+def test_a_bookmark_taken_off_after_a_reattachment_onto_it_stays_off(
+    tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bookmarked, then an orphan's bookmark moved onto it, then taken off, all while
+    saving waits: it stays off after a restart. (A change that replaces a queued one is
+    saved after everything queued before it, here after the move that bookmarks it.)"""
+    f, old, new = _edited_corpus(tmp_path)
+    ud = _open(data_dir)
+    ud.set_bookmark(old, True)
+    assert ud.flush()
+    holding = _hold_writes(monkeypatch)
+    ud.set_bookmark(new, True)
+    ud.attach(load([f]))  # moves the old abstract's bookmark onto the edited one
+    ud.set_bookmark(new, False)
+    assert not ud.is_bookmarked(new.id)
+    holding.clear()
+    assert ud.flush(timeout=5)
+    ud.close()
+    assert Store.open(data_dir).load().bookmarks.keys() == set()
+
+
 def test_resolve_reports_the_move_and_refuses_an_unknown_abstract(
     tmp_path: Path, data_dir: Path
 ) -> None:
@@ -305,6 +357,24 @@ def test_resolve_reports_the_move_and_refuses_an_unknown_abstract(
     assert ud.resolve(new.id, other.id) == Reattachment(new.id, other.id, 0.0)
     assert ud.note(other.id) == "note"
     ud.close()
+
+
+def test_a_note_deleted_before_it_was_ever_saved_leaves_saving_working(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ud = _open(data_dir)
+    holding = _hold_writes(monkeypatch)
+    ud.save_note(A, "typed and deleted again before any save")
+    ud.delete_note(A.id)
+    holding.clear()
+    assert ud.flush(timeout=5)
+    other = make_abstract(PARAGRAPHS[1])
+    ud.save_note(other, "saved afterwards")
+    assert ud.flush(timeout=5)
+    ud.close()
+    assert {i: n.text for i, n in Store.open(data_dir).load().notes.items()} == {
+        other.id: "saved afterwards"
+    }
 
 
 def test_a_queued_delete_survives_a_refresh(
@@ -1241,3 +1311,57 @@ def test_a_store_that_opens_but_cannot_be_read_says_why_and_saves_later(
     assert ud.flush(timeout=5)
     ud.close()
     assert Store.open(data_dir).load().notes[A.id].text == "kept"
+
+
+def test_rescued_edits_of_stored_notes_count_as_notes_added(tmp_path: Path) -> None:
+    """A rescue file's edits of notes stored here replace them, and the report counts
+    each one."""
+    store = Store.open(tmp_path)
+    versions = {i: store.save_note(i, "before").version for i in ("n1", "n2")}
+    notes = [
+        {"id": i, "text": f"rescued {i}", "updated": 1.0, "base_version": v}
+        for i, v in versions.items()
+    ]
+    report = merge(store, {"format": "abstracts-export", "version": 1, "notes": notes}, "rescue")
+    assert (report.notes, report.copies) == (2, 0)
+    assert {i: n.text for i, n in store.load().notes.items()} == {
+        "n1": "rescued n1",
+        "n2": "rescued n2",
+    }
+    store.close()
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("{", "not JSON (Expecting property name enclosed in double quotes: line 1 column 2"),
+        ("[1, 2]", 'not an abstracts export (no "format": "abstracts-export")'),
+        ('{"format": "other"}', 'not an abstracts export (no "format": "abstracts-export")'),
+        ('{"format": "abstracts-export", "version": 99}', "export format 99 is newer than"),
+        ('{"format": "abstracts-export", "version": "1"}', "export format '1' is newer than"),
+    ],
+)
+def test_what_an_import_says_about_a_file_that_is_not_an_export(text: str, problem: str) -> None:
+    with pytest.raises(ImportProblem) as refused:
+        parse_export(text)
+    assert str(refused.value).startswith(problem)
+
+
+def test_the_export_file_is_indented_one_space_and_names_every_time(tmp_path: Path) -> None:
+    """One value per line, indented one space (readable, and a diff shows what changed);
+    a tag's and a saved search's times are written under the names an import reads."""
+    ud = _open(tmp_path)
+    ud.attach(_corpus([A]))
+    ud.set_tags(on=[(A.id, "to-cite")])
+    ud.save_search("weekly", "graph", "relevance")
+    assert ud.flush()
+    ud.close()
+    store = Store.open(tmp_path)
+    text = to_json(store.load())
+    store.close()
+    assert text.startswith('{\n "format": "abstracts-export",\n "version": ')
+    doc = json.loads(text)
+    [tag] = doc["tags"]
+    assert sorted(tag) == ["created", "id", "tag"] and tag["created"] > 0
+    [search] = doc["saved_searches"]
+    assert search["created"] > 0 and search["updated"] > 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.store.helpers import PARAGRAPHS, load, write_file
+from tests.store.helpers import PARAGRAPHS, load, make_abstract, write_file
 from tui.store.db import Store
 from tui.store.records import OrphanReattached, StoreEvent
 from tui.store.userdata import UserData
@@ -90,4 +90,13 @@ def test_unrelated_text_stays_orphan(tmp_path: Path, data_dir: Path) -> None:
     write_file(f, "ICLR 2023 Papers", PARAGRAPHS[1:])
     report = ud.attach(load([f]))
     assert report.reattached == [] and len(report.orphans) == 1
+    ud.close()
+
+
+def test_nothing_is_an_orphan_before_the_abstracts_are_loaded(data_dir: Path) -> None:
+    """While the corpus is still loading, a note is not shown as orphaned."""
+    ud = UserData.open(data_dir, retry_initial=0.02)
+    ud.save_note(make_abstract(PARAGRAPHS[0]), "written before the corpus loaded")
+    [note] = ud.notes()
+    assert not note.orphaned and ud.orphans() == []
     ud.close()

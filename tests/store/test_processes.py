@@ -137,3 +137,20 @@ def test_two_processes_save_500_notes_each(tmp_path: Path) -> None:
         stored.close()
     assert notes == expected
     assert len(notes) > 600
+
+
+def test_a_process_that_never_closes_its_data_still_exits(tmp_path: Path) -> None:
+    """The writer thread never keeps a finished (or crashed) program from exiting."""
+    code = (
+        "import sys; from pathlib import Path; from tui.store.userdata import UserData; "
+        "UserData.open(Path(sys.argv[1])); print('opened')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "data")],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=dict(os.environ, PYTHONPATH=str(REPO)),
+        timeout=60,
+    )
+    assert done.returncode == 0 and done.stdout == "opened\n"

@@ -20,7 +20,7 @@ from tui.store import export
 from tui.store.db import Store
 from tui.store.importcheck import ImportProblem, check_document
 from tui.store.names import NAME_LIMIT, NameProblem, free_name, name_key, normalise_name
-from tui.store.records import DeleteSearch, Notice, RenameSearch, SaveSearch
+from tui.store.records import DeleteSearch, Notice, RenameSearch, SaveSearch, StoreEvent
 from tui.store.rescue import rescue_document
 from tui.store.searchdata import NameTaken
 
@@ -69,17 +69,23 @@ def test_names_are_one_ignoring_case_and_free_names_count_up() -> None:
 
 def test_save_rename_delete_survive_a_restart(data_dir: Path) -> None:
     ud = _open(data_dir)
+    seen: list[StoreEvent] = []
+    ud.listener = seen.append
     ud.save_search("Weekly", "graph year:2023", "relevance")
     ud.save_search("to cite", "is:bookmarked", "file")
     ud.save_search("gone", "survey", "relevance")
     # Memory answers at once; the same name in another case is the same search.
     assert ud.saved_search("WEEKLY").query == "graph year:2023"
+    # As typed in the search bar: "@name", spaces around either part ignored.
+    found = ud.saved_search(" @ weekly ")
+    assert found is not None and found.query == "graph year:2023"
     ud.save_search("weekly", "graph year:2024", "file")
     assert [s.name for s in ud.saved_searches()] == ["gone", "to cite", "weekly"]
     ud.rename_search("to cite", "Cite later")
     assert ud.delete_search("gone") and not ud.delete_search("gone")
     assert ud.flush()
     ud.close()
+    assert seen == []  # nothing to tell: no other window was involved
 
     again = _open(data_dir)
     shown = {s.name: (s.query, s.sort) for s in again.saved_searches()}
@@ -197,6 +203,34 @@ def test_another_instances_search_of_the_same_name_is_kept(data_dir: Path) -> No
     assert theirs.refresh()
     assert theirs.saved_search("weekly").query == "replaced"
     assert theirs.saved_search("weekly (2)").query == "my query"
+    mine.close()
+    theirs.close()
+
+
+def test_both_searches_show_when_the_name_is_saved_again_during_the_write(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Saving a name another window took keeps both; when the user saves that name once
+    more while the first save is being written, theirs waits for the newer save, but
+    the user's first search shows under its new name at once."""
+    mine, theirs = _open(data_dir), _open(data_dir)
+    theirs.save_search("weekly", "their query", "relevance")
+    assert theirs.flush()
+    real_apply = Store.apply
+    typed = []
+
+    def apply(self: Store, ops: list[object]) -> object:
+        result = real_apply(self, ops)  # type: ignore[arg-type]
+        if self is mine._store and not typed:
+            typed.append(True)
+            mine.save_search("weekly", "typed meanwhile", "file")
+        return result
+
+    monkeypatch.setattr(Store, "apply", apply)
+    mine.save_search("Weekly", "my query", "file")
+    assert mine.flush(timeout=5)
+    found = mine.saved_search("Weekly (2)")
+    assert found is not None and found.query == "my query"
     mine.close()
     theirs.close()
 

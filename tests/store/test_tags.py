@@ -54,6 +54,19 @@ def test_the_index_given_to_a_search_is_never_changed_afterwards(data_dir: Path)
     ud.close()
 
 
+def test_a_tag_taken_off_its_last_abstract_leaves_the_index(data_dir: Path) -> None:
+    """A search for a tag nobody has any more finds nothing (not the abstract it was on)."""
+    ud = _open(data_dir)
+    ud.set_tags(on=[(A.id, "x"), (B.id, "y")])
+    assert ud.tag_index() == {"x": {A.id}, "y": {B.id}}
+    ud.set_tags(off=[(A.id, "x")])
+    assert ud.tag_index() == {"y": {B.id}}
+    ud.set_tags(on=[(C.id, "z")])
+    ud.set_tags(off=[(C.id, "z")])  # on and off again before any search asked
+    assert ud.tag_index() == {"y": {B.id}}
+    ud.close()
+
+
 def test_pairs_already_as_asked_queue_nothing(data_dir: Path) -> None:
     ud = _open(data_dir)
     ud.set_tags(on=[(A.id, "x")])

@@ -9,8 +9,16 @@ from pathlib import Path
 import pytest
 
 from tests.store.helpers import PARAGRAPHS, make_abstract
+from tests.store.test_conflicts import _hold_writes
 from tui.store.db import Store
-from tui.store.records import ConflictDetected, SaveFailed, SavingRecovered, StoreEvent
+from tui.store.records import (
+    ConflictDetected,
+    Notice,
+    SaveFailed,
+    SavingRecovered,
+    StoreEvent,
+)
+from tui.store.schema import SCHEMA_VERSION
 from tui.store.userdata import UserData
 
 A, B, C = (make_abstract(p, position=i) for i, p in enumerate(PARAGRAPHS[:3], start=1))
@@ -37,8 +45,9 @@ def test_round_trip_through_restart(data_dir: Path) -> None:
     ud.set_state("resume:fp", '{"selected": 3}')
     # Memory answers at once, before any flush.
     assert ud.is_bookmarked(A.id) and ud.note(A.id) == "second draft"
+    assert ud.noted_ids() == {A.id}  # what a search for noted abstracts reads
     assert ud.read_ids() == {A.id, B.id}
-    assert ud.flush() and ud.pending_count == 0
+    assert ud.flush(timeout=None) and ud.pending_count == 0  # no bound: as long as it takes
     ud.close()
     again = _open(data_dir)
     assert again.bookmarked_ids() == {A.id}
@@ -123,7 +132,7 @@ def test_unwritable_directory_then_recovery(tmp_path: Path) -> None:
     data = blocker / "data"
     ud = _open(data)
     assert ud.notices and "unavailable" in ud.notices[0]
-    assert not ud.saving_available
+    assert not ud.saving_available and ud.last_error == ud.notices[-1]  # the status line
     ud.set_bookmark(A, True)
     ud.save_note(A, "written while the directory was unusable")
     assert not ud.flush(timeout=0.3)
@@ -147,7 +156,11 @@ def test_newer_schema_refuses_writes_and_leaves_file(data_dir: Path) -> None:
     before = path.read_bytes()
     ud = _open(data_dir)
     assert not ud.saving_available
-    assert any("newer version" in n for n in ud.notices)
+    assert ud.notices == [
+        f"{path} was written by a newer version of abstracts (schema 99; this version "
+        f"understands {SCHEMA_VERSION}). It is left unchanged and open read-only: changes "
+        "made now are not saved. Update abstracts to save again."
+    ]
     ud.set_bookmark(A, True)
     assert not ud.flush(timeout=0.3) and ud.is_bookmarked(A.id)
     ud.close()
@@ -158,7 +171,7 @@ def test_corrupt_database_notice(data_dir: Path) -> None:
     data_dir.mkdir(parents=True, exist_ok=True)
     (data_dir / "abstracts.db").write_bytes(b"this is not sqlite at all" * 40)
     ud = _open(data_dir)
-    assert ud.saving_available
+    assert ud.saving_available and ud.last_error == ""  # told once; saving works
     assert any("corrupt-" in n for n in ud.notices)
     ud.close()
 
@@ -217,12 +230,23 @@ def _until(predicate, timeout: float = 10.0) -> None:
     raise AssertionError("the writer never got there")
 
 
+@pytest.mark.parametrize(
+    ("retry", "expected"),
+    [
+        ({"retry_initial": 1.0, "retry_max": 3.0}, [1.0, 2.0, 3.0, 3.0]),
+        # What the app uses: a quarter second first, never more than 10 s between tries.
+        ({}, [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 10.0, 10.0]),
+    ],
+)
 def test_retry_backoff_doubles_up_to_its_cap_on_the_clock_given(
-    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+    data_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    retry: dict[str, float],
+    expected: list[float],
 ) -> None:
     """A failed write waits out its backoff on the writer's clock (not the wall clock):
-    1 s, then 2 s, then capped at 3 s; it is not tried before that and is tried as soon as
-    the clock says so."""
+    it doubles from the first wait up to the cap; it is not tried before that and is
+    tried as soon as the clock says so."""
     clock = _StandingClock()
     attempts: list[float] = []
     fault = threading.Event()
@@ -236,10 +260,11 @@ def test_retry_backoff_doubles_up_to_its_cap_on_the_clock_given(
         return real_apply(self, ops)  # type: ignore[arg-type]
 
     monkeypatch.setattr(Store, "apply", failing)
-    ud = UserData.open(data_dir, retry_initial=1.0, retry_max=3.0, clock=clock)
+    ud = UserData.open(data_dir, clock=clock, **retry)
+    events = _events(ud)
     ud.save_note(A, "kept through the failures")
     waits = []
-    for n in range(1, 5):
+    for n in range(1, len(expected) + 1):
         # The new backoff is set just after the attempt fails: wait for it, not the old one.
         _until(lambda n=n: len(attempts) == n and (ud.retry_at or 0.0) > clock.now)
         retry_at = ud.retry_at
@@ -249,11 +274,123 @@ def test_retry_backoff_doubles_up_to_its_cap_on_the_clock_given(
         ud.refresh()  # answered by the writer thread, after it has read the clock again
         assert len(attempts) == n
         clock.now = retry_at
-        if n == 4:
+        if n == len(expected):
             fault.clear()
         ud.wake()
-    assert waits == [1.0, 2.0, 3.0, 3.0]
+    assert waits == expected
     _until(lambda: ud.pending_count == 0)
     assert ud.retry_at is None and ud.saving_available
+    assert [e.message for e in events if isinstance(e, SavingRecovered)] == [
+        "Saving works again; every change is saved."
+    ]
+    # Saving worked again: a new failure waits the first wait again, not the last one.
+    fault.set()
+    ud.save_note(B, "after the recovery")
+    _until(lambda: len(attempts) == len(expected) + 2 and (ud.retry_at or 0.0) > clock.now)
+    assert ud.retry_at == clock.now + expected[0]
+    fault.clear()
+    assert ud.flush(timeout=5)
     ud.close()
-    assert Store.open(data_dir).load().notes[A.id].text == "kept through the failures"
+    notes = Store.open(data_dir).load().notes
+    assert notes[A.id].text == "kept through the failures"
+    assert notes[B.id].text == "after the recovery"
+
+
+def test_a_listener_that_fails_does_not_stop_saving(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ud = _open(data_dir)
+    told: list[StoreEvent] = []
+
+    def broken(event: StoreEvent) -> None:
+        told.append(event)
+        raise RuntimeError("a broken status line")
+
+    ud.listener = broken
+    holding = _hold_writes(monkeypatch)
+    ud.save_note(A, "first")
+    assert not ud.flush(timeout=0.3)
+    holding.clear()
+    assert ud.flush(timeout=5)
+    ud.save_note(B, "second")
+    assert ud.flush(timeout=5)
+    assert [type(e) for e in told] == [SaveFailed, SavingRecovered]
+    ud.close()
+    assert Store.open(data_dir).load().notes.keys() == {A.id, B.id}
+
+
+def test_a_store_that_opens_late_brings_in_what_it_holds_and_says_what_it_found(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Saving was unavailable at start; when the database opens at last, what another
+    window saved meanwhile shows, next to what was typed here, and what opening the
+    database had to say (a value it could not read) is told."""
+    real_open = Store.open
+    unavailable = threading.Event()
+    unavailable.set()
+
+    def failing_open(directory: Path, *, read_only: bool = False) -> Store:
+        if unavailable.is_set() and not read_only:
+            raise sqlite3.OperationalError("database is locked")
+        return real_open(directory, read_only=read_only)
+
+    monkeypatch.setattr(Store, "open", failing_open)
+    ud = _open(data_dir)
+    events = _events(ud)
+    assert not ud.saving_available
+    ud.save_note(A, "typed here")
+    other = real_open(data_dir)
+    other.save_note(B.id, "saved by another window")
+    other.conn.execute("INSERT INTO bookmarks(id, created) VALUES ('b', 'yesterday')")
+    other.close()
+    unavailable.clear()
+    assert ud.flush(timeout=5)
+    assert ud.note(A.id) == "typed here" and ud.note(B.id) == "saved by another window"
+    notices = [e.message for e in events if isinstance(e, Notice)]
+    assert len(notices) == 1 and "the bookmark time of b was 'yesterday'" in notices[0]
+    ud.close()
+
+
+def test_quitting_while_a_write_hangs_quits_and_rescues_the_change(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write that hangs (a network disk gone away) does not keep the app from quitting:
+    close gives up after its timeout and writes what was not saved to a rescue file."""
+    ud = _open(data_dir)
+    entered, release = threading.Event(), threading.Event()
+    finished: list[bool] = []
+
+    def hanging(self: Store, ops: list[object]) -> object:
+        entered.set()
+        release.wait(10)  # a bound for the test, not a measurement
+        finished.append(True)
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(Store, "apply", hanging)
+    ud.save_note(A, "typed while the disk hangs")
+    assert entered.wait(5)
+    try:
+        path = ud.close(timeout=0.2)
+        assert finished == []  # close did not wait for the hung write
+    finally:
+        release.set()
+    assert path is not None and "typed while the disk hangs" in path.read_text(encoding="utf-8")
+
+
+def test_an_idle_writer_sleeps_until_woken(data_dir: Path) -> None:
+    """With nothing to save the writer thread waits to be woken: it does not look at the
+    clock (a loop that did would keep a core busy while the app sits idle)."""
+    reads: list[float] = []
+
+    def clock() -> float:
+        reads.append(0.0)
+        return 1000.0
+
+    ud = UserData.open(data_dir, clock=clock)
+    ud.save_note(A, "saved")
+    assert ud.flush()
+    reads.clear()
+    ud.refresh()  # answered by the writer thread: it ran, and had nothing to save
+    ud.refresh()
+    assert reads == []
+    ud.close()
