@@ -387,3 +387,59 @@ def test_a_saved_search_survives_sigkill_after_the_save(data_dir: Path) -> None:
     assert [(s.name, s.query, s.sort) for s in rows.values()] == [
         ("kept", "graph year:2023", "file")
     ]
+
+
+def test_a_saved_search_keeps_when_it_was_made_and_last_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`created` is the first save; `updated` the last save or rename: in memory, in the
+    database, in a JSON export and after importing it elsewhere."""
+    now = [1000.0]
+    monkeypatch.setattr("tui.store.searchdata.time.time", lambda: now[0])
+    source, fresh = tmp_path / "a", tmp_path / "b"
+    ud = _open(source)
+    ud.save_search("weekly", "one", "relevance")
+    assert ud.flush()
+    now[0] = 2000.0
+    ud.save_search("weekly", "two", "relevance")  # replaces: made at 1000 still
+    assert ud.flush()
+    now[0] = 3000.0
+    ud.rename_search("weekly", "monthly")
+    assert ud.flush()
+    want = [("monthly", "two", 1000.0, 3000.0)]
+    assert [(s.name, s.query, s.created, s.updated) for s in ud.saved_searches()] == want
+    ud.close()
+    stored = Store.open(source).load().searches.values()
+    assert [(s.name, s.query, s.created, s.updated) for s in stored] == want
+    out = tmp_path / "all.json"
+    assert main_export(["--format", "json", "-o", str(out), "--data-dir", str(source)]) == 0
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert [(s["name"], s["created"], s["updated"]) for s in doc["saved_searches"]] == [
+        ("monthly", 1000.0, 3000.0)
+    ]
+    assert main_import([str(out), "--data-dir", str(fresh)]) == 0
+    capsys.readouterr()
+    imported = Store.open(fresh).load().searches.values()
+    assert [(s.name, s.query, s.created, s.updated) for s in imported] == want
+
+
+def test_renaming_a_search_another_instance_changed_keeps_their_version(data_dir: Path) -> None:
+    """The database holds another text under the old name than the one the user renames:
+    that version keeps the name, the user's moves to the new one, and both are said."""
+    mine, theirs = _open(data_dir), _open(data_dir)
+    seen = _events(mine)
+    mine.save_search("a", "one", "relevance")
+    assert mine.flush() and theirs.refresh()
+    theirs.save_search("a", "theirs", "file")
+    assert theirs.flush()
+    theirs.close()
+    mine.rename_search("a", "b")  # `mine` still shows "a" as "one"
+    assert mine.flush()
+    rows = {s.name: (s.query, s.sort) for s in Store.open(data_dir).load().searches.values()}
+    assert rows == {"a": ("theirs", "file"), "b": ("one", "relevance")}
+    assert {s.name: (s.query, s.sort) for s in mine.saved_searches()} == rows
+    said = [e.message for e in seen if isinstance(e, Notice)]
+    assert said == [
+        "“a” was changed in another instance; that version is kept. Your search is saved as “b”."
+    ]
+    mine.close()
