@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rapidfuzz import fuzz
+
 from tests.store.helpers import PARAGRAPHS, load, make_abstract, write_file
+from tui.corpus.model import Corpus, normalise
+from tui.store.attach import AMBIGUITY_MARGIN, match_orphans
 from tui.store.db import Store
 from tui.store.records import OrphanReattached, StoreEvent
 from tui.store.userdata import UserData
@@ -100,3 +104,62 @@ def test_nothing_is_an_orphan_before_the_abstracts_are_loaded(data_dir: Path) ->
     [note] = ud.notes()
     assert not note.orphaned and ud.orphans() == []
     ud.close()
+
+
+# The ambiguity margin and the number of candidates offered, on texts whose RapidFuzz
+# ratios are exact: with a 200-character text, each character changed costs half a point
+# (a 100-character one, a full point).
+PROSE = normalise(PARAGRAPHS[0] + " " + PARAGRAPHS[1])
+
+
+def _changed(text: str, *positions: int) -> str:
+    chars = list(text)
+    for p in positions:
+        chars[p] = "#"
+    return "".join(chars)
+
+
+def test_a_runner_up_a_full_point_behind_is_no_tie() -> None:
+    """The best candidate moves when the next is exactly `AMBIGUITY_MARGIN` behind."""
+    base = PROSE[:100]
+    best, second = make_abstract(_changed(base, 10)), make_abstract(_changed(base, 10, 40))
+    scores = [fuzz.ratio(base, a.text) for a in (best, second)]
+    assert scores == [99.0, 98.0] and scores[0] - scores[1] == AMBIGUITY_MARGIN
+    moved, unsure = match_orphans({"lost": base}, Corpus([second, best], [], []))
+    assert [(r.old_id, r.new_id, r.score) for r in moved] == [("lost", best.id, 99.0)]
+    assert unsure == []
+
+
+def test_the_user_chooses_among_the_candidates_within_a_point_of_the_best() -> None:
+    """A tie offers the candidates less than a point behind the best, not one a full
+    point behind it (even when that one is within a point of the second)."""
+    base = PROSE[:200]
+    one, two, three = (_changed(base, *range(10, 10 + 40 * k, 40)) for k in (1, 2, 3))
+    abstracts = [make_abstract(t) for t in (three, two, one)]
+    assert [fuzz.ratio(base, a.text) for a in abstracts] == [98.5, 99.0, 99.5]
+    moved, [tie] = match_orphans({"lost": base}, Corpus(abstracts, [], []))
+    assert moved == [] and tie.orphan_id == "lost"
+    assert tie.candidates == ((abstracts[2].id, 99.5), (abstracts[1].id, 99.0))
+
+
+def test_a_tie_offers_at_most_three_candidates_best_first() -> None:
+    base = PROSE[:200]
+    changed = [make_abstract(_changed(base, p)) for p in (10, 50, 90, 130)]
+    better = make_abstract(base + "!")  # 200 and 201 characters: 100 · 400/401
+    assert {fuzz.ratio(base, a.text) for a in changed} == {99.5}
+    assert 99.75 < fuzz.ratio(base, better.text) < 100
+    moved, [tie] = match_orphans({"lost": base}, Corpus([*changed, better], [], []))
+    assert moved == [] and len(tie.candidates) == 3
+    assert tie.candidates[0] == (better.id, fuzz.ratio(base, better.text))
+    assert {s for _, s in tie.candidates[1:]} == {99.5}
+
+
+def test_the_same_sentences_in_another_order_are_another_abstract() -> None:
+    """Re-attachment compares the texts in order: the same words rearranged (which a
+    word-order-blind score rates 95) do not take a record along."""
+    base = normalise(PARAGRAPHS[0])
+    first, rest = base.split(". ", 1)
+    swapped = make_abstract(f"{rest[:-1]}. {first}.")
+    assert sorted(swapped.text.split()) == sorted(base.split())
+    assert fuzz.ratio(base, swapped.text) < 70 and fuzz.WRatio(base, swapped.text) >= 95
+    assert match_orphans({"lost": base}, Corpus([swapped], [], [])) == ([], [])

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import re
 import shlex
 import sqlite3
 import stat
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -16,9 +19,9 @@ import pytest
 from tests.store.helpers import PARAGRAPHS, make_abstract
 from tui.commands.export import main_import
 from tui.store import rescue
-from tui.store.db import Store
-from tui.store.export import parse_export
-from tui.store.records import Notice, StoreEvent
+from tui.store.db import Store, add_conflict_copy
+from tui.store.export import parse_export, snapshot_fields, to_json
+from tui.store.records import Notice, Snapshot, StoreData, StoreEvent
 from tui.store.userdata import UserData
 
 A, B, C = (make_abstract(p, position=i) for i, p in enumerate(PARAGRAPHS[:3], start=1))
@@ -162,6 +165,8 @@ def test_rescue_falls_back_to_temp_then_home(
         str(blocker / "tmp"),
         str(blocker / "home"),
     ]
+    # In the system's words, without the error number and file name repeated.
+    assert {t.split(": ", 1)[1] for t in tried} == {os.strerror(errno.ENOTDIR)}
     assert ud.note(A.id) == "nowhere to write"
     text = ud.rescue_text()  # the UI can still print it as a last resort
     assert text is not None and "nowhere to write" in text
@@ -229,3 +234,124 @@ def test_a_rescue_taken_while_a_write_hangs_says_so_and_keeps_the_records(
     release.set()
     assert ud.flush(timeout=5)
     ud.close()
+
+
+def test_a_rescue_file_gives_back_each_field_it_holds(
+    data_dir: Path,
+    tmp_path: Path,
+    fault: threading.Event,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Field by field: a note edit with the version it was made over and when it was
+    written; a saved search with its order and when it was saved; the record of the
+    abstract noted; and a dismissed conflict copy, listed by its id as a removal the
+    import cannot make. Imported elsewhere, the times and the order come back as they were."""
+    now = [1000.0]
+    monkeypatch.setattr(time, "time", lambda: now[0])
+    fault.clear()
+    ud, _ = _open(data_dir)
+    ud.save_note(A, "first words")
+    assert ud.flush()
+    store = Store.open(data_dir)
+    with store.transaction() as conn:
+        copy = add_conflict_copy(conn, A.id, "words from elsewhere", 500.0, "another machine")
+    version = store.load().notes[A.id].version
+    store.close()
+    assert ud.refresh() and [c.copy_id for c in ud.conflict_copies()] == [copy.copy_id]
+    fault.set()
+    now[0] = 2000.0
+    ud.save_note(A, "second words, never committed")
+    now[0] = 3000.0
+    ud.save_search("weekly", "graph year:2023", "file")
+    assert ud.dismiss_conflict(copy.copy_id)
+    path = ud.close(timeout=0.3)
+    assert path is not None
+    doc = parse_export(path.read_text(encoding="utf-8"))
+    # The sections of a JSON export (but conflict copies), and only two more: why the
+    # file was written and the removals it cannot carry.
+    export_sections = set(json.loads(to_json(StoreData()))) - {"conflict_copies"}
+    assert set(doc) == export_sections | {"rescue", "unsaved_removals"}
+    assert doc["notes"] == [
+        {
+            "id": A.id,
+            "text": "second words, never committed",
+            "version": version,
+            "base_version": version,
+            "updated": 2000.0,
+        }
+    ]
+    assert doc["saved_searches"] == [
+        {"name": "weekly", "query": "graph year:2023", "sort": "file", "updated": 3000.0}
+    ]
+    assert doc["records"] == [{"id": A.id, **snapshot_fields(Snapshot.of(A))}]
+    assert doc["unsaved_removals"] == [{"kind": "conflict_copy", "copy_id": copy.copy_id}]
+
+    fault.clear()
+    now[0] = 9000.0  # the import, much later
+    elsewhere = tmp_path / "elsewhere"
+    assert main_import([str(path), "--data-dir", str(elsewhere)]) == 0
+    capsys.readouterr()
+    data = Store.open(elsewhere).load()
+    assert [(i, n.text, n.updated) for i, n in data.notes.items()] == [
+        (A.id, "second words, never committed", 2000.0)
+    ]
+    assert [(s.name, s.query, s.sort, s.updated) for s in data.searches.values()] == [
+        ("weekly", "graph year:2023", "file", 3000.0)
+    ]
+    assert data.records == {A.id: Snapshot.of(A)}
+
+
+def test_a_search_saved_then_renamed_while_saving_fails_is_rescued_once(
+    data_dir: Path, fault: threading.Event
+) -> None:
+    """The save is folded into the rename: the rescue file holds the search under its
+    new name only (imported, it would otherwise come back twice)."""
+    ud, _ = _open(data_dir)
+    ud.save_search("draft", "graph", "file")
+    ud.rename_search("draft", "weekly")
+    path = ud.close(timeout=0.3)
+    assert path is not None
+    doc = parse_export(path.read_text(encoding="utf-8"))
+    assert [(s["name"], s["query"], s["sort"]) for s in doc["saved_searches"]] == [
+        ("weekly", "graph", "file")
+    ]
+
+
+def test_a_rescue_file_is_named_for_when_and_by_which_process_it_was_written(
+    data_dir: Path, fault: threading.Event
+) -> None:
+    ud, _ = _open(data_dir)
+    ud.save_note(A, "kept")
+    before = time.strftime("%Y%m%d-%H%M%S")
+    path = ud.close(timeout=0.3)
+    after = time.strftime("%Y%m%d-%H%M%S")
+    assert path is not None
+    found = re.fullmatch(rf"abstracts-unsaved-(\d{{8}}-\d{{6}})-{os.getpid()}\.json", path.name)
+    assert found is not None and before <= found[1] <= after
+
+
+def test_a_rescue_file_reads_as_written(data_dir: Path, fault: threading.Event) -> None:
+    """The file (and the text the UI prints as a last resort) shows a note's characters
+    as typed, not as JSON escapes, one value per line indented one space, as an export."""
+    ud, _ = _open(data_dir)
+    ud.save_note(A, "café, naïve, 数据")
+    text = ud.rescue_text()
+    ud.close(timeout=0.3)
+    assert text is not None
+    assert text.startswith('{\n "format": "abstracts-export",\n "version": ')
+    assert '   "text": "café, naïve, 数据",' in text.splitlines()
+
+
+def test_a_missing_home_directory_leaves_the_other_places(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no home directory (no HOME, no password entry), a rescue file still goes to
+    the data directory or the temp directory."""
+
+    def no_home(cls: type[Path]) -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.setattr(Path, "home", classmethod(no_home))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    assert rescue.rescue_dirs(tmp_path / "data") == [tmp_path / "data", tmp_path / "tmp"]

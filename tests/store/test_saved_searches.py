@@ -59,6 +59,55 @@ def test_bad_names_say_what_is_wrong(typed: str, said: str) -> None:
         normalise_name(typed)
 
 
+@pytest.mark.parametrize(
+    ("typed", "code"),
+    [
+        ("lone\ud800surrogate", 0xD800),  # what a file name that is not UTF-8 decodes to
+        ("two\u2028lines", 0x2028),  # LINE SEPARATOR: white space to `str.split`
+        ("two\u2029paragraphs", 0x2029),  # PARAGRAPH SEPARATOR, likewise
+    ],
+)
+def test_surrogates_and_line_or_paragraph_separators_are_refused(typed: str, code: int) -> None:
+    """Not made one space (as a tab is): a name holding them cannot be stored or shown."""
+    with pytest.raises(NameProblem) as refused:
+        normalise_name(typed)
+    assert str(refused.value) == (
+        f"a name cannot hold control characters (U+{code:04X} found); "
+        "type it with letters, digits and punctuation"
+    )
+
+
+def test_an_empty_name_is_refused_in_so_many_words() -> None:
+    with pytest.raises(NameProblem) as refused:
+        normalise_name(" @ ")
+    assert str(refused.value) == "a name is needed (anything but spaces)"
+
+
+def test_an_order_the_filter_does_not_know_is_kept_as_relevance(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A saved search keeps `file` or `relevance`: anything else (typed by a script, or in
+    an export from elsewhere) is saved, and imported, as `relevance`."""
+    ud = _open(tmp_path / "a")
+    assert ud.save_search("newest", "graph", "newest").sort == "relevance"
+    assert ud.flush()
+    ud.close()
+    doc = {
+        "format": "abstracts-export",
+        "version": 1,
+        "saved_searches": [{"name": "dated", "query": "survey", "sort": "date"}],
+    }
+    source = tmp_path / "in.json"
+    source.write_text(json.dumps(doc), encoding="utf-8")
+    assert main_import([str(source), "--data-dir", str(tmp_path / "a")]) == 0
+    capsys.readouterr()
+    stored = Store.open(tmp_path / "a").load().searches.values()
+    assert sorted((s.name, s.sort) for s in stored) == [
+        ("dated", "relevance"),
+        ("newest", "relevance"),
+    ]
+
+
 def test_names_are_one_ignoring_case_and_free_names_count_up() -> None:
     assert name_key("Reading GROUP") == name_key("reading group")
     taken = {name_key("Weekly"), name_key("weekly (2)")}
@@ -99,7 +148,7 @@ def test_rename_refuses_a_name_in_use_and_unknown_names(data_dir: Path) -> None:
     ud.save_search("b", "y", "relevance")
     with pytest.raises(NameTaken, match="already a saved search named “B”"):
         ud.rename_search("a", "B")
-    with pytest.raises(KeyError):
+    with pytest.raises(KeyError, match="nope"):  # the UI's warning names it
         ud.rename_search("nope", "c")
     with pytest.raises(NameProblem):
         ud.save_search(" ", "x", "relevance")
@@ -421,6 +470,37 @@ def test_a_saved_search_keeps_when_it_was_made_and_last_changed(
     capsys.readouterr()
     imported = Store.open(fresh).load().searches.values()
     assert [(s.name, s.query, s.created, s.updated) for s in imported] == want
+
+
+def test_a_saved_search_shows_its_times_before_its_write_lands(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Memory answers at once with the row the database will hold: made at the first
+    save, changed at the last save or rename (each write here held in the writer's hands)."""
+    now = [1000.0]
+    monkeypatch.setattr("tui.store.searchdata.time.time", lambda: now[0])
+    ud = _open(data_dir)
+    ud.save_search("weekly", "one", "relevance")
+    assert ud.flush()
+    in_commit, release = _pause_in_commit(monkeypatch)
+    now[0] = 2000.0
+    saved = ud.save_search("weekly", "two", "file")
+    assert in_commit.wait(10)
+    assert (saved.created, saved.updated) == (1000.0, 2000.0)
+    assert [(s.name, s.created, s.updated) for s in ud.saved_searches()] == [
+        ("weekly", 1000.0, 2000.0)
+    ]
+    now[0] = 3000.0
+    renamed = ud.rename_search("weekly", "monthly")
+    want = [("monthly", 1000.0, 3000.0)]
+    assert [(renamed.name, renamed.created, renamed.updated)] == want
+    assert [(s.name, s.created, s.updated) for s in ud.saved_searches()] == want
+    release.set()
+    assert ud.flush()
+    assert [(s.name, s.created, s.updated) for s in ud.saved_searches()] == want
+    ud.close()
+    stored = Store.open(data_dir).load().searches.values()
+    assert [(s.name, s.created, s.updated) for s in stored] == want
 
 
 def test_renaming_a_search_another_instance_changed_keeps_their_version(data_dir: Path) -> None:
