@@ -123,7 +123,7 @@ def _held_until(monkeypatch: pytest.MonkeyPatch, free_at: float, first_wait: flo
             if clock.now == clock.start:
                 clock.now += first_wait
             locked = sqlite3.OperationalError("database is locked")
-            locked.sqlite_errorcode = 5  # type: ignore[attr-defined]
+            locked.sqlite_errorcode = 5
             raise locked
         return real_open_writable(path, notices)
 
@@ -212,7 +212,7 @@ def test_a_new_store_still_not_abstracts_is_set_aside_only_once(
         _at_most(calls, 5)
         return "tables abstracts does not make: items"
 
-    monkeypatch.setattr(opening.schema, "foreign_reason", always_foreign)
+    monkeypatch.setattr(schema, "foreign_reason", always_foreign)
     with pytest.raises(StoreUnavailable) as refused:
         Store.open(tmp_path)
     path = tmp_path / "abstracts.db"
@@ -262,7 +262,7 @@ def test_a_store_another_instance_creates_at_the_same_moment_is_opened_as_it_is(
             other.close()
         return real_open(file, flags, mode, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(opening.os, "open", other_instance_first)
+    monkeypatch.setattr(os, "open", other_instance_first)
     store = Store.open(tmp_path)
     try:
         assert raced and store.notices == [] and store.read_only is None
