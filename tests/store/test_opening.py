@@ -363,3 +363,31 @@ def test_a_newer_version_killed_before_its_checkpoint_is_read_and_left_as_it_was
     finally:
         assert data.close(timeout=0.2) is None
     assert {name: (killed / name).read_bytes() for name in before} == before
+
+
+def test_import_into_a_damaged_store_says_where_the_damaged_file_went(
+    tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`abstracts import` sets a damaged database aside as the app does, and says so: the
+    app opened afterwards finds a sound store and has nothing to tell."""
+    other = tmp_path / "other"
+    store = Store.open(other)
+    store.save_note(A.id, "imported")
+    store.close()
+    export = tmp_path / "export.json"
+    assert main(["export", "--format", "json", "-o", str(export), "--data-dir", str(other)]) == 0
+    (data_dir / "abstracts.db").write_bytes(b"this is not a database at all, " * 100)
+    assert main(["import", str(export), "--data-dir", str(data_dir)]) == 0
+    (aside,) = _set_aside(data_dir, "corrupt")
+    assert (
+        "abstracts import: warning: The database abstracts.db was damaged (file is not a "
+        f"database). It was renamed to {aside.name}, unchanged, and a new empty store was "
+        "started.\n"
+    ) in capsys.readouterr().err
+    # A newer version's store: the import stops, saying why once.
+    newer = tmp_path / "newer"
+    newer.mkdir()
+    _newer_store(newer)
+    assert main(["import", str(export), "--data-dir", str(newer)]) != 0
+    why = newer_notice(newer / "abstracts.db", NEWER)
+    assert capsys.readouterr().err == f"abstracts import: {why}\n"
