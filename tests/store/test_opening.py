@@ -180,7 +180,8 @@ def test_a_store_damaged_again_at_once_is_set_aside_only_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A failing disk: the new store started in place of a damaged one is damaged too.
-    Opening stops there: one file set aside, and the user told saving is unavailable."""
+    Opening stops there: one file set aside, and the user told saving is unavailable and
+    where the damaged file went (the notice saying so is lost with the store)."""
     Store.open(tmp_path).close()
     calls: list[int] = []
     finding = "*** in database main ***\nPage 2 is never used"
@@ -192,10 +193,15 @@ def test_a_store_damaged_again_at_once_is_set_aside_only_once(
     monkeypatch.setattr(opening, "_quick_check", always_damaged)
     data = UserData.open(tmp_path)
     try:
-        assert len(_set_aside(tmp_path, "corrupt")) == 1
+        (aside,) = _set_aside(tmp_path, "corrupt")
         path = tmp_path / "abstracts.db"
         cause = f"database disk image is malformed: {finding}"
-        assert data.notices[-1:] == [_unavailable(f"Cannot open {path}: {cause}")]
+        assert data.notices == [
+            _unavailable(
+                f"Cannot open {path}: {cause} (the damaged file was first renamed to "
+                f"{aside.name}, unchanged)"
+            )
+        ]
         assert not data.saving_available
     finally:
         data.close(timeout=0.2)
@@ -205,7 +211,7 @@ def test_a_new_store_still_not_abstracts_is_set_aside_only_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The new store started in place of a stranger's file looks like a stranger's too:
-    one file set aside, and opening refused with the reason."""
+    one file set aside, and opening refused with the reason and where the file went."""
     calls: list[int] = []
 
     def always_foreign(conn: sqlite3.Connection, version: int) -> str:
@@ -215,9 +221,11 @@ def test_a_new_store_still_not_abstracts_is_set_aside_only_once(
     monkeypatch.setattr(schema, "foreign_reason", always_foreign)
     with pytest.raises(StoreUnavailable) as refused:
         Store.open(tmp_path)
-    path = tmp_path / "abstracts.db"
-    assert str(refused.value) == f"Cannot open {path}: tables abstracts does not make: items"
-    assert len(_set_aside(tmp_path, "not-abstracts")) == 1
+    (aside,) = _set_aside(tmp_path, "not-abstracts")
+    assert str(refused.value) == (
+        f"Cannot open {tmp_path / 'abstracts.db'}: tables abstracts does not make: items "
+        f"(the file, not abstracts', was first renamed to {aside.name}, unchanged)"
+    )
 
 
 # Paths that cannot hold a store
