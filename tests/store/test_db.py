@@ -161,18 +161,34 @@ def _good_store(tmp_path: Path) -> Path:
     return tmp_path / "abstracts.db"
 
 
-@pytest.mark.parametrize("damage", ["garbage", "truncated", "header", "scribbled"])
+# What the notice gives as the cause (in parentheses after the file's name): a file that is
+# not SQLite, or too short to hold SQLite's 100-byte header, is "not a database"; damage
+# inside is "malformed", with what SQLite's check found when the check is what found it.
+DAMAGE_CAUSE = {
+    "garbage": "(file is not a database)",
+    "truncated": "(database disk image is malformed)",
+    "header": "(file is not a database)",
+    "scribbled": "(database disk image is malformed)",
+    "page-lost": "(database disk image is malformed: *** in database main ***\n"
+    "Page {last} is never used)",
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGE_CAUSE)
 def test_damaged_database_is_set_aside(tmp_path: Path, damage: str) -> None:
     path = _good_store(tmp_path)
     raw = path.read_bytes()
+    last = len(raw) // 4096 + 1
     if damage == "garbage":
         bad = os.urandom(5000)
     elif damage == "truncated":
         bad = raw[: len(raw) // 3]
     elif damage == "header":
         bad = raw[:60]
-    else:  # pages overwritten in the middle
+    elif damage == "scribbled":  # pages overwritten in the middle
         bad = raw[:4096] + b"\xff" * 8192 + raw[4096 + 8192 :]
+    else:  # a page added at the end (and counted) that nothing uses: only the check finds it
+        bad = raw[:28] + last.to_bytes(4, "big") + raw[32:] + bytes(4096)
     path.write_bytes(bad)
     (tmp_path / "abstracts.db-wal").write_bytes(b"wal bytes")
     store = Store.open(tmp_path)
@@ -180,7 +196,10 @@ def test_damaged_database_is_set_aside(tmp_path: Path, damage: str) -> None:
     main = [p for p in aside if not p.name.endswith(("-wal", "-shm"))]
     assert len(main) == 1 and main[0].read_bytes() == bad
     assert any(p.name.endswith("-wal") and p.read_bytes() == b"wal bytes" for p in aside)
-    assert store.notices and "renamed" in store.notices[0]
+    assert store.notices == [
+        f"The database abstracts.db was damaged {DAMAGE_CAUSE[damage].format(last=last)}. It "
+        f"was renamed to {main[0].name}, unchanged, and a new empty store was started."
+    ]
     assert store.load().notes == {}
     store.save_note("a", "fresh start")
     assert store.integrity_check() == "ok"

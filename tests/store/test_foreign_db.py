@@ -9,6 +9,7 @@ user told, as a corrupt file is; opened read-only (export) it is refused by name
 from __future__ import annotations
 
 import sqlite3
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -140,3 +141,37 @@ def test_every_schema_abstracts_makes_is_recognised(tmp_path: Path) -> None:
     store.close()
     assert Store.open(tmp_path).notices == []
     assert set(schema.KNOWN_SCHEMAS) >= {0, 1, schema.SCHEMA_VERSION}
+
+
+@pytest.mark.parametrize("kind", FOREIGN)
+def test_reading_refuses_every_kind_of_foreign_database_by_name(tmp_path: Path, kind: str) -> None:
+    """Export and search refuse each stranger's file (one claiming our schema number too),
+    saying why, and leave it as it was."""
+    before = _foreign(tmp_path, FOREIGN[kind])
+    path = tmp_path / "abstracts.db"
+    with pytest.raises(StoreUnavailable) as refused:
+        Store.open(tmp_path, read_only=True)
+    assert str(refused.value) == (
+        f"{path} is not an abstracts database ({WHY[kind]}); it was left unchanged."
+    )
+    assert path.read_bytes() == before
+
+
+def test_export_refuses_a_foreign_database_it_reads_from_a_private_copy(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stranger's WAL file in a folder SQLite cannot write its side files to is read
+    from a private copy: refused by its own name (not the copy's), the copy removed."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    data_dir = tmp_path / "data"
+    before = _foreign(data_dir, _wal_and_unknown_tables)
+    for suffix in ("-wal", "-shm"):
+        (data_dir / f"abstracts.db{suffix}").mkdir()
+    assert main(["export", "--format", "json", "--data-dir", str(data_dir)]) != 0
+    path = data_dir / "abstracts.db"
+    assert (
+        f"{path} is not an abstracts database (tables abstracts does not make: items, people)"
+        in (capsys.readouterr().err)
+    )
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -22,7 +23,10 @@ from pathlib import Path
 import pytest
 
 from tests.store.helpers import PARAGRAPHS, make_abstract
+from tests.store.test_opening import newer_notice
 from tui.cli import main
+from tui.store import schema
+from tui.store.db import Store
 from tui.store.userdata import UserData
 
 REPO = Path(__file__).resolve().parents[2]
@@ -125,3 +129,95 @@ def test_a_real_read_only_directory_for_root_without_its_override(tmp_path: Path
         (tmp_path / "data").chmod(0o755)
     assert (tmp_path / "data" / "abstracts.db").read_bytes() == before
     assert not list(tmp_path.glob("abstracts-readonly-*"))  # the private copy is removed
+
+
+def _side_files_that_cannot_be_created(directory: Path) -> None:
+    for suffix in ("-wal", "-shm"):
+        (directory / f"abstracts.db{suffix}").mkdir()
+
+
+@pytest.mark.parametrize("version", [schema.SCHEMA_VERSION + 1, 2**31 - 1])
+def test_a_newer_versions_store_in_a_folder_that_cannot_be_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
+) -> None:
+    """Read from a private copy, it is still a newer version's store: the user is told to
+    update abstracts (not that saving fails and is retried), sees every note, and what
+    they write goes to a rescue file, never into the copy (removed at close, unsaved)."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    data_dir = tmp_path / "data"
+    _fill(data_dir)
+    conn = sqlite3.connect(data_dir / "abstracts.db")
+    conn.execute(f"PRAGMA user_version = {version}")  # up to the largest SQLite holds
+    conn.close()
+    before = (data_dir / "abstracts.db").read_bytes()
+    _side_files_that_cannot_be_created(data_dir)
+    data = UserData.open(data_dir)
+    try:
+        assert data.notices == [newer_notice(data_dir / "abstracts.db", version)]
+        assert dict(data.note_items()) == NOTES and not data.saving_available
+        data.save_note(ABSTRACTS[1], "written while read-only")
+    finally:
+        rescue = data.close(timeout=0.5)
+    assert rescue is not None and "written while read-only" in rescue.read_text("utf-8")
+    assert (data_dir / "abstracts.db").read_bytes() == before
+    assert not list(tmp_path.glob("abstracts-readonly-*"))
+
+
+def test_the_private_copy_is_a_folder_named_for_abstracts_in_the_temp_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Left behind by a crash, it can be told apart from other programs' folders."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    data_dir = tmp_path / "data"
+    _fill(data_dir)
+    _side_files_that_cannot_be_created(data_dir)
+    store = Store.open(data_dir, read_only=True)
+    try:
+        assert store.copy_dir is not None and store.copy_dir.parent == tmp_path
+        assert store.copy_dir.name.startswith("abstracts-readonly-")
+        assert (store.copy_dir / "abstracts.db").is_file()
+    finally:
+        store.close()
+    assert not store.copy_dir.exists()
+
+
+def test_export_says_why_when_no_private_copy_can_be_made_either(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No temp folder to copy into: the error is why the store itself could not be read."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "no-such-folder"))
+    data_dir = tmp_path / "data"
+    _fill(data_dir)
+    _side_files_that_cannot_be_created(data_dir)
+    assert main(["export", "--format", "json", "--data-dir", str(data_dir)]) != 0
+    err = capsys.readouterr().err
+    assert f"Cannot read {data_dir / 'abstracts.db'}: unable to open database file" in err
+
+
+def _killed_with_changes_in_its_wal(directory: Path) -> None:
+    """A store whose app was killed after saving: a note's last text only in its -wal."""
+    running = directory.parent / "running"
+    _fill(running)
+    store = Store.open(running)
+    store.conn.execute("PRAGMA wal_autocheckpoint = 0")
+    store.save_note(ABSTRACTS[3].id, "only in the -wal")
+    directory.mkdir()
+    for name in ("abstracts.db", "abstracts.db-wal"):
+        shutil.copyfile(running / name, directory / name)
+    store.close()
+
+
+def test_export_shows_what_is_only_in_the_wal_when_it_reads_a_private_copy(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The private copy takes the -wal along: the last text saved before the app was
+    killed is in the export. (SQLite cannot make the -shm here: it is a link into a
+    folder that does not exist, as it cannot in a read-only folder.)"""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    data_dir = tmp_path / "data"
+    _killed_with_changes_in_its_wal(data_dir)
+    (data_dir / "abstracts.db-shm").symlink_to(tmp_path / "no-such-folder" / "shm")
+    doc = _export(data_dir, capsys)
+    notes = {n["id"]: n["text"] for n in doc["notes"]}
+    assert notes == {**NOTES, ABSTRACTS[3].id: "only in the -wal"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "running"]

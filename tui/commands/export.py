@@ -219,6 +219,11 @@ def main_import(argv: Sequence[str]) -> int:
     except StoreError as e:
         complain(f"abstracts import: {e}")
         return EXIT_PROBLEM
+    # A damaged or foreign file set aside: the app opened later has nothing to tell.
+    # (A newer version's store: its reason is the error the import stops with, below.)
+    for notice in store.notices:
+        if notice != store.read_only:
+            complain(f"abstracts import: warning: {notice}")
     try:
         report = export.merge(store, doc, origin=f"imported from {Path(args.file).name}")
     except (StoreError, export.ImportProblem) as e:

@@ -138,6 +138,9 @@ def open_database(directory: Path, *, read_only: bool = False) -> Opened:
             f"Cannot create the data directory {directory}: {e.strerror or e}"
         ) from e
     corrupt_seen = foreign_seen = False
+    # Where a file was set aside, said again if opening then fails: the notice saying it
+    # is lost with the store that could not be opened.
+    moved = ""
     deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
     while True:
         try:
@@ -149,24 +152,26 @@ def open_database(directory: Path, *, read_only: bool = False) -> Opened:
                 time.sleep(0.02)
                 continue
             if not is_corruption(e) or corrupt_seen:
-                raise StoreUnavailable(f"Cannot open {path}: {e}") from e
+                raise StoreUnavailable(f"Cannot open {path}: {e}{moved}") from e
             corrupt_seen = True
             aside = set_aside(path)
             notices.append(
                 f"The database {path.name} was damaged ({e}). It was renamed to "
                 f"{aside.name}, unchanged, and a new empty store was started."
             )
+            moved = f" (the damaged file was first renamed to {aside.name}, unchanged)"
         except _Foreign as e:
             if foreign_seen:
-                raise StoreUnavailable(f"Cannot open {path}: {e}") from e
+                raise StoreUnavailable(f"Cannot open {path}: {e}{moved}") from e
             foreign_seen = True
             aside = set_aside(path, "not-abstracts")
             notices.append(
                 f"The file {path} is not an abstracts database ({e}). It was renamed to "
                 f"{aside.name}, unchanged, and a new empty store was started."
             )
+            moved = f" (the file, not abstracts', was first renamed to {aside.name}, unchanged)"
         except OSError as e:
-            raise StoreUnavailable(f"Cannot open {path}: {e.strerror or e}") from e
+            raise StoreUnavailable(f"Cannot open {path}: {e.strerror or e}{moved}") from e
 
 
 def _open_writable(path: Path, notices: list[str]) -> Opened:
