@@ -1,7 +1,7 @@
 """Opening `abstracts.db`: what the user gets in each case `opening.py` tells apart.
 
 An empty file, a file another instance holds or creates at the same moment, a file the
-store keeps failing on, a path that is not a file, a data directory that cannot be made,
+store keeps failing on, a path that is not a file (a folder, a FIFO), a data directory that cannot be made,
 a schema number that is not ours, and a store a newer version of abstracts wrote (also
 one it was killed in the middle of). Each case is said in the notice the app shows, or
 in the error `abstracts export` prints.
@@ -10,6 +10,7 @@ in the error `abstracts export` prints.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sqlite3
 import time
@@ -224,19 +225,29 @@ def test_a_new_store_still_not_abstracts_is_set_aside_only_once(
     (aside,) = _set_aside(tmp_path, "not-abstracts")
     assert str(refused.value) == (
         f"Cannot open {tmp_path / 'abstracts.db'}: tables abstracts does not make: items "
-        f"(the file, not abstracts', was first renamed to {aside.name}, unchanged)"
+        f"(the file, not an abstracts database, was first renamed to {aside.name}, unchanged)"
     )
 
 
 # Paths that cannot hold a store
 
 
-def test_a_database_path_that_is_a_folder_says_so(tmp_path: Path) -> None:
-    (tmp_path / "abstracts.db").mkdir()
+@pytest.mark.parametrize(
+    ("make", "why"),
+    [
+        (Path.mkdir, "Is a directory"),
+        (os.mkfifo, "it is a FIFO (named pipe), not a regular file"),
+    ],
+    ids=["folder", "fifo"],
+)
+def test_a_database_path_that_is_not_a_file_says_so(tmp_path: Path, make, why) -> None:
+    """A FIFO is refused before anything opens it: reading one waits for ever."""
+    make(tmp_path / "abstracts.db")
     data = UserData.open(tmp_path)
     try:
-        reason = f"Cannot open {tmp_path / 'abstracts.db'}: Is a directory"
-        assert data.notices == [_unavailable(reason)]
+        assert data.notices == [_unavailable(f"Cannot open {tmp_path / 'abstracts.db'}: {why}")]
+        with pytest.raises(StoreUnavailable, match=f"Cannot read .*: {re.escape(why)}"):
+            Store.open(tmp_path, read_only=True)
     finally:
         data.close(timeout=0.2)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["abstracts.db"]

@@ -14,9 +14,11 @@ connection it returns.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
 import sqlite3
+import stat
 import tempfile
 import time
 from dataclasses import dataclass
@@ -77,6 +79,32 @@ def _is_busy(error: sqlite3.Error) -> bool:
     return (code is not None and code & 0xFF in (_SQLITE_BUSY, _SQLITE_LOCKED)) or (
         "locked" in str(error)
     )
+
+
+def _refuse_special(path: Path) -> None:
+    """Raise OSError when `path` is there and is not a regular file.
+
+    Checked before anything opens it: opening a FIFO for reading waits for a writer
+    that never comes, and the app would hang at start. A folder keeps the system's own
+    words ("Is a directory"); anything else is named for what it is. Nothing is set
+    aside: a FIFO, socket or device is not a damaged database, and not the user's data.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    if stat.S_ISREG(mode):
+        return
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+    kind = (
+        "a FIFO (named pipe)"
+        if stat.S_ISFIFO(mode)
+        else "a socket"
+        if stat.S_ISSOCK(mode)
+        else "a device"
+    )
+    raise OSError(errno.EINVAL, f"it is {kind}, not a regular file")
 
 
 def _header(path: Path) -> tuple[bool, int]:
@@ -169,12 +197,13 @@ def open_database(directory: Path, *, read_only: bool = False) -> Opened:
                 f"The file {path} is not an abstracts database ({e}). It was renamed to "
                 f"{aside.name}, unchanged, and a new empty store was started."
             )
-            moved = f" (the file, not abstracts', was first renamed to {aside.name}, unchanged)"
+            moved = f" (the file, not an abstracts database, was first renamed to {aside.name}, unchanged)"
         except OSError as e:
             raise StoreUnavailable(f"Cannot open {path}: {e.strerror or e}{moved}") from e
 
 
 def _open_writable(path: Path, notices: list[str]) -> Opened:
+    _refuse_special(path)
     if path.exists():
         looks_ok, version = _header(path)
         if not looks_ok:
@@ -227,6 +256,10 @@ def _open_newer(path: Path, notices: list[str], version: int) -> Opened:
 
 
 def _open_read_only(path: Path, notices: list[str], reason: str) -> Opened:
+    try:
+        _refuse_special(path)
+    except OSError as e:
+        raise StoreUnavailable(f"Cannot read {path}: {e.strerror or e}") from e
     try:
         conn = _connect(path, read_only=True)
     except sqlite3.Error as e:
