@@ -343,6 +343,26 @@ def test_a_rescue_file_reads_as_written(data_dir: Path, fault: threading.Event) 
     assert '   "text": "café, naïve, 数据",' in text.splitlines()
 
 
+def test_a_rescue_file_is_safe_to_print_and_gives_back_every_character(
+    data_dir: Path, tmp_path: Path, fault: threading.Event
+) -> None:
+    """A note holding what a terminal obeys (an 8-bit CSI, a right-to-left override, DEL)
+    is written escaped, as an export is, so `cat` on the file changes nothing on screen;
+    importing the file gives back the note exactly as typed."""
+    typed = "red \x9b31m here \u202egnp.exe\x7f end"
+    ud, _ = _open(data_dir)
+    ud.save_note(A, typed)
+    path = ud.close(timeout=0.3)
+    assert path is not None
+    raw = path.read_text(encoding="utf-8")
+    assert not {"\x9b", "\u202e", "\x7f"} & set(raw)
+    assert "\\u009b" in raw and "\\u202e" in raw
+    fault.clear()
+    other = tmp_path / "other"
+    assert main_import([str(path), "--data-dir", str(other)]) == 0
+    assert Store.open(other).load().notes[A.id].text == typed
+
+
 def test_a_missing_home_directory_leaves_the_other_places(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

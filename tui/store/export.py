@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,7 +87,12 @@ def to_json(data: StoreData) -> str:
             for _, s in sorted(data.searches.items())
         ],
     }
-    # Lossless and still safe to print: what JSON leaves raw (C1, bidi) is escaped too.
+    return document_text(doc)
+
+
+def document_text(doc: Mapping[str, Any]) -> str:
+    """An export (or rescue) document as its file holds it: one value per line, and
+    lossless yet safe to print: what JSON leaves raw (C1, bidi) is escaped too."""
     return json_safe(json.dumps(doc, ensure_ascii=False, indent=1)) + "\n"
 
 

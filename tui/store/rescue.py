@@ -12,7 +12,6 @@ the user under `unsaved_removals` and otherwise ignored.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import tempfile
 import time
@@ -171,8 +170,3 @@ def write_rescue_file(
             continue
         return target, errors
     return None, errors
-
-
-def to_text(doc: Mapping[str, Any]) -> str:
-    """The document as the file holds it."""
-    return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"

@@ -25,6 +25,7 @@ from pathlib import Path
 from tui.corpus.model import Abstract, Corpus
 from tui.store.attach import Ambiguity, AttachReport, Orphan, Reattachment, match_orphans
 from tui.store.db import Store, StoreUnavailable
+from tui.store.export import document_text
 from tui.store.records import (
     ConflictDetected,
     DeleteNote,
@@ -43,7 +44,7 @@ from tui.store.records import (
     Snapshot,
     StoreData,
 )
-from tui.store.rescue import rescue_dirs, rescue_document, to_text, write_rescue_file
+from tui.store.rescue import rescue_dirs, rescue_document, write_rescue_file
 from tui.store.searchdata import SavedSearchWrites
 
 
@@ -280,7 +281,7 @@ class UserData(SavedSearchWrites):
             reason = self._last_error or "saving did not finish"
             ops = [self._completed(op) for op in self._pending.values()]
             doc = rescue_document(ops, self._records, self._base_version, reason)
-        return to_text(doc)
+        return document_text(doc)
 
     def write_rescue(self) -> Path | None:
         """Write the pending changes to a rescue file and report it (a `Notice`).

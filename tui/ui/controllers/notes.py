@@ -202,8 +202,9 @@ class NotesController:
         when there was nothing to rescue."""
         import time
 
+        from tui.store.export import document_text
         from tui.store.records import SaveNote, Snapshot
-        from tui.store.rescue import rescue_dirs, rescue_document, to_text, write_rescue_file
+        from tui.store.rescue import rescue_dirs, rescue_document, write_rescue_file
 
         notes = [(a, t) for a, t in self._early_notes.values() if t.strip()]
         self._early_notes = {}
@@ -215,6 +216,6 @@ class NotesController:
         doc = rescue_document(
             ops, snapshots, lambda _: 0, "the app quit before your data had opened"
         )
-        text = to_text(doc)
+        text = document_text(doc)
         path, _ = write_rescue_file(text, rescue_dirs(self.app.data_dir))
         return path, text
