@@ -1,7 +1,7 @@
 """Opening `abstracts.db`: what the user gets in each case `opening.py` tells apart.
 
 An empty file, a file another instance holds or creates at the same moment, a file the
-store keeps failing on, a path that is not a file (a folder, a FIFO), a data directory that cannot be made,
+store keeps failing on, a data directory that cannot be made,
 a schema number that is not ours, and a store a newer version of abstracts wrote (also
 one it was killed in the middle of). Each case is said in the notice the app shows, or
 in the error `abstracts export` prints.
@@ -10,7 +10,6 @@ in the error `abstracts export` prints.
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import sqlite3
 import time
@@ -230,27 +229,6 @@ def test_a_new_store_still_not_abstracts_is_set_aside_only_once(
 
 
 # Paths that cannot hold a store
-
-
-@pytest.mark.parametrize(
-    ("make", "why"),
-    [
-        (Path.mkdir, "Is a directory"),
-        (os.mkfifo, "it is a FIFO (named pipe), not a regular file"),
-    ],
-    ids=["folder", "fifo"],
-)
-def test_a_database_path_that_is_not_a_file_says_so(tmp_path: Path, make, why) -> None:
-    """A FIFO is refused before anything opens it: reading one waits for ever."""
-    make(tmp_path / "abstracts.db")
-    data = UserData.open(tmp_path)
-    try:
-        assert data.notices == [_unavailable(f"Cannot open {tmp_path / 'abstracts.db'}: {why}")]
-        with pytest.raises(StoreUnavailable, match=f"Cannot read .*: {re.escape(why)}"):
-            Store.open(tmp_path, read_only=True)
-    finally:
-        data.close(timeout=0.2)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["abstracts.db"]
 
 
 def test_a_data_directory_that_cannot_be_made_says_why(tmp_path: Path) -> None:

@@ -14,7 +14,6 @@ connection it returns.
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import shutil
 import sqlite3
@@ -85,9 +84,8 @@ def _refuse_special(path: Path) -> None:
     """Raise OSError when `path` is there and is not a regular file.
 
     Checked before anything opens it: opening a FIFO for reading waits for a writer
-    that never comes, and the app would hang at start. A folder keeps the system's own
-    words ("Is a directory"); anything else is named for what it is. Nothing is set
-    aside: a FIFO, socket or device is not a damaged database, and not the user's data.
+    that never comes, and the app would hang at start. Nothing is set aside: a folder,
+    FIFO, socket or device is not a damaged database, and not the user's data.
     """
     try:
         mode = os.stat(path).st_mode
@@ -95,16 +93,16 @@ def _refuse_special(path: Path) -> None:
         return
     if stat.S_ISREG(mode):
         return
-    if stat.S_ISDIR(mode):
-        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
     kind = (
-        "a FIFO (named pipe)"
+        "a folder"
+        if stat.S_ISDIR(mode)
+        else "a FIFO (named pipe)"
         if stat.S_ISFIFO(mode)
         else "a socket"
         if stat.S_ISSOCK(mode)
         else "a device"
     )
-    raise OSError(errno.EINVAL, f"it is {kind}, not a regular file")
+    raise OSError(f"it is {kind}, not a regular file")
 
 
 def _header(path: Path) -> tuple[bool, int]:
