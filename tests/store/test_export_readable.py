@@ -171,3 +171,70 @@ def test_render_tells_nothing_from_something() -> None:
     reads_only = StoreData(reads={"r": 1.0}, records={"r": Snapshot("Text.", "Text.")})
     assert render(reads_only, "md", bookmarked=False, with_notes=False) is None
     assert render(reads_only, "json", bookmarked=False, with_notes=False) is not None
+
+
+def test_markdown_shows_tags_a_dismissal_and_a_note_as_typed(
+    tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The line under the headline says "not interested" for a dismissed abstract, the tags
+    have a line of their own, and the note's lines are kept to the last character, even
+    where a line ends or starts with an X."""
+    note = "Sizes compared: S, M, L, XX\nXXL wins; see figure X"
+    _store(
+        tmp_path,
+        data_dir,
+        records=[_record("r", "Text.", "Text")],
+        notes=[{"id": "r", "text": note}],
+        tags=[{"id": "r", "tag": "later"}, {"id": "r", "tag": "graphs"}],
+        dismissals=[{"id": "r", "created": 1.0}],
+    )
+    out = _export(capsys, "--format", "md")
+    assert out.split("\n\n", 1)[1] == "\n".join(
+        [
+            "## Text",
+            "",
+            "*ICLR 2023* · /c/f.txt (#1) · id `r` · not interested",
+            "",
+            "Tags: #graphs #later",
+            "",
+            "> Text.",
+            "",
+            "**Note**",
+            "",
+            "```text",
+            "Sizes compared: S, M, L, XX",
+            "XXL wins; see figure X",
+            "```",
+            "",
+            "---",
+            "",
+        ]
+    )
+
+
+def test_bibtex_title_drops_one_full_stop_but_keeps_an_ellipsis() -> None:
+    """Bibliography styles add their own full stop; an ellipsis the author wrote stays."""
+    assert bib_title(Snapshot("", "Scaling laws hold...")) == "Scaling laws hold..."
+    # A headline cut just after a sentence (an imported record, its text not kept).
+    assert bib_title(Snapshot("", "It works. …")) == "It works"
+
+
+def test_a_bibtex_key_with_nothing_to_take_is_abstract() -> None:
+    """No venue, collection or year, and no content word in the headline."""
+    assert bib_keys([Snapshot("", "On the 42.")]) == ["abstract"]
+    assert bib_keys([Snapshot("", "On the 42.")] * 2) == ["abstracta", "abstractb"]
+
+
+def test_bibtex_keys_go_on_past_z_and_every_key_cites_one_entry() -> None:
+    """After `z` come `aa`, `ab`... (letters BibTeX takes in a key). Two entries on
+    "Grapha" took `iclr2023graphaa` and `iclr2023graphab` first: the 27th entry on
+    "Graph" skips both, so no key is given twice."""
+    graph = Snapshot("", "Graph.", venue="ICLR", year=2023)
+    keys = bib_keys([graph] * 28)
+    assert keys[:2] == ["iclr2023grapha", "iclr2023graphb"]
+    assert keys[25:] == ["iclr2023graphz", "iclr2023graphaa", "iclr2023graphab"]
+    grapha = Snapshot("", "Grapha.", venue="ICLR", year=2023)
+    mixed = bib_keys([grapha, grapha] + [graph] * 27)
+    assert mixed[:2] == ["iclr2023graphaa", "iclr2023graphab"]
+    assert mixed[-1] == "iclr2023graphac"
+    assert len(set(mixed)) == len(mixed)

@@ -217,19 +217,58 @@ def test_a_shallow_export_is_within_the_nesting_limit() -> None:
         importcheck.check_nesting(nested(importcheck.MAX_DEPTH))
 
 
-def test_an_import_over_the_size_limit_is_refused(
+def test_an_import_over_the_size_limit_is_refused_and_one_of_exactly_the_limit_read_whole(
     tmp_path: Path,
     data_dir: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    big = tmp_path / "big.json"
-    big.write_text(json.dumps(_doc(notes=[{"id": "n", "text": "x" * 5000}])), encoding="utf-8")
-    monkeypatch.setattr(importcheck, "MAX_IMPORT_BYTES", 4096)
-    assert main_import([str(big)]) == 2
-    err = capsys.readouterr().err
-    assert f"{big}: " in err and "more than the 4,096" in err and "nothing imported" in err
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(_doc(notes=[{"id": "n", "text": "x" * 5000}])), encoding="utf-8")
+    size = path.stat().st_size
+    monkeypatch.setattr(importcheck, "MAX_IMPORT_BYTES", size - 1)
+    assert main_import([str(path)]) == 2
+    assert capsys.readouterr().err == (
+        f"abstracts import: {path}: {size:,} bytes, more than the {size - 1:,} an import "
+        "reads; nothing imported\n"
+    )
     assert not any(data_dir.iterdir())  # not even a store created
+    monkeypatch.setattr(importcheck, "MAX_IMPORT_BYTES", size)
+    assert main_import([str(path)]) == 0
+    assert capsys.readouterr().out == "Imported 1 note, 0 bookmarks, 0 read marks.\n"
+    assert main_export(["--format", "json"]) == 0
+    (note,) = json.loads(capsys.readouterr().out)["notes"]
+    assert note["text"] == "x" * 5000
+
+
+@pytest.mark.skipif(
+    not Path("/proc/self/status").is_file(), reason="needs a file longer than its size says"
+)
+def test_a_file_longer_than_its_size_said_is_refused_at_the_limit(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file that grows while it is read is cut off at the limit, not read to its end:
+    a /proc file is one, a regular file whose size says 0 bytes."""
+    monkeypatch.setattr(importcheck, "MAX_IMPORT_BYTES", 100)
+    assert main_import(["/proc/self/status"]) == 2
+    assert capsys.readouterr().err == (
+        "abstracts import: /proc/self/status: more than the 100 bytes an import reads; "
+        "nothing imported\n"
+    )
+    assert not any(data_dir.iterdir())
+
+
+def test_a_folder_is_refused_as_not_a_file(
+    tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    assert main_import([str(folder)]) == 2
+    assert capsys.readouterr().err == (
+        f"abstracts import: {folder}: not a regular file; only a file can be imported; "
+        "nothing imported\n"
+    )
+    assert not any(data_dir.iterdir())
 
 
 def test_a_fifo_is_never_opened_for_reading(tmp_path: Path, data_dir: Path) -> None:

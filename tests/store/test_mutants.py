@@ -630,6 +630,40 @@ def test_optional_fields_may_be_null_but_not_wrong() -> None:
     )
 
 
+def test_an_import_problem_shows_the_value_it_found_where_a_list_or_object_belongs() -> None:
+    assert _problem({"notes": {"id": "a"}}) == "\"notes\" must be a list, not {'id': 'a'}"
+    assert _problem({"bookmarks": ["a1"]}) == "bookmarks[0] must be an object, not 'a1'"
+    assert _problem({"state": ["a"]}) == "\"state\" must be an object of strings, not ['a']"
+    assert _problem({"state": {"sort": 3}}) == "state['sort'] must be a string, not 3"
+
+
+def test_a_saved_search_problem_names_the_search_by_its_name() -> None:
+    """A saved search has no id: the message calls what it shows a name (it said "id")."""
+    assert _problem({"saved_searches": [{"name": "dropout", "query": 5}]}) == (
+        "saved_searches[0] (name 'dropout'): \"query\" must be a string, not 5"
+    )
+
+
+@pytest.mark.parametrize("tag", [5, ["a"], "\ud800"])
+def test_a_tag_that_is_not_text_is_refused_by_name(tag: object) -> None:
+    assert _problem({"tags": [{"id": "a", "tag": tag}]}) == (
+        "tags[0] (id 'a'): \"tag\" must be a tag name (not empty, no control character, "
+        f"comma or quote), not {tag!r}"
+    )
+
+
+def test_times_are_taken_up_to_what_an_export_can_show() -> None:
+    """10**11 seconds either side of 1970 (the years -1199 and 5138): `time.localtime`,
+    which every export uses, fails further out, so a time beyond is refused at import."""
+    for t in (-(10**11), 10**11, -1e11, 1e11):
+        check_document({"bookmarks": [{"id": "a", "created": t}]})
+        time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(t))
+    for t in (-(10**11) - 1, 10**11 + 1, 1e11 + 0.5):
+        assert _problem({"bookmarks": [{"id": "a", "created": t}]}) == (
+            f"bookmarks[0] (id 'a'): \"created\" must be a number (a Unix time), not {t!r}"
+        )
+
+
 def test_a_long_bad_value_is_shortened_in_the_message() -> None:
     message = _problem({"bookmarks": [{"id": "a", "created": "x" * 500}]})
     assert message.endswith("...") and len(message) < 200

@@ -182,8 +182,12 @@ SECTIONS: dict[str, dict[str, tuple[Callable[[Any], bool], bool]]] = {
 
 
 def _where(section: str, index: int, entry: Mapping[str, Any]) -> str:
-    key = entry.get("id", entry.get("old_id", entry.get("name")))
-    return f"{section}[{index}]" + (f" (id {key!r})" if _id(key) else "")
+    """`notes[3] (id 'x')`: the entry's place, and its id (a saved search's name)."""
+    if section == "saved_searches":
+        label, key = "name", entry.get("name")
+    else:
+        label, key = "id", entry.get("id", entry.get("old_id"))
+    return f"{section}[{index}]" + (f" ({label} {key!r})" if _id(key) else "")
 
 
 def check_document(doc: Mapping[str, Any]) -> None:
