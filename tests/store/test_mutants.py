@@ -611,7 +611,7 @@ def test_an_import_problem_names_the_record_and_field() -> None:
     )
     bad_alias = {"aliases": [{"old_id": "old", "new_id": 5}]}
     assert _problem(bad_alias) == (
-        "aliases[0] (id 'old'): \"new_id\" must be a non-empty string, not 5"
+        "aliases[0] (old_id 'old'): \"new_id\" must be a non-empty string, not 5"
     )
     no_id = {"notes": [{"id": "  ", "text": "t"}]}
     assert _problem(no_id) == "notes[0]: \"id\" must be a non-empty string, not '  '"
