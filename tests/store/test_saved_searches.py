@@ -559,6 +559,9 @@ def test_a_save_that_meets_another_instances_search_shows_both_as_stored(
     beside it; the notice names both; memory shows the same, times included."""
     mine, theirs = _open(data_dir), _open(data_dir)
     seen = _events(mine)
+    theirs.save_search("weekly", "their first query", "relevance")
+    assert theirs.flush()
+    clock[0] = 1500.0
     theirs.save_search("weekly", "their query", "relevance")
     assert theirs.flush()
     theirs.close()
@@ -567,7 +570,7 @@ def test_a_save_that_meets_another_instances_search_shows_both_as_stored(
     assert mine.flush()
     rows = _on_disk(data_dir)
     assert rows == {
-        "weekly": ("their query", "relevance", 1000.0, 1000.0),
+        "weekly": ("their query", "relevance", 1000.0, 1500.0),
         "Weekly (2)": ("my query", "file", 2000.0, 2000.0),
     }
     assert _shown(mine) == rows
@@ -586,15 +589,13 @@ def test_a_delete_that_keeps_a_search_changed_elsewhere_shows_it_as_stored(
     mine.save_search("x", "old", "relevance")
     assert mine.flush() and theirs.refresh()
     clock[0] = 3000.0
-    assert theirs.delete_search("x")
-    assert theirs.flush()
-    theirs.save_search("x", "changed", "file")  # a new search of that name, made at 3000
+    theirs.save_search("x", "changed", "file")
     assert theirs.flush()
     theirs.close()
     assert mine.delete_search("x")  # `mine` still shows "old"
     assert mine.flush()
     rows = _on_disk(data_dir)
-    assert rows == {"x": ("changed", "file", 3000.0, 3000.0)}
+    assert rows == {"x": ("changed", "file", 1000.0, 3000.0)}
     assert _shown(mine) == rows
     assert _notices(seen) == [
         "The saved search “x” was changed in another instance since you saw it, so it was "
@@ -616,9 +617,10 @@ def test_a_rename_that_meets_another_instances_changes_shows_what_is_stored(
     mine.save_search("c", "mine", "relevance")
     assert mine.flush() and theirs.refresh()
     clock[0] = 4000.0
-    assert theirs.delete_search("a")
-    assert theirs.flush()
     theirs.save_search("a", "theirs", "file")
+    theirs.save_search("d", "taken first", "relevance")
+    assert theirs.flush()
+    clock[0] = 4500.0
     theirs.save_search("d", "taken", "relevance")
     assert theirs.flush()
     theirs.close()
@@ -628,9 +630,9 @@ def test_a_rename_that_meets_another_instances_changes_shows_what_is_stored(
     assert mine.flush()
     rows = _on_disk(data_dir)
     assert rows == {
-        "a": ("theirs", "file", 4000.0, 4000.0),
+        "a": ("theirs", "file", 1000.0, 4000.0),
         "b": ("one", "relevance", 5000.0, 5000.0),
-        "d": ("taken", "relevance", 4000.0, 4000.0),
+        "d": ("taken", "relevance", 4000.0, 4500.0),
         "d (2)": ("mine", "relevance", 1000.0, 5000.0),
     }
     assert _shown(mine) == rows
@@ -710,21 +712,36 @@ def test_a_search_whose_made_time_cannot_be_read_is_saved_over_and_renamed(
     ud.close()
 
 
-def test_a_search_kept_with_times_that_cannot_be_read_shows_as_a_reload_would(
-    data_dir: Path,
+def test_searches_kept_with_a_made_time_that_cannot_be_read_show_as_a_reload_would(
+    data_dir: Path, clock: list[float]
 ) -> None:
-    """A delete that keeps a search changed elsewhere whose times are stored as text: the
-    instance shows it as reading the database shows it (time 0), not half-filled."""
+    """Another instance's searches whose creation time is stored as text, kept by a delete,
+    a save and a rename that meet them: the instance shows each as reading the database
+    shows it (that time as 0, the time it was last changed as stored)."""
     mine, theirs = _open(data_dir), _open(data_dir)
     mine.save_search("x", "old", "relevance")
+    mine.save_search("a", "one", "relevance")
     assert mine.flush() and theirs.refresh()
+    clock[0] = 3000.0
     theirs.save_search("x", "changed", "relevance")
+    theirs.save_search("a", "theirs", "relevance")
+    theirs.save_search("w", "their w", "relevance")
     assert theirs.flush()
     theirs.close()
-    _spoil_times(data_dir, "x", created="yesterday", updated="today")
+    for name in ("x", "a", "w"):
+        _spoil_times(data_dir, name, created="yesterday")
+    clock[0] = 4000.0
     assert mine.delete_search("x")
+    mine.save_search("w", "my w", "relevance")
+    mine.rename_search("a", "b")
     assert mine.flush()
     rows = _on_disk(data_dir)
-    assert rows == {"x": ("changed", "relevance", 0.0, 0.0)}
+    assert rows == {
+        "x": ("changed", "relevance", 0.0, 3000.0),
+        "a": ("theirs", "relevance", 0.0, 3000.0),
+        "w": ("their w", "relevance", 0.0, 3000.0),
+        "w (2)": ("my w", "relevance", 4000.0, 4000.0),
+        "b": ("one", "relevance", 4000.0, 4000.0),
+    }
     assert _shown(mine) == rows
     mine.close()
