@@ -712,12 +712,12 @@ def test_a_search_whose_made_time_cannot_be_read_is_saved_over_and_renamed(
     ud.close()
 
 
-def test_searches_kept_with_a_made_time_that_cannot_be_read_show_as_a_reload_would(
+def test_searches_kept_with_times_that_cannot_be_read_show_as_a_reload_would(
     data_dir: Path, clock: list[float]
 ) -> None:
-    """Another instance's searches whose creation time is stored as text, kept by a delete,
-    a save and a rename that meet them: the instance shows each as reading the database
-    shows it (that time as 0, the time it was last changed as stored)."""
+    """Another instance's searches whose creation time (or both times) is stored as text,
+    kept by a delete, a save and a rename that meet them: the instance shows each as
+    reading the database shows it (a time that cannot be read as 0)."""
     mine, theirs = _open(data_dir), _open(data_dir)
     mine.save_search("x", "old", "relevance")
     mine.save_search("a", "one", "relevance")
@@ -728,8 +728,9 @@ def test_searches_kept_with_a_made_time_that_cannot_be_read_show_as_a_reload_wou
     theirs.save_search("w", "their w", "relevance")
     assert theirs.flush()
     theirs.close()
-    for name in ("x", "a", "w"):
+    for name in ("x", "a"):
         _spoil_times(data_dir, name, created="yesterday")
+    _spoil_times(data_dir, "w", created="yesterday", updated="today")
     clock[0] = 4000.0
     assert mine.delete_search("x")
     mine.save_search("w", "my w", "relevance")
@@ -739,7 +740,7 @@ def test_searches_kept_with_a_made_time_that_cannot_be_read_show_as_a_reload_wou
     assert rows == {
         "x": ("changed", "relevance", 0.0, 3000.0),
         "a": ("theirs", "relevance", 0.0, 3000.0),
-        "w": ("their w", "relevance", 0.0, 3000.0),
+        "w": ("their w", "relevance", 0.0, 0.0),
         "w (2)": ("my w", "relevance", 4000.0, 4000.0),
         "b": ("one", "relevance", 4000.0, 4000.0),
     }
