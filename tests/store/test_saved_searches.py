@@ -7,6 +7,7 @@ import json
 import os
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -23,6 +24,7 @@ from tui.store.names import NAME_LIMIT, NameProblem, free_name, name_key, normal
 from tui.store.records import DeleteSearch, Notice, RenameSearch, SaveSearch, StoreEvent
 from tui.store.rescue import rescue_document
 from tui.store.searchdata import NameTaken
+from tui.store.userdata import UserData
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -522,4 +524,225 @@ def test_renaming_a_search_another_instance_changed_keeps_their_version(data_dir
     assert said == [
         "“a” was changed in another instance; that version is kept. Your search is saved as “b”."
     ]
+    mine.close()
+
+
+def _shown(ud: UserData) -> dict[str, tuple[str, str, float, float]]:
+    """What an instance shows: name -> (query, sort, created, updated)."""
+    return {s.name: (s.query, s.sort, s.created, s.updated) for s in ud.saved_searches()}
+
+
+def _on_disk(data_dir: Path) -> dict[str, tuple[str, str, float, float]]:
+    """What a fresh load of the database gives, in the same form."""
+    store = Store.open(data_dir)
+    rows = store.load().searches.values()
+    store.close()
+    return {s.name: (s.query, s.sort, s.created, s.updated) for s in rows}
+
+
+def _notices(seen: list[StoreEvent]) -> list[str]:
+    return [e.message for e in seen if isinstance(e, Notice)]
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The time saves and renames are stamped with (both instances of a test share it)."""
+    now = [1000.0]
+    monkeypatch.setattr("tui.store.searchdata.time.time", lambda: now[0])
+    return now
+
+
+def test_a_save_that_meets_another_instances_search_shows_both_as_stored(
+    data_dir: Path, clock: list[float]
+) -> None:
+    """Theirs keeps the name and the times it was saved with; the user's is the new one
+    beside it; the notice names both; memory shows the same, times included."""
+    mine, theirs = _open(data_dir), _open(data_dir)
+    seen = _events(mine)
+    theirs.save_search("weekly", "their first query", "relevance")
+    assert theirs.flush()
+    clock[0] = 1500.0
+    theirs.save_search("weekly", "their query", "relevance")
+    assert theirs.flush()
+    theirs.close()
+    clock[0] = 2000.0
+    mine.save_search("Weekly", "my query", "file")
+    assert mine.flush()
+    rows = _on_disk(data_dir)
+    assert rows == {
+        "weekly": ("their query", "relevance", 1000.0, 1500.0),
+        "Weekly (2)": ("my query", "file", 2000.0, 2000.0),
+    }
+    assert _shown(mine) == rows
+    assert _notices(seen) == [
+        "A saved search “weekly” was also saved in another instance; both are kept: "
+        "yours is “Weekly (2)”."
+    ]
+    mine.close()
+
+
+def test_a_delete_that_keeps_a_search_changed_elsewhere_shows_it_as_stored(
+    data_dir: Path, clock: list[float]
+) -> None:
+    mine, theirs = _open(data_dir), _open(data_dir)
+    seen = _events(mine)
+    mine.save_search("x", "old", "relevance")
+    assert mine.flush() and theirs.refresh()
+    clock[0] = 3000.0
+    theirs.save_search("x", "changed", "file")
+    assert theirs.flush()
+    theirs.close()
+    assert mine.delete_search("x")  # `mine` still shows "old"
+    assert mine.flush()
+    rows = _on_disk(data_dir)
+    assert rows == {"x": ("changed", "file", 1000.0, 3000.0)}
+    assert _shown(mine) == rows
+    assert _notices(seen) == [
+        "The saved search “x” was changed in another instance since you saw it, so it was "
+        "kept, not deleted."
+    ]
+    mine.close()
+
+
+def test_a_rename_that_meets_another_instances_changes_shows_what_is_stored(
+    data_dir: Path, clock: list[float]
+) -> None:
+    """The old name changed elsewhere keeps that version and its times, and the user's
+    search, stored beside it, counts as made at the rename (that row was theirs now);
+    a new name taken elsewhere keeps theirs, and the user's search, stored beside it,
+    keeps when it was made. Each notice names both; memory shows the same, times included."""
+    mine, theirs = _open(data_dir), _open(data_dir)
+    seen = _events(mine)
+    mine.save_search("a", "one", "relevance")
+    mine.save_search("c", "mine", "relevance")
+    assert mine.flush() and theirs.refresh()
+    clock[0] = 4000.0
+    theirs.save_search("a", "theirs", "file")
+    theirs.save_search("d", "taken first", "relevance")
+    assert theirs.flush()
+    clock[0] = 4500.0
+    theirs.save_search("d", "taken", "relevance")
+    assert theirs.flush()
+    theirs.close()
+    clock[0] = 5000.0
+    mine.rename_search("a", "b")
+    mine.rename_search("c", "d")
+    assert mine.flush()
+    rows = _on_disk(data_dir)
+    assert rows == {
+        "a": ("theirs", "file", 1000.0, 4000.0),
+        "b": ("one", "relevance", 5000.0, 5000.0),
+        "d": ("taken", "relevance", 4000.0, 4500.0),
+        "d (2)": ("mine", "relevance", 1000.0, 5000.0),
+    }
+    assert _shown(mine) == rows
+    assert _notices(seen) == [
+        "“a” was changed in another instance; that version is kept. Your search is saved as “b”.",
+        "“d” was taken in another instance meanwhile. Your search is saved as “d (2)”.",
+    ]
+    mine.close()
+
+
+def test_a_rename_of_a_search_saved_elsewhere_with_the_same_text_moves_it(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The user changes a search and renames it before the change is written; another
+    instance meanwhile saved that very text under the old name. Nothing of theirs differs
+    from the user's: the rename moves it, with no second copy and nothing to tell."""
+    mine, theirs = _open(data_dir), _open(data_dir)
+    seen = _events(mine)
+    mine.save_search("a", "one", "relevance")
+    assert mine.flush() and theirs.refresh()
+    in_commit, release = threading.Event(), threading.Event()
+    real_apply = Store.apply
+
+    def apply(self: Store, ops: list[object]) -> object:
+        if self is mine._store and not release.is_set():  # only `mine` waits
+            in_commit.set()
+            assert release.wait(10)
+        return real_apply(self, ops)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Store, "apply", apply)
+    mine.save_search("z", "other", "relevance")
+    assert in_commit.wait(10)  # `mine`'s writer is busy: what follows waits in its queue
+    mine.save_search("a", "two", "relevance")  # based on "one"
+    theirs.save_search("a", "two", "relevance")
+    assert theirs.flush()
+    theirs.close()
+    mine.rename_search("a", "b")
+    release.set()
+    assert mine.flush()
+    rows = {name: row[:2] for name, row in _on_disk(data_dir).items()}
+    assert rows == {"b": ("two", "relevance"), "z": ("other", "relevance")}
+    assert {name: row[:2] for name, row in _shown(mine).items()} == rows
+    assert _notices(seen) == []
+    mine.close()
+
+
+def _spoil_times(data_dir: Path, name: str, **values: object) -> None:
+    """Another program (or an older version) left times SQLite holds as text."""
+    conn = sqlite3.connect(data_dir / "abstracts.db")
+    with conn:
+        for column, value in values.items():
+            conn.execute(f"UPDATE saved_searches SET {column} = ? WHERE name = ?", (value, name))
+    conn.close()
+
+
+def test_a_search_whose_made_time_cannot_be_read_is_saved_over_and_renamed(
+    data_dir: Path, clock: list[float]
+) -> None:
+    """A creation time stored as text does not stop a save over it or a rename: the search
+    then counts as made at that save (or rename)."""
+    ud = _open(data_dir)
+    ud.save_search("w", "one", "relevance")
+    ud.save_search("r", "one", "relevance")
+    assert ud.flush()
+    _spoil_times(data_dir, "w", created="yesterday")
+    _spoil_times(data_dir, "r", created="yesterday")
+    clock[0] = 2000.0
+    ud.save_search("w", "two", "file")
+    ud.rename_search("r", "renamed")
+    assert ud.flush()
+    rows = _on_disk(data_dir)
+    assert rows == {
+        "w": ("two", "file", 2000.0, 2000.0),
+        "renamed": ("one", "relevance", 2000.0, 2000.0),
+    }
+    assert _shown(ud) == rows
+    ud.close()
+
+
+def test_searches_kept_with_times_that_cannot_be_read_show_as_a_reload_would(
+    data_dir: Path, clock: list[float]
+) -> None:
+    """Another instance's searches whose creation time (or both times) is stored as text,
+    kept by a delete, a save and a rename that meet them: the instance shows each as
+    reading the database shows it (a time that cannot be read as 0)."""
+    mine, theirs = _open(data_dir), _open(data_dir)
+    mine.save_search("x", "old", "relevance")
+    mine.save_search("a", "one", "relevance")
+    assert mine.flush() and theirs.refresh()
+    clock[0] = 3000.0
+    theirs.save_search("x", "changed", "relevance")
+    theirs.save_search("a", "theirs", "relevance")
+    theirs.save_search("w", "their w", "relevance")
+    assert theirs.flush()
+    theirs.close()
+    for name in ("x", "a"):
+        _spoil_times(data_dir, name, created="yesterday")
+    _spoil_times(data_dir, "w", created="yesterday", updated="today")
+    clock[0] = 4000.0
+    assert mine.delete_search("x")
+    mine.save_search("w", "my w", "relevance")
+    mine.rename_search("a", "b")
+    assert mine.flush()
+    rows = _on_disk(data_dir)
+    assert rows == {
+        "x": ("changed", "relevance", 0.0, 3000.0),
+        "a": ("theirs", "relevance", 0.0, 3000.0),
+        "w": ("their w", "relevance", 0.0, 0.0),
+        "w (2)": ("my w", "relevance", 4000.0, 4000.0),
+        "b": ("one", "relevance", 4000.0, 4000.0),
+    }
+    assert _shown(mine) == rows
     mine.close()

@@ -20,16 +20,18 @@ from tui.store.records import (
     SaveSearch,
 )
 
+#: A saved search as the database holds it: (name, query, sort, created, updated).
+_Row = tuple[str, str, str, float, float]
 
-def _rows(conn: sqlite3.Connection) -> dict[str, tuple[str, str, str, float]]:
-    """key -> (name, query, sort, created) of every saved search in the database."""
-    out: dict[str, tuple[str, str, str, float]] = {}
-    for name, query, sort, created in conn.execute(
-        "SELECT name, query, sort, created FROM saved_searches ORDER BY rowid"
+
+def _rows(conn: sqlite3.Connection) -> dict[str, _Row]:
+    """key -> the row of every saved search in the database."""
+    out: dict[str, _Row] = {}
+    for name, query, sort, created, updated in conn.execute(
+        "SELECT name, query, sort, created, updated FROM saved_searches ORDER BY rowid"
     ):
-        out.setdefault(
-            name_key(as_text(name)), (as_text(name), as_text(query), as_text(sort), created)
-        )
+        shown = as_text(name)
+        out.setdefault(name_key(shown), (shown, as_text(query), as_text(sort), created, updated))
     return out
 
 
@@ -45,8 +47,10 @@ def _time(value: object, default: float) -> float:
     return float(value) if ok else default  # type: ignore[arg-type]
 
 
-def _stored(row: tuple[str, str, str, float], updated: float) -> SavedSearch:
-    return SavedSearch(row[0], row[1], row[2], _time(row[3], updated), updated)
+def _stored(row: _Row) -> SavedSearch:
+    """A row another instance wrote, as reading the database shows it (an unreadable
+    time as 0, see `loading.RowReader.time`)."""
+    return SavedSearch(row[0], row[1], row[2], _time(row[3], 0.0), _time(row[4], 0.0))
 
 
 def apply_search_op(
@@ -63,10 +67,9 @@ def apply_search_op(
     if found is None:
         return OpResult(op, searches=((key, None),))
     if (found[1], found[2]) != op.expected:
-        kept = _stored(found, _time(found[3], 0.0))
         return OpResult(
             op,
-            searches=((key, kept),),
+            searches=((key, _stored(found)),),
             message=f"The saved search “{found[0]}” was changed in another instance since "
             "you saw it, so it was kept, not deleted.",
         )
@@ -74,9 +77,7 @@ def apply_search_op(
     return OpResult(op, searches=((key, None),))
 
 
-def _save(
-    conn: sqlite3.Connection, op: SaveSearch, rows: dict[str, tuple[str, str, str, float]]
-) -> OpResult:
+def _save(conn: sqlite3.Connection, op: SaveSearch, rows: dict[str, _Row]) -> OpResult:
     key = name_key(op.name)
     found = rows.get(key)
     if found is None or (found[1], found[2]) in (op.expected, (op.query, op.sort)):
@@ -90,18 +91,15 @@ def _save(
     name = free_name(op.name, rows)
     row = SavedSearch(name, op.query, op.sort, op.at, op.at)
     _put(conn, row)
-    theirs = _stored(found, _time(found[3], op.at))
     return OpResult(
         op,
-        searches=((key, theirs), (name_key(name), row)),
+        searches=((key, _stored(found)), (name_key(name), row)),
         message=f"A saved search “{found[0]}” was also saved in another instance; both are "
         f"kept: yours is “{name}”.",
     )
 
 
-def _rename(
-    conn: sqlite3.Connection, op: RenameSearch, rows: dict[str, tuple[str, str, str, float]]
-) -> OpResult:
+def _rename(conn: sqlite3.Connection, op: RenameSearch, rows: dict[str, _Row]) -> OpResult:
     old, new = name_key(op.old), name_key(op.new)
     found = rows.get(old)
     ours = (op.query, op.sort)
@@ -118,13 +116,13 @@ def _rename(
     messages = []
     if found is not None and not moves:
         # Changed elsewhere since the user saw it: that version keeps its name.
-        touched.append((old, _stored(found, _time(found[3], op.at))))
+        touched.append((old, _stored(found)))
         messages.append(f"“{found[0]}” was changed in another instance; that version is kept.")
     elif old != name_key(target):
         touched.append((old, None))
     if name_key(target) != new:
         # Memory showed the user's search under `new`: the database holds another's there.
-        touched.append((new, _stored(rows[new], _time(rows[new][3], op.at))))
+        touched.append((new, _stored(rows[new])))
         messages.append(f"“{op.new}” was taken in another instance meanwhile.")
     touched.append((name_key(target), row))
     if messages:
