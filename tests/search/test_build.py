@@ -248,3 +248,27 @@ def test_an_abstract_with_a_lone_surrogate_is_indexed() -> None:
     plain = "We study the symbol \ud800 in graph networks, as a case study."
     corpus = make_corpus([("a.txt", "ICLR", 2023, plain, "We study the symbol.")])
     assert SearchIndex.build(corpus).search("graph networks ").indices == [0]
+
+
+def test_a_block_whose_word_by_abstract_keys_pass_32_bits_is_indexed_alike() -> None:
+    """One block of 65,536 abstracts (the most a block holds) over about 100,000 distinct
+    words: its (word, abstract) keys pass 2**32, where the 32-bit sort would wrap round and
+    give words to the wrong abstracts. It must index as the default blocks do."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    words = (
+        "q" + a + b + c + d for a in letters for b in letters for c in letters for d in letters
+    )
+    m, doubles = 1 << 16, 34_000
+    rows: list[Row] = [
+        (
+            "big.txt",
+            "ICLR",
+            2024,
+            f"{next(words)} {next(words)}." if j < doubles else f"{next(words)}.",
+        )
+        for j in range(m)
+    ]
+    corpus = make_corpus(rows)
+    whole = build_index_data(corpus, block_size=m, workers=1)
+    assert len(whole.vocab) * m >= 2**32  # the keys need more than 32 bits
+    same(whole, build_index_data(corpus, workers=1))

@@ -6,7 +6,9 @@ from __future__ import annotations
 import io
 import json
 import signal
+import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -223,3 +225,28 @@ def test_the_child_never_writes_on_the_apps_screen(
     assert process.wait(10) != 0  # ended by the interrupt, not at the end of its input
     child.close()
     assert capfd.readouterr().err == ""
+
+
+def test_a_child_that_cannot_be_sent_its_first_line_is_ended_at_once(
+    seeds, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When the pipe to a new child is unusable before its first line (the child died at
+    start), the child is given up at once, not kept as if alive until the first count:
+    the app counts in its own process from the start."""
+    corpus, index = seeds
+    assert cache.save(index, corpus, tmp_path)
+    started: list[subprocess.Popen[bytes]] = []
+    real_popen = subprocess.Popen
+
+    def broken_pipe(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        process = real_popen(*args, **kwargs)
+        assert process.stdin is not None
+        process.stdin.close()  # the first write fails, as to a child already gone
+        started.append(process)
+        return process
+
+    monkeypatch.setattr(subprocess, "Popen", broken_pipe)
+    child = CountProcess(*cache.locate(corpus, tmp_path))
+    assert not child.alive
+    assert started and started[0].returncode is not None  # ended, not left running
+    assert child.count(["graph"], None) is None
