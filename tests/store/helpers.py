@@ -7,6 +7,7 @@ per paragraph) so these tests do not depend on the corpus loader's details.
 from __future__ import annotations
 
 import re
+import sqlite3
 from pathlib import Path
 
 from tui.corpus.model import Abstract, Collection, Corpus, SourceRef, abstract_id, normalise
@@ -53,3 +54,15 @@ PARAGRAPHS = [
     "Graph neural networks have become the standard tool for learning on relational data. We "
     "show that message passing is limited by the Weisfeiler-Lehman test and propose a fix.",
 ]
+
+
+def sqlite_file(path: Path, *statements: str, version: int) -> Path:
+    """A database made by hand at `path` (not by the store): `statements`, then
+    `user_version` set to `version`. Returns `path`."""
+    conn = sqlite3.connect(path)
+    for statement in statements:
+        conn.execute(statement)
+    conn.execute(f"PRAGMA user_version = {version}")
+    conn.commit()
+    conn.close()
+    return path

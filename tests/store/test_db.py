@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.store.helpers import sqlite_file
 from tui.store import schema
 from tui.store.db import Store, StoreUnavailable
 from tui.store.records import (
@@ -135,13 +136,12 @@ def test_failed_migration_rolls_back(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 
 def test_newer_schema_is_read_only_and_unchanged(tmp_path: Path) -> None:
-    path = tmp_path / "abstracts.db"
-    conn = sqlite3.connect(path)
-    conn.execute("CREATE TABLE notes(id TEXT PRIMARY KEY, text TEXT, version INT, updated REAL, x)")
-    conn.execute("INSERT INTO notes VALUES ('a', 'future note', 1, 1.0, 'x')")
-    conn.execute("PRAGMA user_version = 7")
-    conn.commit()
-    conn.close()
+    path = sqlite_file(
+        tmp_path / "abstracts.db",
+        "CREATE TABLE notes(id TEXT PRIMARY KEY, text TEXT, version INT, updated REAL, x)",
+        "INSERT INTO notes VALUES ('a', 'future note', 1, 1.0, 'x')",
+        version=7,
+    )
     before = path.read_bytes()
     store = Store.open(tmp_path)
     assert store.read_only is not None and "newer version" in store.read_only

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.store.helpers import PARAGRAPHS, make_abstract
+from tests.store.helpers import PARAGRAPHS, make_abstract, sqlite_file
 from tui.cli import main
 from tui.store import opening, schema
 from tui.store.db import Store, StoreReadOnly, StoreUnavailable
@@ -72,12 +72,7 @@ def test_an_empty_database_file_becomes_the_new_store(tmp_path: Path) -> None:
 def test_a_negative_schema_number_is_a_strangers_file_not_a_newer_one(tmp_path: Path) -> None:
     """SQLite's schema number (user_version) is signed: -1 is no version of abstracts, and
     never a newer one. The file is set aside as not abstracts', untouched."""
-    path = tmp_path / "abstracts.db"
-    conn = sqlite3.connect(path)
-    conn.execute("CREATE TABLE items(name TEXT)")
-    conn.execute("PRAGMA user_version = -1")
-    conn.commit()
-    conn.close()
+    path = sqlite_file(tmp_path / "abstracts.db", "CREATE TABLE items(name TEXT)", version=-1)
     before = path.read_bytes()
     store = Store.open(tmp_path)
     try:
@@ -308,12 +303,12 @@ def test_export_of_a_damaged_store_says_so_and_changes_nothing(
 
 
 def _newer_store(directory: Path) -> None:
-    conn = sqlite3.connect(directory / "abstracts.db")
-    conn.execute("CREATE TABLE notes(id TEXT PRIMARY KEY, text TEXT, version INT, updated REAL)")
-    conn.execute("INSERT INTO notes VALUES (?, 'future note', 1, 1.0)", (A.id,))
-    conn.execute(f"PRAGMA user_version = {NEWER}")
-    conn.commit()
-    conn.close()
+    sqlite_file(
+        directory / "abstracts.db",
+        "CREATE TABLE notes(id TEXT PRIMARY KEY, text TEXT, version INT, updated REAL)",
+        f"INSERT INTO notes VALUES ('{A.id}', 'future note', 1, 1.0)",
+        version=NEWER,
+    )
 
 
 def test_a_newer_versions_store_shows_what_that_version_saves_meanwhile(data_dir: Path) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.store.helpers import PARAGRAPHS, make_abstract
+from tests.store.helpers import PARAGRAPHS, make_abstract, sqlite_file
 from tests.store.test_conflicts import _hold_writes
 from tui.store.db import Store
 from tui.store.records import (
@@ -147,12 +147,7 @@ def test_unwritable_directory_then_recovery(tmp_path: Path) -> None:
 
 def test_newer_schema_refuses_writes_and_leaves_file(data_dir: Path) -> None:
     data_dir.mkdir(parents=True, exist_ok=True)
-    path = data_dir / "abstracts.db"
-    conn = sqlite3.connect(path)
-    conn.execute("CREATE TABLE future(x)")
-    conn.execute("PRAGMA user_version = 99")
-    conn.commit()
-    conn.close()
+    path = sqlite_file(data_dir / "abstracts.db", "CREATE TABLE future(x)", version=99)
     before = path.read_bytes()
     ud = _open(data_dir)
     assert not ud.saving_available

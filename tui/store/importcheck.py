@@ -181,15 +181,15 @@ SECTIONS: dict[str, dict[str, tuple[Callable[[Any], bool], bool]]] = {
 }
 
 
+# The field that names an entry, where it is not "id".
+_NAMED_BY = {"saved_searches": "name", "aliases": "old_id"}
+
+
 def _where(section: str, index: int, entry: Mapping[str, Any]) -> str:
     """`notes[3] (id 'x')`: the entry's place, and the field that names it."""
     label = _NAMED_BY.get(section, "id")
     key = entry.get(label)
     return f"{section}[{index}]" + (f" ({label} {key!r})" if _id(key) else "")
-
-
-# The field that names an entry, where it is not "id".
-_NAMED_BY = {"saved_searches": "name", "aliases": "old_id"}
 
 
 def check_document(doc: Mapping[str, Any]) -> None:
