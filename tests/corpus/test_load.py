@@ -41,7 +41,10 @@ def test_load_file_directory_and_glob(tmp_path: Path) -> None:
     write(tmp_path / "g1.txt", f"NeurIPS 2021\n\n{A3}\n")
     corpus = load_corpus([tmp_path / "d", str(tmp_path / "g*.txt")])
     assert [a.text for a in corpus.abstracts] == [A2, A1, A3]  # sorted: d/b.txt < d/sub/a.txt
-    assert corpus.problems == []
+    # The folder says what it did not load, without stopping anything.
+    [skipped] = corpus.problems
+    assert skipped.path == tmp_path / "d" and not skipped.fatal
+    assert "skipped 1 file of other kinds (notes.md)" in skipped.message
     assert [f.count for f in corpus.files] == [1, 1, 1]
     assert corpus.abstracts[1].collection.year == 2022
     assert corpus.summary == "3 abstracts · 3 files"
@@ -96,7 +99,7 @@ def test_missing_path_and_empty_glob_and_empty_dir(tmp_path: Path) -> None:
     text = messages(corpus.problems)
     assert "nope.txt: no such file or directory" in text
     assert "zz*.txt: no files match" in text
-    assert "empty_dir: directory has no .txt files" in text
+    assert "empty_dir: directory has no files to load (" in text
     assert all(p.fatal for p in corpus.problems)
 
 

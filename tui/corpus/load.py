@@ -1,7 +1,8 @@
 """Loading abstract files into a `Corpus`.
 
-Arguments may be files, directories (every `*.txt` below, sorted) or glob
-patterns. Bad input never stops the rest from loading: every problem becomes a
+Arguments may be files, directories (every file of a known format below,
+sorted) or glob patterns; each file is read by the reader its content calls for
+(`tui.corpus.readers`). Bad input never stops the rest from loading: every problem becomes a
 `LoadProblem` naming the path. Loading does no LaTeX rendering (that is lazy,
 see `Abstract.plain`), so thousands of abstracts load in tens of milliseconds.
 """
@@ -16,8 +17,18 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from tui.corpus.model import Abstract, Corpus, FileInfo, LoadProblem, SourceRef, abstract_id
-from tui.corpus.parse import ParsedFile, parse_text
+from tui.corpus.model import (
+    Abstract,
+    Collection,
+    Corpus,
+    FileInfo,
+    LoadProblem,
+    SourceRef,
+    abstract_id,
+    normalise,
+)
+from tui.corpus.paper import Paper, id_from_ids, identity_keys
+from tui.corpus.readers import EXTENSIONS, read, supported
 
 _GLOB_CHARS = frozenset("*?[")
 # Bytes that plain text files are made of: printable ASCII, whitespace controls, and
@@ -48,14 +59,29 @@ def _is_glob(arg: str) -> bool:
     return any(c in _GLOB_CHARS for c in arg)
 
 
-def _txt_files_below(directory: Path) -> list[tuple[Path, os.stat_result]]:
-    """Every `*.txt` file below `directory` with its stat, sorted by path.
+# Folders never read inside a folder given to load: tools' and environments' own files.
+_SKIPPED_FOLDERS = frozenset(["node_modules", "__pycache__", "site-packages", "venv", ".venv"])
+
+
+class _Walk:
+    """What a folder walk found: loadable files (with their stat) and what it left."""
+
+    def __init__(self) -> None:
+        self.found: list[tuple[Path, os.stat_result]] = []
+        self.skipped: list[Path] = []
+        self.hidden = 0
+
+
+def _files_below(directory: Path) -> _Walk:
+    """Every file below `directory` that a reader knows (by extension), sorted by path.
 
     Symbolic links to directories are not followed (no loops); unreadable
-    subdirectories are skipped. FIFOs, devices and sockets named `*.txt` are
-    listed too, so that loading names them (and never opens them).
+    subdirectories are skipped, and so are hidden folders (`.git`, `.venv`) and
+    virtual environments (a folder holding `pyvenv.cfg`). FIFOs, devices and
+    sockets with a known extension are listed too, so that loading names them (and
+    never opens them). Files of other kinds are counted in `skipped`.
     """
-    found: list[tuple[Path, os.stat_result]] = []
+    walk = _Walk()
     stack = [os.fspath(directory)]
     while stack:
         folder = stack.pop()
@@ -63,27 +89,46 @@ def _txt_files_below(directory: Path) -> list[tuple[Path, os.stat_result]]:
             entries = list(os.scandir(folder))
         except OSError:
             continue
+        if folder != os.fspath(directory) and any(e.name == "pyvenv.cfg" for e in entries):
+            continue
         for entry in entries:
             try:
                 if entry.is_dir(follow_symlinks=False):
-                    stack.append(entry.path)
-                elif entry.name.lower().endswith(".txt"):
+                    if entry.name.startswith(".") or entry.name in _SKIPPED_FOLDERS:
+                        walk.hidden += 1
+                    else:
+                        stack.append(entry.path)
+                elif entry.name.startswith("."):
+                    walk.hidden += 1
+                elif supported(Path(entry.name)):
                     st = entry.stat()
                     if not stat.S_ISDIR(st.st_mode):
-                        found.append((Path(entry.path), st))
+                        walk.found.append((Path(entry.path), st))
+                else:
+                    walk.skipped.append(Path(entry.path))
             except OSError:
                 continue
-    found.sort(key=lambda item: item[0])
-    return found
+    walk.found.sort(key=lambda item: item[0])
+    walk.skipped.sort()
+    return walk
+
+
+def _skipped_message(walk: _Walk) -> str:
+    """`skipped 3 files of other kinds (notes.pdf, a.docx, b.png)`, naming a few."""
+    n = len(walk.skipped)
+    names = ", ".join(p.name for p in walk.skipped[:5]) + (", …" if n > 5 else "")
+    kinds = ", ".join(sorted({ext for ext in EXTENSIONS}))
+    return f"skipped {n:,} file{'s' * (n != 1)} of other kinds ({names}); a folder loads {kinds}"
 
 
 def expand_paths(args: Iterable[str | os.PathLike[str]]) -> tuple[list[Path], list[LoadProblem]]:
     """The files named by `args` (files, directories, globs), in order, each once.
 
-    Directories give every `*.txt` below them, sorted; globs are expanded and
-    sorted. A file reached twice (also through a link) is kept at its first
-    place. Paths that do not exist, globs that match nothing and directories
-    with no `.txt` file become fatal `LoadProblem`s.
+    Directories give every file of a known format below them (see
+    `readers.EXTENSIONS`), sorted, and say how many others they skipped; globs
+    are expanded and sorted. A file reached twice (also through a link) is kept
+    at its first place. Paths that do not exist, globs that match nothing and
+    directories with no file to load become fatal `LoadProblem`s.
     """
     files: list[Path] = []
     problems: list[LoadProblem] = []
@@ -104,10 +149,13 @@ def expand_paths(args: Iterable[str | os.PathLike[str]]) -> tuple[list[Path], li
         except OSError:
             st = None
         if st is not None and stat.S_ISDIR(st.st_mode):
-            below = _txt_files_below(path)
-            if not below:
-                problems.append(LoadProblem(path, "directory has no .txt files"))
-            for p, pst in below:
+            walk = _files_below(path)
+            if not walk.found:
+                kinds = ", ".join(sorted(EXTENSIONS))
+                problems.append(LoadProblem(path, f"directory has no files to load ({kinds})"))
+            elif walk.skipped:
+                problems.append(LoadProblem(path, _skipped_message(walk), fatal=False))
+            for p, pst in walk.found:
                 add(p, pst)
         else:
             add(path, st)
@@ -247,22 +295,6 @@ def _decode_file(path: Path, data: bytes) -> tuple[str | None, list[LoadProblem]
     return decode(data, path)
 
 
-def _parse_file(
-    path: Path, text: str, problems: list[LoadProblem]
-) -> tuple[ParsedFile | None, list[LoadProblem]]:
-    """Parse one file's text: (parsed, or None when nothing can be loaded; problems)."""
-    parsed = parse_text(text, path)
-    problems.extend(LoadProblem(path, w, fatal=False) for w in parsed.warnings)
-    if not parsed.paragraphs:
-        if parsed.has_header:
-            message = f"header only ({parsed.collection.label!r}): no abstracts"
-        else:
-            message = "empty file (only whitespace)"
-        problems.append(LoadProblem(path, message))
-        return None, problems
-    return parsed, problems
-
-
 def _fast_id(text: str) -> str:
     """`abstract_id(text)` for text that parse already collapsed.
 
@@ -274,16 +306,122 @@ def _fast_id(text: str) -> str:
     return abstract_id(text)
 
 
+def _entry_key(paper: Paper) -> str:
+    """A key for an entry with neither abstract nor identifier: its title, authors and year."""
+    families = " ".join(a.family.lower() for a in paper.authors)
+    title = normalise(paper.title or "").lower()
+    return (
+        "entry:"
+        + hashlib.blake2b(f"{title}|{families}|{paper.year}".encode(), digest_size=8).hexdigest()
+    )
+
+
+class _Collections:
+    """One `Collection` per distinct label, venue and year (papers share them)."""
+
+    def __init__(self) -> None:
+        self._made: dict[tuple[str, str | None, int | None], Collection] = {}
+
+    def of(self, paper: Paper, file_collection: Collection) -> Collection:
+        if paper.venue is None and paper.year is None:
+            return file_collection
+        venue, year = paper.venue, paper.year
+        if venue and year:
+            label = f"{venue} {year}"
+        else:
+            label = f"{file_collection.label} {year}" if year else venue or file_collection.label
+        key = (label, venue, year)
+        made = self._made.get(key)
+        if made is None:
+            made = self._made[key] = Collection(label, venue, year)
+        return made
+
+
+class _Merger:
+    """Abstracts by every key that makes two entries one: the same text, or a shared
+    DOI, arXiv id or OpenReview id. Papers' final ids are chosen at the end (a paper
+    may learn its DOI from a source read after the first)."""
+
+    def __init__(self) -> None:
+        self.abstracts: list[Abstract] = []
+        self.by_key: dict[str, Abstract] = {}
+        self.collections = _Collections()
+
+    def add_paragraph(self, text: str, collection: Collection, ref: SourceRef) -> bool:
+        """Add a conference paragraph; True when it merged into one loaded before."""
+        aid = _fast_id(text)
+        key = "text:" + aid
+        existing = self.by_key.get(key)
+        if existing is not None:
+            existing.sources.append(ref)
+            return True
+        abstract = Abstract(aid, text, collection, [ref])
+        self.by_key[key] = abstract
+        self.abstracts.append(abstract)
+        return False
+
+    def add_paper(
+        self, text: str, paper: Paper | None, file_collection: Collection, ref: SourceRef
+    ) -> bool:
+        """Add an entry with what its source says; True when it merged into a loaded paper."""
+        if paper is None:
+            return self.add_paragraph(text, file_collection, ref)
+        keys = identity_keys(paper.ids)
+        if text:
+            keys.append("text:" + _fast_id(text))
+        if not keys:
+            keys.append(_entry_key(paper))
+        existing = next((self.by_key[k] for k in keys if k in self.by_key), None)
+        if existing is None:
+            abstract = Abstract(
+                "", text, self.collections.of(paper, file_collection), [ref], paper=paper
+            )
+            self.abstracts.append(abstract)
+            existing = abstract
+            merged = False
+        else:
+            existing.sources.append(ref)
+            existing.paper = paper if existing.paper is None else existing.paper.merged(paper)
+            if len(text) > len(existing.text):
+                # The fuller abstract wins (a library's truncated copy, a feed's whole one).
+                existing.text = text
+                existing._plain = existing._headline = None
+            if existing.collection is file_collection or existing.collection.venue is None:
+                existing.collection = self.collections.of(existing.paper, file_collection)
+            merged = True
+        for key in keys:
+            self.by_key.setdefault(key, existing)
+        return merged
+
+    def finish(self) -> list[Abstract]:
+        """Every abstract with its final id: from its best identifier, else its text."""
+        seen: set[str] = set()
+        for abstract in self.abstracts:
+            paper = abstract.paper
+            if paper is not None:
+                aid = id_from_ids(paper.ids)
+                if aid is None:
+                    aid = _fast_id(abstract.text) if abstract.text else _entry_key(paper)[6:]
+                if aid in seen:
+                    # Two papers the sources keep apart but whose best ids agree cannot
+                    # happen unless a source gives one id to two papers: keep both.
+                    aid = _fast_id(f"{aid} {len(seen)}")
+                abstract.id = aid
+            seen.add(abstract.id)
+        return self.abstracts
+
+
 def load_corpus(paths: Sequence[str | os.PathLike[str]]) -> Corpus:
     """Load every abstract from `paths` (files, directories, globs). Never raises for bad input.
 
-    The same abstract (same normalised text) in several places becomes one
-    `Abstract` carrying every `SourceRef`, in load order; each file's `FileInfo`
-    counts its paragraphs merged that way as `repeated`.
+    Each file is read by the reader its content calls for (`tui.corpus.readers`).
+    The same abstract (same normalised text), or the same paper (a shared DOI,
+    arXiv id or OpenReview id), in several places becomes one `Abstract` carrying
+    every `SourceRef`, in load order; each file's `FileInfo` counts its entries
+    merged that way as `repeated`.
     """
     files, problems = expand_paths(paths)
-    abstracts: list[Abstract] = []
-    by_id: dict[str, Abstract] = {}
+    merger = _Merger()
     infos: list[FileInfo] = []
     for path in files:
         data, digest, read_problem = _read_file(path)
@@ -293,25 +431,24 @@ def load_corpus(paths: Sequence[str | os.PathLike[str]]) -> Corpus:
             continue
         text, file_problems = _decode_file(path, data)
         del data  # not needed once decoded: a big file is not held twice while parsing
-        parsed = None
-        if text is not None:
-            parsed, file_problems = _parse_file(path, text, file_problems)
-            del text
         problems.extend(file_problems)
-        if parsed is None:
+        if text is None:
             continue
-        collection = parsed.collection
+        result = read(text, path)
+        del text
+        problems.extend(LoadProblem(path, w, fatal=False) for w in result.warnings)
+        if result.error is not None:
+            problems.append(LoadProblem(path, result.error))
+            continue
+        collection = result.collection
         repeated = 0
-        for position, paragraph in enumerate(parsed.paragraphs, start=1):
-            aid = _fast_id(paragraph)
-            ref = SourceRef(path, position)
-            existing = by_id.get(aid)
-            if existing is None:
-                abstract = Abstract(aid, paragraph, collection, [ref])
-                by_id[aid] = abstract
-                abstracts.append(abstract)
-            else:
-                existing.sources.append(ref)
-                repeated += 1
-        infos.append(FileInfo(path, collection, len(parsed.paragraphs), digest, repeated))
-    return Corpus(abstracts, infos, problems)
+        if result.papers is None:
+            for position, paragraph in enumerate(result.texts, start=1):
+                repeated += merger.add_paragraph(paragraph, collection, SourceRef(path, position))
+        else:
+            for position, (body, paper) in enumerate(
+                zip(result.texts, result.papers, strict=True), start=1
+            ):
+                repeated += merger.add_paper(body, paper, collection, SourceRef(path, position))
+        infos.append(FileInfo(path, collection, len(result.texts), digest, repeated, result.format))
+    return Corpus(merger.finish(), infos, problems)

@@ -18,6 +18,8 @@ from tui.corpus._record import Record
 if TYPE_CHECKING:
     import hashlib
 
+    from tui.corpus.paper import Paper
+
 _WS = re.compile(r"\s+")
 # Several times the longest headline (tui.corpus.headline's limit), so the first
 # sentence and the text after its end are always inside it.
@@ -104,7 +106,16 @@ class Abstract:
     Compared by identity (two objects are two abstracts).
     """
 
-    __match_args__ = ("id", "text", "collection", "sources", "index", "_plain", "_headline")
+    __match_args__ = (
+        "id",
+        "text",
+        "collection",
+        "sources",
+        "index",
+        "_plain",
+        "_headline",
+        "paper",
+    )
     __slots__ = __match_args__
 
     def __init__(
@@ -116,6 +127,7 @@ class Abstract:
         index: int = 0,
         _plain: str | None = None,
         _headline: str | None = None,
+        paper: Paper | None = None,
     ) -> None:
         self.id = id
         self.text = text
@@ -124,12 +136,51 @@ class Abstract:
         self.index = index
         self._plain = _plain
         self._headline = _headline
+        # What the source says beyond the text (title, authors, ids, links): None
+        # for a conference text file's paragraph.
+        self.paper = paper
 
     def __repr__(self) -> str:
+        extra = f", paper={self.paper!r}" if self.paper is not None else ""
         return (
             f"Abstract(id={self.id!r}, text={self.text!r}, collection={self.collection!r}, "
-            f"sources={self.sources!r}, index={self.index!r})"
+            f"sources={self.sources!r}, index={self.index!r}{extra})"
         )
+
+    @property
+    def title(self) -> str | None:
+        """The paper's title as readable text (LaTeX rendered), or None when the source has none."""
+        paper = self.paper
+        if paper is None or not paper.title:
+            return None
+        from tui.corpus.latex import needs_rendering, to_plain
+
+        return to_plain(paper.title) if needs_rendering(paper.title) else paper.title
+
+    @property
+    def has_abstract(self) -> bool:
+        """False for a library entry that gives a title but no abstract."""
+        return bool(self.text)
+
+    @property
+    def source_chars(self) -> int:
+        """The length of what `searchable` is made from, before LaTeX rendering."""
+        paper = self.paper
+        if paper is None:
+            return len(self.text)
+        names = sum(len(a.family) + len(a.given) + 2 for a in paper.authors)
+        return len(self.text) + len(paper.title or "") + names + 2
+
+    @property
+    def searchable(self) -> str:
+        """What the search index reads: the title and authors' names, then the abstract."""
+        paper = self.paper
+        if paper is None:
+            return self.plain
+        head = [self.title or ""]
+        if paper.authors:
+            head.append(", ".join(a.name for a in paper.authors))
+        return "\n".join([*head, self.plain]).strip()
 
     @property
     def plain(self) -> str:
@@ -144,6 +195,10 @@ class Abstract:
     def headline(self) -> str:
         """A one-line title derived from the first sentence (see tui.corpus.headline)."""
         if self._headline is None:
+            title = self.title
+            if title is not None:
+                self._headline = title
+                return title
             from tui.corpus.headline import make_headline
             from tui.corpus.latex import needs_rendering
 
@@ -193,20 +248,27 @@ class LoadProblem(Record):
 
 
 class FileInfo(Record):
-    """One loaded file: its header, how many abstracts (paragraphs) it holds, and how
-    many of those were `repeated`: the same abstract as one loaded before it (from an
-    earlier file, or earlier in this one), merged into that abstract."""
+    """One loaded file: its header, how many abstracts (paragraphs or entries) it holds,
+    and how many of those were `repeated`: the same abstract or paper as one loaded
+    before it (from an earlier file, or earlier in this one), merged into that one."""
 
-    __match_args__ = ("path", "collection", "count", "digest", "repeated")
+    __match_args__ = ("path", "collection", "count", "digest", "repeated", "format")
     __slots__ = __match_args__
     path: Path
     collection: Collection
     count: int
     digest: str
     repeated: int
+    format: str
 
     def __init__(
-        self, path: Path, collection: Collection, count: int, digest: str, repeated: int = 0
+        self,
+        path: Path,
+        collection: Collection,
+        count: int,
+        digest: str,
+        repeated: int = 0,
+        format: str = "text",
     ) -> None:
         _set = object.__setattr__
         _set(self, "path", path)
@@ -214,6 +276,8 @@ class FileInfo(Record):
         _set(self, "count", count)
         _set(self, "digest", digest)
         _set(self, "repeated", repeated)
+        # Which reader read it (`text`, `bibtex`, `ris`, `feed`, `json`, `csv`, ...).
+        _set(self, "format", format)
 
     @property
     def added(self) -> int:

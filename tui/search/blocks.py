@@ -146,7 +146,7 @@ class TokenSink:
     def bound(abstracts: list[Abstract]) -> int:
         """At most this many tokens in `abstracts` (a word and a separator each), unless
         rendering makes a text longer than its source."""
-        return sum(len(a.text) // 2 + 1 for a in abstracts)
+        return sum(a.source_chars // 2 + 1 for a in abstracts)
 
 
 def index_block(
@@ -169,7 +169,8 @@ def _index_block(
     has: a headline cut mid-word must not invent a word.
     """
     m = len(abstracts)
-    plains = [a.plain for a in abstracts]
+    # A paper's title and authors are searched with its abstract (see Abstract.searchable).
+    plains = [a.searchable for a in abstracts]
     body = tokenize_texts(plains, vocab)
     extra_docs: list[int] = []
     extra_words: list[str] = []
