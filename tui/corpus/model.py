@@ -163,6 +163,15 @@ class Abstract:
         return bool(self.text)
 
     @property
+    def similarity_text(self) -> str:
+        """What "more like this" and topics compare: a paper's title, then its abstract
+        (so a library entry without an abstract still has words)."""
+        paper = self.paper
+        if paper is None or not paper.title:
+            return self.text
+        return f"{paper.title}. {self.text}" if self.text else paper.title
+
+    @property
     def source_chars(self) -> int:
         """The length of what `searchable` is made from, before LaTeX rendering."""
         paper = self.paper

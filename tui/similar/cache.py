@@ -75,7 +75,7 @@ def load(corpus: Corpus, cache_dir: Path) -> SimilarityModel | None:
         return None
     if not _consistent(terms, len(corpus)):
         return None
-    return SimilarityModel(terms, [a.text for a in corpus.abstracts])
+    return SimilarityModel(terms, [a.similarity_text for a in corpus.abstracts])
 
 
 def _consistent(terms: TermMatrix, n_docs: int) -> bool:

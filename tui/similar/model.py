@@ -99,7 +99,7 @@ class SimilarityModel:
     @classmethod
     def build(cls, corpus: Corpus) -> SimilarityModel:
         """Tokenize every abstract of `corpus` and weight the vectors."""
-        texts = [a.text for a in corpus.abstracts]
+        texts = [a.similarity_text for a in corpus.abstracts]
         return cls(count_terms(texts), texts)
 
     def __len__(self) -> int:
