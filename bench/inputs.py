@@ -1,11 +1,22 @@
-"""Peak memory of loading one huge one-paragraph file (issue 9, finding 5).
+"""Reading the files researchers have: speed per format, and huge paragraphs.
 
-For each size, writes a file holding a header and then one paragraph of that
-many megabytes (words, no blank line), loads it with `load_corpus` in a fresh
-child process and prints the child's peak RSS (ru_maxrss from wait4), the
-time taken and the problems reported. Target: <= 300 MB peak for 200 MB.
+`formats` (the default): writes the same papers (the development set's titles and
+abstracts, 10,000 by default, with made-up authors and ids: bench/paperfiles.py) in
+every format the app reads, then, in one run and interleaved so noise hits all
+alike:
+  * records per second of `load_corpus` on each file, in a fresh process
+    (the interpreter's start is not counted);
+  * time from launch to the first painted screen of the whole app on each file,
+    as a ratio to the same abstracts as conference text (target <= 3x), with a
+    fresh data directory each run.
 
-    python bench/inputs.py [--sizes 50 200] [--dir DIR]
+`huge`: peak memory of loading one huge one-paragraph file: a header and then one
+paragraph of that many megabytes (words, no blank line), loaded in a fresh child;
+prints its peak RSS (ru_maxrss from wait4), the time and the problems reported.
+Target: <= 300 MB peak for 200 MB.
+
+    python bench/inputs.py [formats] [--records 10000] [--runs 5] [--titles FILE.jsonl]
+    python bench/inputs.py huge [--sizes 50 200] [--dir DIR]
 """
 
 from __future__ import annotations
@@ -64,11 +75,70 @@ def measure(path: Path) -> tuple[float, float, str]:
     return usage.ru_maxrss / 1024, seconds, output.splitlines()[-1][:160] if output else ""
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[50, 200], help="sizes in MB")
-    parser.add_argument("--dir", type=Path, default=None, help="where to write the test files")
-    args = parser.parse_args()
+TIMED = r"""
+import sys, time
+from tui.corpus.load import load_corpus
+start = time.perf_counter()
+corpus = load_corpus([sys.argv[1]])
+seconds = time.perf_counter() - start
+fatal = [p.message for p in corpus.problems if p.fatal]
+print(len(corpus), seconds, "; ".join(fatal)[:200])
+"""
+
+
+def load_seconds(path: Path) -> tuple[int, float, str]:
+    """(papers loaded, seconds in load_corpus, fatal problems) in a fresh process."""
+    out = subprocess.run(
+        [sys.executable, "-c", TIMED, str(path)], cwd=REPO, capture_output=True, text=True
+    )
+    if out.returncode != 0:
+        return 0, float("nan"), out.stderr.strip().splitlines()[-1][:200]
+    count, seconds, *problems = out.stdout.split(" ", 2)
+    return int(count), float(seconds), (problems[0].strip() if problems else "")
+
+
+def formats(args: argparse.Namespace) -> None:
+    """Records per second and first paint per format, against conference text."""
+    import statistics
+
+    sys.path.insert(0, str(REPO / "bench"))
+    from paperfiles import FORMATS, load_papers, repeat_to, write
+    from startup import time_child
+
+    papers = repeat_to(load_papers(args.titles, limit=args.records), args.records)
+    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+        paths = {fmt: write(fmt, papers, Path(tmp)) for fmt in FORMATS}
+        loads: dict[str, list[float]] = {fmt: [] for fmt in FORMATS}
+        paints: dict[str, list[float]] = {fmt: [] for fmt in FORMATS}
+        counts: dict[str, tuple[int, str]] = {}
+        for run in range(args.runs):
+            for fmt, path in paths.items():
+                count, seconds, problems = load_seconds(path)
+                counts[fmt] = (count, problems)
+                loads[fmt].append(seconds)
+                with tempfile.TemporaryDirectory(dir=args.dir) as data:
+                    if run == 0:  # warm the OS file cache and the bytecode once
+                        time_child("app", str(path), data)
+                    paints[fmt].append(time_child("app", str(path), data))
+    base_paint = statistics.median(paints["text"])
+    print(
+        f"{args.records:,} papers per file, {args.runs} runs (medians); first paint is "
+        "launch to first painted screen, fresh data dir"
+    )
+    print(f"{'format':16} {'loaded':>7} {'load':>8} {'records/s':>10} {'paint':>8} {'ratio':>6}")
+    for fmt in FORMATS:
+        count, problems = counts[fmt]
+        load = statistics.median(loads[fmt])
+        paint = statistics.median(paints[fmt])
+        print(
+            f"{fmt:16} {count:7,} {load * 1000:6.0f}ms {count / load:10,.0f} "
+            f"{paint * 1000:6.0f}ms {paint / base_paint:5.2f}x  {problems}"
+        )
+    print("target: first paint <= 3x the same abstracts as conference text")
+
+
+def huge(args: argparse.Namespace) -> None:
+    """Peak memory of loading one huge one-paragraph file."""
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         for size in args.sizes:
             for wrapped in (False, True):
@@ -81,6 +151,26 @@ def main() -> None:
                     f"{seconds:5.1f} s  ({report})"
                 )
                 path.unlink()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("mode", nargs="?", choices=["formats", "huge"], default="formats")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[50, 200], help="sizes in MB")
+    parser.add_argument("--records", type=int, default=10_000, help="papers per format file")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument(
+        "--titles",
+        type=Path,
+        default=REPO.parent / "shared" / "corpora" / "iclr-titles.jsonl",
+        help="the papers: lines of {title, year, abstract}",
+    )
+    parser.add_argument("--dir", type=Path, default=None, help="where to write the test files")
+    args = parser.parse_args()
+    if args.mode == "huge":
+        huge(args)
+    else:
+        formats(args)
 
 
 if __name__ == "__main__":
