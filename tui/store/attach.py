@@ -63,7 +63,10 @@ class Matcher:
     """The loaded abstracts' normalised texts, sorted by length for the prefilter."""
 
     def __init__(self, corpus: Corpus) -> None:
-        pairs = sorted((len(t), t, a.id) for a in corpus.abstracts for t in [normalise(a.text)])
+        # A library entry without an abstract has no text to recognise it by.
+        pairs = sorted(
+            (len(t), t, a.id) for a in corpus.abstracts for t in [normalise(a.text)] if t
+        )
         self._lengths = [p[0] for p in pairs]
         self._texts = [p[1] for p in pairs]
         self._ids = [p[2] for p in pairs]
@@ -72,6 +75,8 @@ class Matcher:
         """Loaded abstracts with ratio ≥ MIN_RATIO against `text`, best first."""
         query = normalise(text)
         n = len(query)
+        if not n:
+            return []
         lo = bisect.bisect_left(self._lengths, n * _LENGTH_BOUND)
         hi = bisect.bisect_right(self._lengths, n / _LENGTH_BOUND)
         if lo >= hi:
