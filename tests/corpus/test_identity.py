@@ -105,6 +105,8 @@ def test_entries_without_abstract_or_ids_merge_by_title_authors_year(tmp_path: P
     corpus = load_corpus([f, g])
     assert [a.headline for a in corpus.abstracts] == ["Deep Sets", "Set Transformer"]
     assert [a.has_abstract for a in corpus.abstracts] == [False, False]
+    assert [info.without_abstract for info in corpus.files] == [2, 1]
+    assert corpus.without_abstract == 3
     assert len({a.id for a in corpus.abstracts}) == 2
     assert all(len(a.id) == 16 for a in corpus.abstracts)
 

@@ -261,7 +261,15 @@ class FileInfo(Record):
     and how many of those were `repeated`: the same abstract or paper as one loaded
     before it (from an earlier file, or earlier in this one), merged into that one."""
 
-    __match_args__ = ("path", "collection", "count", "digest", "repeated", "format")
+    __match_args__ = (
+        "path",
+        "collection",
+        "count",
+        "digest",
+        "repeated",
+        "format",
+        "without_abstract",
+    )
     __slots__ = __match_args__
     path: Path
     collection: Collection
@@ -269,6 +277,7 @@ class FileInfo(Record):
     digest: str
     repeated: int
     format: str
+    without_abstract: int
 
     def __init__(
         self,
@@ -278,6 +287,7 @@ class FileInfo(Record):
         digest: str,
         repeated: int = 0,
         format: str = "text",
+        without_abstract: int = 0,
     ) -> None:
         _set = object.__setattr__
         _set(self, "path", path)
@@ -287,6 +297,8 @@ class FileInfo(Record):
         _set(self, "repeated", repeated)
         # Which reader read it (`text`, `bibtex`, `ris`, `feed`, `json`, `csv`, ...).
         _set(self, "format", format)
+        # Entries that give a title but no abstract (a library has many): loaded, counted.
+        _set(self, "without_abstract", without_abstract)
 
     @property
     def added(self) -> int:
@@ -381,6 +393,11 @@ class Corpus:
         """Paragraphs merged into an abstract loaded before them (the same text, found
         again): the files hold `len(self) + self.repeated` paragraphs in all."""
         return sum(info.repeated for info in self.files)
+
+    @property
+    def without_abstract(self) -> int:
+        """Entries loaded with a title but no abstract (`has:abstract` leaves them out)."""
+        return sum(info.without_abstract for info in self.files)
 
     @property
     def repeated_summary(self) -> str:
