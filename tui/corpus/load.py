@@ -450,5 +450,8 @@ def load_corpus(paths: Sequence[str | os.PathLike[str]]) -> Corpus:
                 zip(result.texts, result.papers, strict=True), start=1
             ):
                 repeated += merger.add_paper(body, paper, collection, SourceRef(path, position))
-        infos.append(FileInfo(path, collection, len(result.texts), digest, repeated, result.format))
+        missing = 0 if result.papers is None else sum(1 for t in result.texts if not t)
+        infos.append(
+            FileInfo(path, collection, len(result.texts), digest, repeated, result.format, missing)
+        )
     return Corpus(merger.finish(), infos, problems)
