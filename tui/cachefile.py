@@ -15,8 +15,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
-import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +25,8 @@ import numpy as np
 from tui.corpus import latex
 from tui.corpus.model import Corpus
 from tui.fileio import atomic_write
+from tui.privatedir import ensure_dir
+from tui.privatedir import is_private as _private
 
 # The layout of the file itself (header, arrays, string lists); each kind also has its own version.
 LAYOUT_VERSION = 1
@@ -72,38 +72,6 @@ class Contents:
 
     arrays: dict[str, np.ndarray[Any, Any]]
     strings: dict[str, list[str]]
-
-
-def _private(cache_dir: Path) -> bool:
-    """True when `cache_dir` is a folder only its owner (this user) can use, made so if ours."""
-    try:
-        st = os.stat(cache_dir)
-        if not stat.S_ISDIR(st.st_mode):
-            return False
-        if hasattr(os, "getuid") and st.st_uid != os.getuid():
-            return False
-        if st.st_mode & 0o077:
-            os.chmod(cache_dir, 0o700)
-        return True
-    except OSError:
-        return False
-
-
-def ensure_dir(cache_dir: Path) -> None:
-    """Create `cache_dir` (and missing parents) with mode 0700; tighten an existing one.
-
-    Raises OSError when it cannot be made a private folder of this user.
-    """
-    missing = []
-    folder = cache_dir
-    while not folder.exists() and folder != folder.parent:
-        missing.append(folder)
-        folder = folder.parent
-    for new in reversed(missing):
-        with contextlib.suppress(FileExistsError):
-            new.mkdir(mode=0o700)
-    if not _private(cache_dir):
-        raise PermissionError(f"{cache_dir} is not a private folder of this user")
 
 
 def save(

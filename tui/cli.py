@@ -84,7 +84,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from tui.commands import report_problems
     from tui.corpus.load import load_corpus
 
-    corpus = load_corpus(args.paths or [locations.seeds_dir()])
+    # Files unchanged since the last start are not read and parsed again.
+    cache = locations.cache_dir(locations.data_dir(args.data_dir))
+    corpus = load_corpus(args.paths or [locations.seeds_dir()], cache_dir=cache)
     if not corpus.abstracts:
         report_problems("abstracts", corpus.problems)
         print("abstracts: nothing could be loaded; no abstracts to show.", file=sys.stderr)

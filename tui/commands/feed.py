@@ -104,10 +104,11 @@ def feed_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _load(prog: str, paths: list[str]) -> Corpus | None:
+def _load(prog: str, paths: list[str], data_dir: str | None = None) -> Corpus | None:
     from tui.corpus.load import load_corpus
 
-    corpus = load_corpus(paths or [locations.seeds_dir()])
+    cache = locations.cache_dir(locations.data_dir(data_dir))
+    corpus = load_corpus(paths or [locations.seeds_dir()], cache_dir=cache)
     report_problems(prog, corpus.problems)
     if not corpus.abstracts:
         print(f"{prog}: no abstracts loaded", file=sys.stderr)
@@ -133,7 +134,7 @@ def _user_data(prog: str, data_dir: str | None) -> StoreData:
 def main_list(argv: Sequence[str]) -> int:
     """`abstracts list [PATH ...] [--json]`; returns the exit status."""
     args = _parse(list_parser(), argv)
-    corpus = _load("abstracts list", args.paths)
+    corpus = _load("abstracts list", args.paths, args.data_dir)
     if corpus is None:
         return EXIT_USAGE
     data = _user_data("abstracts list", args.data_dir)
@@ -182,7 +183,7 @@ def main_feed(argv: Sequence[str]) -> int:
     if args.limit < 0:
         parser.error("--limit must be 0 or more")
     prog = "abstracts feed"
-    corpus = _load(prog, args.paths)
+    corpus = _load(prog, args.paths, args.data_dir)
     if corpus is None:
         return EXIT_USAGE
     likes, bad_likes = _resolve(corpus, args.like)

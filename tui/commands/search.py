@@ -181,7 +181,9 @@ def main(argv: list[str]) -> int:
     from tui.corpus.load import load_corpus
     from tui.search.cache import load_or_build
 
-    corpus = load_corpus(args.paths or [locations.seeds_dir()])
+    corpus = load_corpus(
+        args.paths or [locations.seeds_dir()], cache_dir=locations.cache_dir(data_dir)
+    )
     report_problems("abstracts search", corpus.problems)
     if not corpus.abstracts:
         if not corpus.problems:

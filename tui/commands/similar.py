@@ -91,7 +91,8 @@ def main(argv: Sequence[str]) -> int:
     from tui.similar import load_or_build
 
     seeds = not args.paths
-    corpus = load_corpus(args.paths or [locations.seeds_dir()])
+    cache = locations.cache_dir(locations.data_dir(args.data_dir))
+    corpus = load_corpus(args.paths or [locations.seeds_dir()], cache_dir=cache)
     report_problems("abstracts similar", corpus.problems)
     if not corpus.abstracts:
         print("abstracts similar: no abstracts loaded", file=sys.stderr)

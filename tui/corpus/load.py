@@ -9,6 +9,7 @@ see `Abstract.plain`), so thousands of abstracts load in tens of milliseconds.
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import hashlib
 import os
@@ -28,7 +29,7 @@ from tui.corpus.model import (
     normalise,
 )
 from tui.corpus.paper import Paper, id_from_ids, identity_keys
-from tui.corpus.readers import EXTENSIONS, read, supported
+from tui.corpus.readers import EXTENSIONS, ReadResult, read, supported
 
 _GLOB_CHARS = frozenset("*?[")
 # Bytes that plain text files are made of: printable ASCII, whitespace controls, and
@@ -347,9 +348,13 @@ class _Merger:
         self.by_key: dict[str, Abstract] = {}
         self.collections = _Collections()
 
-    def add_paragraph(self, text: str, collection: Collection, ref: SourceRef) -> bool:
-        """Add a conference paragraph; True when it merged into one loaded before."""
-        aid = _fast_id(text)
+    def add_paragraph(
+        self, text: str, collection: Collection, ref: SourceRef, aid: str | None = None
+    ) -> bool:
+        """Add a conference paragraph (`aid`: its id, when known); True when it merged
+        into one loaded before."""
+        if aid is None:
+            aid = _fast_id(text)
         key = "text:" + aid
         existing = self.by_key.get(key)
         if existing is not None:
@@ -411,31 +416,57 @@ class _Merger:
         return self.abstracts
 
 
-def load_corpus(paths: Sequence[str | os.PathLike[str]]) -> Corpus:
+def _read_one(path: Path) -> tuple[str, ReadResult | None, list[LoadProblem]]:
+    """(digest, what the reader made of the file or None, problems) for one file."""
+    data, digest, read_problem = _read_file(path)
+    if data is None:
+        return "", None, [read_problem] if read_problem is not None else []
+    text, file_problems = _decode_file(path, data)
+    del data  # not needed once decoded: a big file is not held twice while parsing
+    if text is None:
+        return digest, None, file_problems
+    return digest, read(text, path), file_problems
+
+
+def load_corpus(paths: Sequence[str | os.PathLike[str]], cache_dir: Path | None = None) -> Corpus:
     """Load every abstract from `paths` (files, directories, globs). Never raises for bad input.
 
     Each file is read by the reader its content calls for (`tui.corpus.readers`).
     The same abstract (same normalised text), or the same paper (a shared DOI,
     arXiv id or OpenReview id), in several places becomes one `Abstract` carrying
     every `SourceRef`, in load order; each file's `FileInfo` counts its entries
-    merged that way as `repeated`.
+    merged that way as `repeated`. With `cache_dir`, files unchanged since the last
+    load with the same `paths` are not read again (`tui.corpus.readcache`).
     """
     files, problems = expand_paths(paths)
+    cache = None
+    if cache_dir is not None:
+        from tui.corpus.readcache import ReadCache
+
+        cache = ReadCache.open(cache_dir, paths)
     merger = _Merger()
     infos: list[FileInfo] = []
     for path in files:
-        data, digest, read_problem = _read_file(path)
-        if data is None:
-            if read_problem is not None:
-                problems.append(read_problem)
-            continue
-        text, file_problems = _decode_file(path, data)
-        del data  # not needed once decoded: a big file is not held twice while parsing
+        cached = st = None
+        if cache is not None:
+            with contextlib.suppress(OSError):
+                st = os.stat(path)
+                cached = cache.lookup(path, st) if stat.S_ISREG(st.st_mode) else None
+        result: ReadResult | None
+        ids: list[str] | None = None
+        if cached is not None:
+            digest, result, ids = cached.digest, cached.result, cached.ids
+            file_problems = [LoadProblem(path, m, fatal=f) for m, f in cached.problems]
+        else:
+            digest, result, file_problems = _read_one(path)
+            if cache is not None and st is not None and result is not None:
+                if result.papers is None and result.error is None:
+                    ids = [_fast_id(t) for t in result.texts]
+                kept = [(p.message, p.fatal) for p in file_problems]
+                cache.store(path, st, digest, result, kept, ids)
         problems.extend(file_problems)
-        if text is None:
+        if result is None:
             continue
-        result = read(text, path)
-        del text
         problems.extend(LoadProblem(path, w, fatal=False) for w in result.warnings)
         if result.error is not None:
             problems.append(LoadProblem(path, result.error))
@@ -444,7 +475,9 @@ def load_corpus(paths: Sequence[str | os.PathLike[str]]) -> Corpus:
         repeated = 0
         if result.papers is None:
             for position, paragraph in enumerate(result.texts, start=1):
-                repeated += merger.add_paragraph(paragraph, collection, SourceRef(path, position))
+                aid = ids[position - 1] if ids is not None else None
+                ref = SourceRef(path, position)
+                repeated += merger.add_paragraph(paragraph, collection, ref, aid)
         else:
             for position, (body, paper) in enumerate(
                 zip(result.texts, result.papers, strict=True), start=1
@@ -454,4 +487,6 @@ def load_corpus(paths: Sequence[str | os.PathLike[str]]) -> Corpus:
         infos.append(
             FileInfo(path, collection, len(result.texts), digest, repeated, result.format, missing)
         )
+    if cache is not None:
+        cache.save()
     return Corpus(merger.finish(), infos, problems)

@@ -1,0 +1,142 @@
+"""The parsed-files cache: unchanged files are not read again, and give the same corpus."""
+
+from __future__ import annotations
+
+import os
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from tui.corpus import load as load_mod
+from tui.corpus import readers
+from tui.corpus.load import load_corpus
+from tui.corpus.model import Collection
+from tui.corpus.paper import Author, Paper
+
+A1 = "We study contrastive learning of visual representations with large batches."
+A2 = "Diffusion models generate images by reversing a gradual noising process."
+A3 = "Graph neural networks pass messages between the nodes of a graph."
+
+
+def write(path: Path, text: str | bytes) -> Path:
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def snapshot(paths: list[Path], cache: Path | None) -> tuple[object, ...]:
+    corpus = load_corpus(paths, cache_dir=cache)
+    return (
+        [(a.id, a.text, a.collection, a.sources, a.paper) for a in corpus.abstracts],
+        corpus.files,
+        corpus.problems,
+    )
+
+
+@pytest.fixture
+def counted_reads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    reads: list[Path] = []
+    real = load_mod._read_bytes
+
+    def counting(path: Path) -> bytes:
+        reads.append(path)
+        return real(path)
+
+    monkeypatch.setattr(load_mod, "_read_bytes", counting)
+    return reads
+
+
+def test_unchanged_files_are_not_read_again_and_give_the_same_corpus(
+    tmp_path: Path, counted_reads: list[Path]
+) -> None:
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    a = write(folder / "a.txt", f"ICLR 2023 Papers\n\n{A1}\n\n{A2}\n")
+    # Latin-1: the decoding warning must come back from the cache too.
+    b = write(folder / "b.txt", f"NeurIPS 2021\n\n{A3} Caf\xe9.\n\n{A1}\n".encode("latin-1"))
+    cache = tmp_path / "data" / "cache"
+    cold = snapshot([folder], None)
+    counted_reads.clear()
+    first = snapshot([folder], cache)
+    assert sorted(counted_reads) == [a, b]
+    counted_reads.clear()
+    warm = snapshot([folder], cache)
+    assert counted_reads == []
+    assert cold == first == warm
+    assert any("Latin-1" in p.message for p in warm[2])  # type: ignore[attr-defined]
+    assert oct(cache.stat().st_mode & 0o777) == "0o700"
+
+
+def test_a_changed_file_is_read_again(tmp_path: Path, counted_reads: list[Path]) -> None:
+    a = write(tmp_path / "a.txt", f"ICLR 2023 Papers\n\n{A1}\n")
+    b = write(tmp_path / "b.txt", f"ICLR 2023 Papers\n\n{A2}\n")
+    cache = tmp_path / "cache"
+    load_corpus([a, b], cache_dir=cache)
+    counted_reads.clear()
+    write(a, f"ICLR 2023 Papers\n\n{A1}\n\n{A3}\n")
+    st = a.stat()
+    os.utime(a, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    corpus = snapshot([a, b], cache)
+    assert counted_reads == [a]
+    assert [x[1] for x in corpus[0]] == [A1, A3, A2]  # type: ignore[index]
+    counted_reads.clear()
+    assert snapshot([a, b], cache) == corpus
+    assert counted_reads == []
+
+
+def test_a_damaged_or_foreign_cache_is_ignored(tmp_path: Path) -> None:
+    a = write(tmp_path / "a.txt", f"ICLR 2023 Papers\n\n{A1}\n")
+    cache = tmp_path / "cache"
+    expected = snapshot([a], None)
+    load_corpus([a], cache_dir=cache)
+    [made] = list(cache.iterdir())
+    entry = '{"stat": 1, "digest": 2, "result": {"texts": 3}, "problems": []}'
+    junks = [b"\x00garbage", b"[1, 2]", f'{{"version": 1, "files": {{"{a}": {entry}}}}}']
+    for junk in junks:
+        write(made, junk)
+        assert snapshot([a], cache) == expected
+    entry = made.read_text(encoding="utf-8")
+    assert '"files"' in entry  # rewritten whole after the damage
+
+
+def test_a_cache_path_that_is_not_a_folder_only_costs_the_cache(tmp_path: Path) -> None:
+    a = write(tmp_path / "a.txt", f"ICLR 2023 Papers\n\n{A1}\n")
+    blocker = write(tmp_path / "cache", "a file where the folder should be")
+    assert snapshot([a], blocker) == snapshot([a], None)
+    assert blocker.read_text(encoding="utf-8") == "a file where the folder should be"
+
+
+def test_papers_come_back_from_the_cache_field_for_field(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, counted_reads: list[Path]
+) -> None:
+    paper = Paper(
+        title="Deep $\\beta$ Sets",
+        authors=(Author("Müller", "Jörg"), Author("Plato")),
+        venue="NeurIPS",
+        year=2017,
+        date="2017-12-04",
+        ids=(("arxiv", "1703.06114v3"), ("citekey", "zaheer2017deep")),
+        links=(("pdf", "https://example.org/p.pdf"),),
+        keywords=("sets",),
+        kind="inproceedings",
+        extra=(("pages", "3391--3401"),),
+    )
+
+    def read(text: str, path: Path) -> readers.ReadResult:
+        return readers.ReadResult("one", Collection(path.stem), [A1, ""], [paper, paper], ["w"])
+
+    module = types.ModuleType("tui.corpus.readers.one")
+    module.read = read  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "tui.corpus.readers.one", module)
+    monkeypatch.setitem(readers.READERS, "one", ("one", "one paper"))
+    monkeypatch.setitem(readers.EXTENSIONS, ".one", "one")
+    f = write(tmp_path / "lib.one", "anything")
+    cache = tmp_path / "cache"
+    first = snapshot([f], cache)
+    counted_reads.clear()
+    assert snapshot([f], cache) == first
+    assert counted_reads == []
