@@ -207,3 +207,23 @@ async def test_load_report_lists_repeated_paragraphs_and_its_counts_add_up(
         added = list(files.columns[2].cells)
         assert added == ["2", "1", "3"]  # a.txt, b.txt, then the total: it adds up
         assert list(files.columns[3].cells) == ["", "2", "2"]
+
+
+async def test_load_report_names_each_files_format_and_counts_entries_without_abstract(
+    tmp_path: Path, seeds_dir: Path
+) -> None:
+    from tui.corpus.model import FileInfo
+
+    corpus = load_corpus([seeds_dir])
+    first = corpus.files[0]
+    corpus.files[0] = FileInfo(
+        first.path, first.collection, first.count, first.digest, 0, "bibtex-like", 3
+    )
+    app = make_app(corpus=corpus)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.press("L")
+        assert isinstance(app.screen, LoadReportScreen)
+        table = app.screen._files().renderables[0]
+        assert [str(c.header) for c in table.columns][4:] == ["Format", "No abstract"]
+        assert list(table.columns[4].cells)[:2] == ["bibtex-like", "conference text"]
+        assert list(table.columns[5].cells) == ["3", "", "", "", "3"]

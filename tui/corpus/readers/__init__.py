@@ -85,6 +85,11 @@ _RIS_TAG = re.compile(r"^TY  - ", re.MULTILINE)
 _XML_START = re.compile(r"^(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<", re.DOTALL)
 
 
+def format_name(fmt: str) -> str:
+    """The format's name for people (`BibTeX`, `conference text`), or `fmt` itself."""
+    return READERS[fmt][1] if fmt in READERS else fmt
+
+
 def supported(path: Path) -> bool:
     """True for a file name a folder loads (its extension is one a reader knows)."""
     return path.suffix.lower() in EXTENSIONS

@@ -16,6 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from tui.corpus.model import Corpus
+from tui.corpus.readers import format_name
 from tui.sanitize import visible_line
 
 # How many "first found in" files a repeated file's line names before "and N more".
@@ -24,6 +25,10 @@ _COUNTS_EXPLAINED = (
     "Abstracts counts each abstract once, in the first file it was found in; Repeated "
     "counts the paragraphs that were the same abstract again (the same text, whitespace "
     "aside) and were merged into it. Together they are the paragraphs of each file."
+)
+_MISSING_EXPLAINED = (
+    " No abstract counts entries that give a title but no abstract: they are listed and "
+    "searched by title and authors; has:abstract leaves them out."
 )
 
 
@@ -94,14 +99,29 @@ class LoadReportScreen(ModalScreen[None]):
         table.add_column("Collection")
         table.add_column("Abstracts", justify="right")
         table.add_column("Repeated", justify="right")
+        table.add_column("Format")
+        # Library entries that give a title but no abstract: loaded, and counted here.
+        missing = corpus.without_abstract
+        if missing:
+            table.add_column("No abstract", justify="right")
         for info in corpus.files:
-            table.add_row(
+            row = [
                 Text(visible_line(str(info.path))),
                 Text(visible_line(info.collection.short)),
                 f"{info.added:,}",
                 f"{info.repeated:,}" if info.repeated else "",
-            )
+                format_name(info.format),
+            ]
+            if missing:
+                row.append(f"{info.without_abstract:,}" if info.without_abstract else "")
+            table.add_row(*row)
         if len(corpus.files) > 1:
             total_repeated = f"{corpus.repeated:,}" if corpus.repeated else ""
-            table.add_row(Text("Total", style="bold"), "", f"{len(corpus):,}", total_repeated)
-        return Group(table, Text("\n" + _COUNTS_EXPLAINED, style="dim"))
+            total = [Text("Total", style="bold"), "", f"{len(corpus):,}", total_repeated, ""]
+            if missing:
+                total.append(f"{missing:,}")
+            table.add_row(*total)
+        explained = _COUNTS_EXPLAINED
+        if missing:
+            explained += _MISSING_EXPLAINED
+        return Group(table, Text("\n" + explained, style="dim"))
