@@ -105,7 +105,7 @@ class LoadReportScreen(ModalScreen[None]):
         if missing:
             table.add_column("No abstract", justify="right")
         for info in corpus.files:
-            row = [
+            row: list[Text | str] = [
                 Text(visible_line(str(info.path))),
                 Text(visible_line(info.collection.short)),
                 f"{info.added:,}",
@@ -117,7 +117,13 @@ class LoadReportScreen(ModalScreen[None]):
             table.add_row(*row)
         if len(corpus.files) > 1:
             total_repeated = f"{corpus.repeated:,}" if corpus.repeated else ""
-            total = [Text("Total", style="bold"), "", f"{len(corpus):,}", total_repeated, ""]
+            total: list[Text | str] = [
+                Text("Total", style="bold"),
+                "",
+                f"{len(corpus):,}",
+                total_repeated,
+                "",
+            ]
             if missing:
                 total.append(f"{missing:,}")
             table.add_row(*total)
