@@ -225,5 +225,5 @@ async def test_load_report_names_each_files_format_and_counts_entries_without_ab
         assert isinstance(app.screen, LoadReportScreen)
         table = app.screen._files().renderables[0]
         assert [str(c.header) for c in table.columns][4:] == ["Format", "No abstract"]
-        assert list(table.columns[4].cells)[:2] == ["bibtex-like", "conference text"]
+        assert list(table.columns[4].cells)[:2] == ["bibtex-like", "text"]
         assert list(table.columns[5].cells) == ["3", "", "", "", "3"]

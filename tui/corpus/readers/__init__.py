@@ -70,7 +70,7 @@ def failed(format: str, path: Path, error: str, warnings: list[str] | None = Non
 
 # Format name -> (module under tui.corpus.readers, name for messages).
 READERS: dict[str, tuple[str, str]] = {
-    "text": ("text", "conference text"),
+    "text": ("text", "text"),
 }
 
 # Extensions whose files a folder loads, and the format each one promises.
