@@ -57,7 +57,7 @@ _SYMBOLS = {c: v for c, v in BUILTIN_SYMBOLS.items() if c != "$"}
 _SPECIALS = sorted((s for s in BUILTIN_SPECIALS if len(s) > 1 or s == "~"), key=len, reverse=True)
 _BRACE = re.compile(r"\\.|[{}]", re.DOTALL)
 # Text without any of these has nothing to decode.
-_TRIGGERS = ("\\", "{", "}", "~", "--", "``", "''")
+_TRIGGER = re.compile(r"[\\{}~$]|--|``|''")
 
 
 def decode(text: str) -> str:
@@ -66,7 +66,7 @@ def decode(text: str) -> str:
     Math and unknown macros (with their braced arguments) are kept verbatim for the
     renderer. Never raises; whitespace is collapsed to single spaces.
     """
-    if not any(t in text for t in _TRIGGERS):
+    if _TRIGGER.search(text) is None:
         return " ".join(text.split())
     out: list[str] = []
     n = len(text)
@@ -109,7 +109,7 @@ def _math_end(text: str, i: int) -> int:
     return len(text)
 
 
-def _group_end(text: str, i: int) -> int:
+def group_end(text: str, i: int) -> int:
     """The index after the braced group that opens at `text[i]` (the end of text if open)."""
     depth = 0
     for m in _BRACE.finditer(text, i):
@@ -155,7 +155,7 @@ def _macro(text: str, i: int, out: list[str]) -> int:
     # Unknown: the macro and its braced arguments stay as written, for the renderer.
     end = k
     while end < n and text[end] == "{":
-        end = _group_end(text, end)
+        end = group_end(text, end)
     out.append(text[i:end])
     return end
 
@@ -186,7 +186,7 @@ def _accent(text: str, k: int, mark: str, out: list[str], letter_macro: bool) ->
         base = text[start]
         end = start + 1
     if braced:
-        close = _group_end(text, k)
+        close = group_end(text, k)
         rest = text[end : close - 1] if close - 1 >= end else ""
         out.append(base + mark if base else "")
         if rest:

@@ -22,10 +22,11 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tui.corpus.latex_names import decode
+from tui.corpus.latex_names import decode, group_end
 from tui.corpus.model import Collection
 from tui.corpus.paper import Author, Paper, normalise_arxiv
 from tui.corpus.readers import ReadResult, failed, url_ids_and_link
@@ -94,7 +95,11 @@ _CONTAINERS = frozenset(["proceedings", "mvproceedings", "book", "mvbook", "coll
 _AND = re.compile(r"\s+and\s+", re.IGNORECASE)
 _YEAR = re.compile(r"\d{4}")
 _ISO_DATE = re.compile(r"(\d{4})(?:-(\d{1,2}))?(?:-(\d{1,2}))?")
-_SCHOLAR_ARXIV = re.compile(r"^arxiv preprint (?:arxiv:)?\s*(\S+)", re.IGNORECASE)
+# Google Scholar's `arXiv preprint arXiv:1810.04805`, Zotero's `arXiv:2009.14524 [cs]`.
+_JOURNAL_ARXIV = re.compile(
+    r"^(?:arxiv preprint\s+)?(?:arxiv:)\s*(\S+)|^arxiv preprint\s+(\S+)", re.I
+)
+_MACRO_NAME = re.compile(r"[^\s\"#%'(),={}]+")
 _DBLP_CORR = re.compile(r"^abs/(\S+)$")
 _DBLP_BIBURL = re.compile(r"dblp\.(?:org|uni-trier\.de)/rec/(?:bibtex/)?(.+?)(?:\.bib)?$")
 _KEYWORD_SEP = re.compile(r"\s*[,;]\s*")
@@ -147,7 +152,7 @@ def _read(text: str, path: Path) -> ReadResult:
                 )
         elif isinstance(block, ParsingFailedBlock):
             problems.append(_failure(block))
-    fields = [_fields(entry, strings) for entry in entries]
+    fields = [_fields(entry, strings, warnings) for entry in entries]
     containers = _resolve_crossrefs(entries, fields)
     texts: list[str] = []
     papers: list[Paper | None] = []
@@ -205,13 +210,29 @@ def _failure(block: Any) -> str:
     return f"BibTeX: {what} starting at line {line} could not be read ({reason.replace('`', '')})"
 
 
-def _fields(entry: Any, strings: dict[str, str]) -> dict[str, str]:
+class _TwoValues(ValueError):
+    """A field holding more than one value: a comma is missing before the next field."""
+
+    def __init__(self, first: str) -> None:
+        super().__init__(first)
+        self.first = first
+
+
+def _fields(entry: Any, strings: dict[str, str], warnings: list[str]) -> dict[str, str]:
     """The entry's fields, names lower-cased, values with macros and `#` resolved."""
     out: dict[str, str] = {}
     for field in entry.fields:
         key = field.key.lower()
-        if key not in out:
+        if key in out:
+            continue
+        try:
             out[key] = _value(field.value, strings)
+        except _TwoValues as err:
+            out[key] = err.first
+            warnings.append(
+                f"BibTeX: entry {entry.key!r} (line {_line(entry)}): field {key!r} runs into "
+                "the next one (a comma missing?); read up to the end of its first value"
+            )
     return out
 
 
@@ -226,12 +247,18 @@ def _value(raw: object, strings: dict[str, str]) -> str:
 
 
 def _part(part: str, strings: dict[str, str]) -> str:
+    """One value: `{text}`, `"text"`, a number or a macro name (raises `_TwoValues`)."""
     part = part.strip()
-    if len(part) >= 2 and (
-        (part[0] == "{" and part[-1] == "}") or (part[0] == '"' and part[-1] == '"')
-    ):
-        return part[1:-1]
-    return strings.get(part.lower(), part)
+    if part[:1] == "{":
+        end = group_end(part, 0)
+        if end < len(part):
+            raise _TwoValues(part[1 : end - 1])
+        return part[1:-1] if part.endswith("}") else part[1:]
+    if part[:1] == '"':
+        return part[1:-1] if len(part) >= 2 and part.endswith('"') else part[1:]
+    if _MACRO_NAME.fullmatch(part) or not part:
+        return strings.get(part.lower(), part)
+    raise _TwoValues(strings.get(part.split()[0].lower(), part.split()[0]))
 
 
 def _concatenated(raw: str) -> list[str]:
@@ -293,10 +320,9 @@ def _paper(key: str, kind: str, f: dict[str, str]) -> Paper:
         ids.append(("arxiv", eprint))
     journal = f.get("journal", "")
     venue = journal or f.get("booktitle", "")
-    scholar = _SCHOLAR_ARXIV.match(journal.strip())
-    if scholar is not None:
-        # Google Scholar's `journal = {arXiv preprint arXiv:1810.04805}`.
-        ids.append(("arxiv", scholar.group(1)))
+    preprint = _JOURNAL_ARXIV.match(journal.strip())
+    if preprint is not None:
+        ids.append(("arxiv", preprint.group(1) or preprint.group(2)))
         venue = "arXiv"
     corr = _DBLP_CORR.match(f.get("volume", "").strip())
     if corr is not None and journal.strip().lower() == "corr":
@@ -394,6 +420,8 @@ def _split_names(value: str) -> list[str]:
 
 def _tokens(text: str, sep: str) -> list[str]:
     """`text` split at `sep` (a comma, or whitespace when empty) outside braces."""
+    if "{" not in text:
+        return [p.strip() for p in text.split(sep)] if sep else text.split()
     parts: list[str] = []
     depth = 0
     current: list[str] = []
@@ -411,6 +439,7 @@ def _tokens(text: str, sep: str) -> list[str]:
     return [p.strip() for p in parts if p.strip()] if not sep else [p.strip() for p in parts]
 
 
+@lru_cache(maxsize=8192)
 def _author(name: str) -> Author | None:
     """One BibTeX name: `von Last, First`, `von Last, Jr, First` or `First von Last`.
 
