@@ -90,9 +90,7 @@ def read(text: str, path: Path) -> ReadResult:
     if stray:
         first, line = stray[0]
         if not texts:
-            return failed(
-                FORMAT, path, f"RIS: line {first} is not a RIS tag line ({_shown(line)})", warnings
-            )
+            return failed(FORMAT, path, f"RIS: line {first} {_stray_reason(line)}", warnings)
         warnings.append(
             f"RIS: {len(stray):,} line{'s' * (len(stray) != 1)} outside any record skipped "
             f"({_lines([n for n, _ in stray])})"
@@ -102,6 +100,13 @@ def read(text: str, path: Path) -> ReadResult:
             return failed(FORMAT, path, "RIS: no record has a title or an abstract", warnings)
         return failed(FORMAT, path, "RIS: no records in this file (expected `TY  - ` lines)")
     return ReadResult(FORMAT, Collection(label=path.stem), texts, papers, warnings)
+
+
+def _stray_reason(line: str) -> str:
+    """Why a line outside any record cannot be read: not a tag, or a tag before any TY."""
+    if _TAG.match(line):
+        return f"has a tag outside any record, with no TY line before it ({_shown(line)})"
+    return f"is not a RIS tag line ({_shown(line)})"
 
 
 def _shown(line: str) -> str:
