@@ -35,7 +35,41 @@ sys.path.insert(0, str(REPO))
 from tui.corpus.load import load_corpus  # noqa: E402
 from tui.corpus.readers import bibtex, ris  # noqa: E402
 
-_WORDS = ["learning", "neural", "networks", "graph", "attention", "transformer", "diffusion", "models", "robust", "generalization", "optimization", "stochastic", "gradient", "reinforcement", "policy", "representation", "contrastive", "self-supervised", "language", "vision", "bayesian", "inference", "variational", "sparse", "adversarial", "training", "federated", "causal", "kernel", "convex", "bounds", "benchmark", "scaling"]
+_WORDS = [
+    "learning",
+    "neural",
+    "networks",
+    "graph",
+    "attention",
+    "transformer",
+    "diffusion",
+    "models",
+    "robust",
+    "generalization",
+    "optimization",
+    "stochastic",
+    "gradient",
+    "reinforcement",
+    "policy",
+    "representation",
+    "contrastive",
+    "self-supervised",
+    "language",
+    "vision",
+    "bayesian",
+    "inference",
+    "variational",
+    "sparse",
+    "adversarial",
+    "training",
+    "federated",
+    "causal",
+    "kernel",
+    "convex",
+    "bounds",
+    "benchmark",
+    "scaling",
+]
 _NAMES = [
     ('M{\\"u}ller', 'J{\\"u}rgen'),
     ('Sch{\\"o}lkopf', "Bernhard"),
