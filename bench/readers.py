@@ -9,7 +9,7 @@ titles and abstracts from `--titles` (JSON Lines with `title` and `abstract`)
 when given, else made-up ones. Then prints, each the best of `--repeat` runs:
 
 - the parsers alone: bibtexparser 2 splitting only (what the reader uses), with its
-  default middleware, with its LaTeX-decoding middleware (over the first 1,000
+  default middleware, with its LaTeX-decoding middleware (over the first 300
   entries), and pybtex (when installed); the choice between them;
 - our readers (`readers.bibtex.read`, `readers.ris.read`) and `load_corpus` on each
   file, against the conference text of the same abstracts.
@@ -217,9 +217,9 @@ def bench_parsers(text: str, n: int, repeat: int) -> None:
     )
     report("bibtexparser 2, default middleware", n, best(lambda: parse_string(text), repeat))
     # The LaTeX-decoding middleware over every field, on a slice (it is too slow for all).
-    head = text[: _nth_entry(text, 1000)]
+    head = text[: _nth_entry(text, 300)]
     latex = best(lambda: parse_string(head, append_middleware=[LatexDecodingMiddleware()]), 1)
-    report("bibtexparser 2 + LaTeX decoding (1,000 entries)", 1000, latex)
+    report("bibtexparser 2 + LaTeX decoding (300 entries)", 300, latex)
     try:
         import pybtex.errors
         from pybtex.database import parse_string as pybtex_parse

@@ -270,6 +270,7 @@ def test_author_names_in_every_bibtex_form() -> None:
     paper = only_paper(
         "@article{k, title = {T}, author = {de la Fontaine, Jean and Ludwig van Beethoven"
         " and King, Jr., Martin Luther and {Barnes and Noble} and {\\'E}mile Borel"
+        " and Charles {de la} Vall{\\'e}e Poussin and Gerard {'t} Hooft"
         " and Erd{\\H{o}}s, P{\\'a}l and D.~E. Knuth and Stra{\\ss}er, Anna\n   AND Plato}}"
     )
     assert paper.authors == (
@@ -278,6 +279,8 @@ def test_author_names_in_every_bibtex_form() -> None:
         Author("King Jr.", "Martin Luther"),
         Author("Barnes and Noble"),
         Author("Borel", "Émile"),
+        Author("de la Vallée Poussin", "Charles"),
+        Author("'t Hooft", "Gerard"),
         Author("Erdős", "Pál"),
         Author("Knuth", "D. E."),
         Author("Straßer", "Anna"),

@@ -439,6 +439,12 @@ def _tokens(text: str, sep: str) -> list[str]:
     return [p.strip() for p in parts if p.strip()] if not sep else [p.strip() for p in parts]
 
 
+def _starts_lower(word: str) -> bool:
+    """Whether the first letter of a name word is lower-case (`van`, `{de}`, `'t`)."""
+    shown = decode(word) if "{" in word or "\\" in word else word
+    return next((c for c in shown if c.isalpha()), "").islower()
+
+
 @lru_cache(maxsize=8192)
 def _author(name: str) -> Author | None:
     """One BibTeX name: `von Last, First`, `von Last, Jr, First` or `First von Last`.
@@ -457,10 +463,11 @@ def _author(name: str) -> Author | None:
     words = _tokens(name, "")
     if len(words) == 1:
         return Author(decode(words[0]))
-    # Words starting with a lower-case letter (von, van der, de la) begin the family name.
+    # Words starting with a lower-case letter (von, van der, de la, `{van}` too, whose
+    # braces only keep it as written) begin the family name.
     start = len(words) - 1
     for i, word in enumerate(words[:-1]):
-        if i > 0 and word[:1].islower():
+        if i > 0 and _starts_lower(word):
             start = i
             break
     return Author(decode(" ".join(words[start:])), decode(" ".join(words[:start])))
