@@ -250,6 +250,8 @@ def _part(part: str, strings: dict[str, str]) -> str:
     """One value: `{text}`, `"text"`, a number or a macro name (raises `_TwoValues`)."""
     part = part.strip()
     if part[:1] == "{":
+        if part.count("{") == 1 and part.endswith("}"):
+            return part[1:-1]  # the common case, without a scan: no group inside
         end = group_end(part, 0)
         if end < len(part):
             raise _TwoValues(part[1 : end - 1])
@@ -405,14 +407,10 @@ def _split_names(value: str) -> list[str]:
         return _AND.split(value)
     names: list[str] = []
     start = 0
-    depth = 0
-    scanned = 0
     for m in _AND.finditer(value):
-        for c in value[scanned : m.start()]:
-            depth += (c == "{") - (c == "}")
-        scanned = m.start()
-        if depth == 0:
-            names.append(value[start : m.start()])
+        at = m.start()
+        if value.count("{", 0, at) == value.count("}", 0, at):
+            names.append(value[start:at])
             start = m.end()
     names.append(value[start:])
     return names
