@@ -157,14 +157,20 @@ def _split(
 
 
 def _text(fields: dict[str, Any], *names: str) -> str:
-    """The first of `names` the record has, as one string ("" when none)."""
-    unknown = fields.get("unknown_tag") or {}
+    """The first of `names` the record has, as one string ("" when none).
+
+    rispy strips each line and joins continuation lines with one space, so only text
+    that came with tabs or runs of spaces inside a line needs collapsing.
+    """
     for name in names:
-        value = fields.get(name) if name in fields else unknown.get(name)
+        value = fields.get(name)
+        if value is None and name.isupper():
+            value = (fields.get("unknown_tag") or {}).get(name)
         if isinstance(value, list):
             value = " ".join(str(v) for v in value)
         if value:
-            return " ".join(str(value).split())
+            text = str(value)
+            return " ".join(text.split()) if "  " in text or "\t" in text else text
     return ""
 
 
