@@ -214,6 +214,25 @@ def test_a_bib_file_without_entries_is_an_error_naming_the_format_not_prose() ->
     assert problem.fatal and problem.message.startswith("BibTeX: no entries in this file")
 
 
+def test_many_broken_blocks_are_summed_up_after_the_first_few() -> None:
+    broken = "".join(f"@article{{b{i}, title = {{Unclosed {i}\n" for i in range(7))
+    result = read_bib("@article{good, title = {Good}}\n" + broken + "@string{s = {x}\n")
+    assert [p.title for p in result.papers or [] if p] == ["Good"]
+    assert result.warnings == [
+        "BibTeX: entry starting at line 2 is not closed",
+        "BibTeX: entry starting at line 3 is not closed",
+        "BibTeX: entry starting at line 4 is not closed",
+        "BibTeX: entry starting at line 5 is not closed",
+        "BibTeX: 4 more blocks that could not be read (lines 6, 7, 8, 9)",
+    ]
+    nothing = read_bib(broken)
+    assert nothing.error == (
+        "BibTeX: entry starting at line 1 is not closed; "
+        "BibTeX: entry starting at line 2 is not closed; "
+        "BibTeX: 5 more blocks that could not be read (lines 3, 4, 5, 6, 7)"
+    )
+
+
 def test_entries_with_neither_title_nor_abstract_are_skipped_and_counted() -> None:
     result = read_bib(
         "@misc{a, title = {Kept}}\n@misc{b, note = {nothing else}}\n@misc{c, year = 2020}\n"

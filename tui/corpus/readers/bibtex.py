@@ -132,8 +132,10 @@ def _read(text: str, path: Path) -> ReadResult:
     library = parse_string(text.lstrip("\ufeff"), parse_stack=[])
     strings = dict(_PREDEFINED)
     entries: list[Entry] = []
-    warnings: list[str] = []
-    problems: list[str] = []
+    # (line, message) of what went wrong, by kind, so that a badly broken file is summed up.
+    problems: list[tuple[int, str]] = []
+    duplicates: list[tuple[int, str]] = []
+    odd_fields: list[tuple[int, str]] = []
     first_line: dict[str, int] = {}
     for block in library.blocks:
         if isinstance(block, String):
@@ -145,14 +147,18 @@ def _read(text: str, path: Path) -> ReadResult:
             duplicate = block.ignore_error_block
             if isinstance(duplicate, Entry):
                 entries.append(duplicate)
+                line = _line(duplicate)
                 first = first_line.get(duplicate.key.lower())
-                where = f"lines {first} and {_line(duplicate)}" if first else f"line {_line(block)}"
-                warnings.append(
-                    f"BibTeX: citekey {duplicate.key!r} is used twice ({where}): both entries kept"
+                where = f"lines {first} and {line}" if first else f"line {line}"
+                duplicates.append(
+                    (
+                        line,
+                        f"BibTeX: citekey {duplicate.key!r} is used twice ({where}): both entries kept",
+                    )
                 )
         elif isinstance(block, ParsingFailedBlock):
-            problems.append(_failure(block))
-    fields = [_fields(entry, strings, warnings) for entry in entries]
+            problems.append((_line(block), _failure(block)))
+    fields = [_fields(entry, strings, odd_fields) for entry in entries]
     containers = _resolve_crossrefs(entries, fields)
     texts: list[str] = []
     papers: list[Paper | None] = []
@@ -167,6 +173,10 @@ def _read(text: str, path: Path) -> ReadResult:
             continue
         texts.append(abstract)
         papers.append(_paper(entry.key, entry.entry_type.lower(), entry_fields))
+    warnings = [
+        *_summed_up(duplicates, "citekeys used twice: all entries kept"),
+        *_summed_up(odd_fields, "fields that run into the next one"),
+    ]
     if empty:
         warnings.append(
             f"BibTeX: {_count(len(empty), 'entry', 'entries')} with neither title nor abstract "
@@ -174,13 +184,14 @@ def _read(text: str, path: Path) -> ReadResult:
         )
     if not texts:
         if problems:
-            return failed(FORMAT, path, "; ".join(problems), warnings)
+            error = "; ".join(_summed_up(problems, "blocks that could not be read", limit=3))
+            return failed(FORMAT, path, error, warnings)
         if entries:
             return failed(FORMAT, path, "BibTeX: no entry has a title or an abstract", warnings)
         return failed(
             FORMAT, path, "BibTeX: no entries in this file (expected @article{key, …} blocks)"
         )
-    warnings.extend(problems)
+    warnings[:0] = _summed_up(problems, "blocks that could not be read")
     return ReadResult(FORMAT, Collection(label=path.stem), texts, papers, warnings)
 
 
@@ -193,6 +204,15 @@ def _count(n: int, one: str, many: str) -> str:
     return f"{n:,} {one if n == 1 else many}"
 
 
+def _summed_up(items: list[tuple[int, str]], what: str, limit: int = 5) -> list[str]:
+    """The first `limit` messages, then one line for the rest (`BibTeX: 40 more …`)."""
+    if len(items) <= limit:
+        return [message for _, message in items]
+    rest = [line for line, _ in items[limit - 1 :]]
+    shown = [message for _, message in items[: limit - 1]]
+    return [*shown, f"BibTeX: {len(rest):,} more {what} ({_lines(rest)})"]
+
+
 def _lines(lines: list[int]) -> str:
     shown = ", ".join(str(n) for n in lines[:5]) + (", …" if len(lines) > 5 else "")
     return f"line {shown}" if len(lines) == 1 else f"lines {shown}"
@@ -202,7 +222,7 @@ def _failure(block: Any) -> str:
     """`BibTeX: entry starting at line 42 is not closed`, or what else went wrong there."""
     raw = (block.raw or "").lstrip()
     kind = raw[1:].split("{", 1)[0].split("(", 1)[0].strip().lower() if raw else ""
-    what = "@string" if kind == "string" else "@preamble" if kind == "preamble" else "entry"
+    what = f"@{kind}" if kind in ("string", "preamble", "comment") else "entry"
     line = _line(block)
     reason = str(getattr(block.error, "abort_reason", block.error)).strip()
     if reason.startswith(_NOT_CLOSED):
@@ -218,7 +238,7 @@ class _TwoValues(ValueError):
         self.first = first
 
 
-def _fields(entry: Any, strings: dict[str, str], warnings: list[str]) -> dict[str, str]:
+def _fields(entry: Any, strings: dict[str, str], odd: list[tuple[int, str]]) -> dict[str, str]:
     """The entry's fields, names lower-cased, values with macros and `#` resolved."""
     out: dict[str, str] = {}
     for field in entry.fields:
@@ -229,9 +249,13 @@ def _fields(entry: Any, strings: dict[str, str], warnings: list[str]) -> dict[st
             out[key] = _value(field.value, strings)
         except _TwoValues as err:
             out[key] = err.first
-            warnings.append(
-                f"BibTeX: entry {entry.key!r} (line {_line(entry)}): field {key!r} runs into "
-                "the next one (a comma missing?); read up to the end of its first value"
+            line = _line(entry)
+            odd.append(
+                (
+                    line,
+                    f"BibTeX: entry {entry.key!r} (line {line}): field {key!r} runs into "
+                    "the next one (a comma missing?); read up to the end of its first value",
+                )
             )
     return out
 
