@@ -335,6 +335,19 @@ def test_identifiers_and_links_from_every_field_that_holds_them() -> None:
     }
 
 
+def test_a_misc_entry_citing_arxiv_by_its_url_in_howpublished() -> None:
+    paper = only_paper(
+        "@misc{k, title = {T}, howpublished = {Preprint at \\url{https://arxiv.org/abs/2106.09685}.},"
+        " url = {https://example.org/a\\_b?q=1\\%20 https://example.org/b.pdf}}"
+    )
+    assert paper.id_of("arxiv") == "2106.09685"
+    assert paper.links == (
+        ("page", "https://example.org/a_b?q=1%20"),
+        ("pdf", "https://example.org/b.pdf"),
+        ("page", "https://arxiv.org/abs/2106.09685"),
+    )
+
+
 def test_importing_the_readers_and_loading_does_not_import_the_parsers() -> None:
     """Opening conference text never pays for bibtexparser or rispy: each is imported
     when a file of its format is read."""

@@ -102,6 +102,9 @@ _JOURNAL_ARXIV = re.compile(
 _MACRO_NAME = re.compile(r"[^\s\"#%'(),={}]+")
 _DBLP_CORR = re.compile(r"^abs/(\S+)$")
 _DBLP_BIBURL = re.compile(r"dblp\.(?:org|uni-trier\.de)/rec/(?:bibtex/)?(.+?)(?:\.bib)?$")
+# A URL runs to a space or brace; `\%`, `\_`, `\&`, `\#` and `\~` are escaped characters in it.
+_URL = re.compile(r"https?://(?:[^\s{}\\]|\\[%_&#~])+")
+_URL_ESCAPE = re.compile(r"\\([%_&#~])")
 _KEYWORD_SEP = re.compile(r"\s*[,;]\s*")
 _NOT_CLOSED = ("Unexpectedly reached end of file", "Unexpected block start")
 
@@ -353,7 +356,8 @@ def _paper(key: str, kind: str, f: dict[str, str]) -> Paper:
     corr = _DBLP_CORR.match(f.get("volume", "").strip())
     if corr is not None and journal.strip().lower() == "corr":
         ids.append(("arxiv", corr.group(1)))
-    for field in ("url", "ee", "pdf", "openreview"):
+    # `howpublished = {\\url{…}}` is how many cite an arXiv paper as @misc.
+    for field in ("url", "ee", "pdf", "openreview", "howpublished"):
         for url in _urls(f.get(field, "")):
             url_ids, link = url_ids_and_link(url)
             ids.extend(url_ids)
@@ -382,13 +386,10 @@ def _paper(key: str, kind: str, f: dict[str, str]) -> Paper:
 
 
 def _urls(value: str) -> list[str]:
-    """The URLs in a field (Zotero and DBLP write one; some files list several)."""
-    value = value.strip()
-    if not value:
+    """The URLs in a field: one (Zotero, DBLP), several, or in `\\url{…}` inside a note."""
+    if "://" not in value:
         return []
-    if value.startswith("\\url{") and value.endswith("}"):
-        value = value[5:-1]
-    return [u for u in value.split() if "://" in u or u.startswith("www.")]
+    return [_URL_ESCAPE.sub(r"\1", m.group(0)).rstrip(".,;)") for m in _URL.finditer(value)]
 
 
 def _year_and_date(f: dict[str, str]) -> tuple[int | None, str | None]:
