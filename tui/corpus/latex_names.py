@@ -1,4 +1,5 @@
-"""The LaTeX that bibliographies put in titles and names, decoded cheaply for display.
+"""The LaTeX that bibliographies put in titles and names, decoded cheaply for display,
+and BibTeX's author lists split into names (`bibtex_authors`).
 
 BibTeX libraries write accents as `{\\"u}`, `\\'{e}` or `{\\ss}`, and protect
 capitals with braces (`{BERT}`, `{G}aussian`). `decode` turns those into Unicode
@@ -16,8 +17,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from tui.corpus.latex_builtin import BUILTIN_ACCENTS, BUILTIN_SPECIALS, BUILTIN_SYMBOLS
+from tui.corpus.paper import Author
 
 # Letter macros -> the letter (or sign) they stand for.
 _LETTERS = {
@@ -55,6 +58,7 @@ _LETTERS = {
 _SYMBOLS = {c: v for c, v in BUILTIN_SYMBOLS.items() if c != "$"}
 # Dashes, quotes and ties, longest first (`---` before `--`); `~` becomes a space.
 _SPECIALS = sorted((s for s in BUILTIN_SPECIALS if len(s) > 1 or s == "~"), key=len, reverse=True)
+_AND = re.compile(r"\s+and\s+", re.IGNORECASE)
 _BRACE = re.compile(r"\\.|[{}]", re.DOTALL)
 # Text without any of these has nothing to decode.
 _TRIGGER = re.compile(r"[\\{}~$]|--|``|''")
@@ -194,3 +198,83 @@ def _accent(text: str, k: int, mark: str, out: list[str], letter_macro: bool) ->
         return close
     out.append(base + mark if base else "")
     return end
+
+
+def bibtex_authors(value: str) -> tuple[Author, ...]:
+    """The authors of a BibTeX `author` field: `A and B and others`, each name parsed and
+    decoded; `others` is kept as the last author (styles print it as "et al.")."""
+    authors = (_author(name) for name in _split_names(value))
+    return tuple(a for a in authors if a is not None)
+
+
+def _split_names(value: str) -> list[str]:
+    """Names split at ` and ` outside braces (`{Barnes and Noble}` is one name)."""
+    value = value.strip()
+    if not value:
+        return []
+    if "{" not in value:
+        return _AND.split(value)
+    names: list[str] = []
+    start = 0
+    for m in _AND.finditer(value):
+        at = m.start()
+        if value.count("{", 0, at) == value.count("}", 0, at):
+            names.append(value[start:at])
+            start = m.end()
+    names.append(value[start:])
+    return names
+
+
+def _tokens(text: str, sep: str) -> list[str]:
+    """`text` split at `sep` (a comma, or whitespace when empty) outside braces."""
+    if "{" not in text:
+        return [p.strip() for p in text.split(sep)] if sep else text.split()
+    parts: list[str] = []
+    depth = 0
+    current: list[str] = []
+    for c in text:
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth = max(0, depth - 1)
+        if depth == 0 and ((sep and c == sep) or (not sep and c.isspace())):
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(c)
+    parts.append("".join(current))
+    return [p.strip() for p in parts if p.strip()] if not sep else [p.strip() for p in parts]
+
+
+def _starts_lower(word: str) -> bool:
+    """Whether the first letter of a name word is lower-case (`van`, `{de}`, `'t`)."""
+    shown = decode(word) if "{" in word or "\\" in word else word
+    return next((c for c in shown if c.isalpha()), "").islower()
+
+
+@lru_cache(maxsize=8192)
+def _author(name: str) -> Author | None:
+    """One BibTeX name: `von Last, First`, `von Last, Jr, First` or `First von Last`.
+
+    A name in braces (`{OpenAI}`, `{Google DeepMind}`) is one family name, kept whole.
+    """
+    name = " ".join(name.split())
+    if not name:
+        return None
+    if name.lower() == "others":
+        return Author("others")
+    parts = _tokens(name, ",") if "," in name else [name]
+    if len(parts) >= 2:
+        family = parts[0] if len(parts) == 2 else f"{parts[0]} {parts[1]}"
+        return Author(decode(family), decode(parts[-1]))
+    words = _tokens(name, "")
+    if len(words) == 1:
+        return Author(decode(words[0]))
+    # Words starting with a lower-case letter (von, van der, de la, `{van}` too, whose
+    # braces only keep it as written) begin the family name.
+    start = len(words) - 1
+    for i, word in enumerate(words[:-1]):
+        if i > 0 and _starts_lower(word):
+            start = i
+            break
+    return Author(decode(" ".join(words[start:])), decode(" ".join(words[:start])))

@@ -21,14 +21,12 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tui.corpus.latex_names import decode, group_end
+from tui.corpus.latex_names import bibtex_authors, decode, group_end
 from tui.corpus.model import Collection
-from tui.corpus.paper import Author, Paper, normalise_arxiv
+from tui.corpus.paper import Paper, normalise_arxiv
 from tui.corpus.readers import ReadResult, failed, url_ids_and_link
 
 if TYPE_CHECKING:
@@ -92,7 +90,6 @@ _INHERITED = (
 # Entry types that, when named by another entry's crossref, are its venue.
 _CONTAINERS = frozenset(["proceedings", "mvproceedings", "book", "mvbook", "collection"])
 
-_AND = re.compile(r"\s+and\s+", re.IGNORECASE)
 _YEAR = re.compile(r"\d{4}")
 _ISO_DATE = re.compile(r"(\d{4})(?:-(\d{1,2}))?(?:-(\d{1,2}))?")
 # Google Scholar's `arXiv preprint arXiv:1810.04805`, Zotero's `arXiv:2009.14524 [cs]`.
@@ -373,7 +370,7 @@ def _paper(key: str, kind: str, f: dict[str, str]) -> Paper:
     keywords = tuple(k for k in _KEYWORD_SEP.split(decode(f.get("keywords", ""))) if k)
     return Paper(
         title=decode(f.get("title", "")) or None,
-        authors=tuple(_authors(f.get("author", ""))),
+        authors=bibtex_authors(f.get("author", "")),
         venue=decode(venue) or None,
         year=year,
         date=date,
@@ -413,84 +410,3 @@ def _month(value: str) -> int | None:
         number = int(value)
         return number if 1 <= number <= 12 else None
     return _MONTHS.index(value[:3]) + 1 if value[:3] in _MONTHS else None
-
-
-def _authors(value: str) -> Iterable[Author]:
-    """BibTeX's `A and B and others`: each name parsed, `others` kept (styles print et al.)."""
-    for name in _split_names(value):
-        author = _author(name)
-        if author is not None:
-            yield author
-
-
-def _split_names(value: str) -> list[str]:
-    """Names split at ` and ` outside braces (`{Barnes and Noble}` is one name)."""
-    value = value.strip()
-    if not value:
-        return []
-    if "{" not in value:
-        return _AND.split(value)
-    names: list[str] = []
-    start = 0
-    for m in _AND.finditer(value):
-        at = m.start()
-        if value.count("{", 0, at) == value.count("}", 0, at):
-            names.append(value[start:at])
-            start = m.end()
-    names.append(value[start:])
-    return names
-
-
-def _tokens(text: str, sep: str) -> list[str]:
-    """`text` split at `sep` (a comma, or whitespace when empty) outside braces."""
-    if "{" not in text:
-        return [p.strip() for p in text.split(sep)] if sep else text.split()
-    parts: list[str] = []
-    depth = 0
-    current: list[str] = []
-    for c in text:
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth = max(0, depth - 1)
-        if depth == 0 and ((sep and c == sep) or (not sep and c.isspace())):
-            parts.append("".join(current))
-            current = []
-        else:
-            current.append(c)
-    parts.append("".join(current))
-    return [p.strip() for p in parts if p.strip()] if not sep else [p.strip() for p in parts]
-
-
-def _starts_lower(word: str) -> bool:
-    """Whether the first letter of a name word is lower-case (`van`, `{de}`, `'t`)."""
-    shown = decode(word) if "{" in word or "\\" in word else word
-    return next((c for c in shown if c.isalpha()), "").islower()
-
-
-@lru_cache(maxsize=8192)
-def _author(name: str) -> Author | None:
-    """One BibTeX name: `von Last, First`, `von Last, Jr, First` or `First von Last`.
-
-    A name in braces (`{OpenAI}`, `{Google DeepMind}`) is one family name, kept whole.
-    """
-    name = " ".join(name.split())
-    if not name:
-        return None
-    if name.lower() == "others":
-        return Author("others")
-    parts = _tokens(name, ",") if "," in name else [name]
-    if len(parts) >= 2:
-        family = parts[0] if len(parts) == 2 else f"{parts[0]} {parts[1]}"
-        return Author(decode(family), decode(parts[-1]))
-    words = _tokens(name, "")
-    if len(words) == 1:
-        return Author(decode(words[0]))
-    # Words starting with a lower-case letter (von, van der, de la, `{van}` too, whose
-    # braces only keep it as written) begin the family name.
-    start = len(words) - 1
-    for i, word in enumerate(words[:-1]):
-        if i > 0 and _starts_lower(word):
-            start = i
-            break
-    return Author(decode(" ".join(words[start:])), decode(" ".join(words[:start])))
