@@ -18,7 +18,7 @@ from pathlib import Path
 
 from tui.corpus._record import Record
 from tui.corpus.model import Collection
-from tui.corpus.paper import Paper
+from tui.corpus.paper import Paper, normalise_arxiv, normalise_doi, openreview_from_url
 
 
 class ReadResult(Record):
@@ -68,15 +68,36 @@ def failed(format: str, path: Path, error: str, warnings: list[str] | None = Non
     return ReadResult(format, Collection(label=path.stem), [], None, warnings, error)
 
 
+def url_ids_and_link(url: str) -> tuple[list[tuple[str, str]], tuple[str, str]]:
+    """The ids a paper's URL names (DOI, arXiv, OpenReview) and its link, `pdf` or `page`."""
+    lower = url.lower()
+    ids: list[tuple[str, str]] = []
+    if "doi.org/" in lower and (doi := normalise_doi(url)):
+        ids.append(("doi", doi))
+    elif "arxiv.org/" in lower and (arxiv := normalise_arxiv(url)):
+        ids.append(("arxiv", arxiv))
+    elif openreview := openreview_from_url(url):
+        ids.append(("openreview", openreview))
+    pdf = (
+        lower.split("?", 1)[0].endswith(".pdf") or "/pdf/" in lower or "openreview.net/pdf" in lower
+    )
+    return ids, ("pdf" if pdf else "page", url)
+
+
 # Format name -> (module under tui.corpus.readers, name for messages).
 READERS: dict[str, tuple[str, str]] = {
     "text": ("text", "text"),
+    "bibtex": ("bibtex", "BibTeX"),
+    "ris": ("ris", "RIS"),
 }
 
 # Extensions whose files a folder loads, and the format each one promises.
 EXTENSIONS: dict[str, str] = {
     ".txt": "text",
     ".text": "text",
+    ".bib": "bibtex",
+    ".bibtex": "bibtex",
+    ".ris": "ris",
 }
 
 _HEAD_CHARS = 65536

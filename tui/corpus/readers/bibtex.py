@@ -1,0 +1,412 @@
+"""BibTeX libraries (`.bib`): Zotero, Better BibTeX, Google Scholar and DBLP exports.
+
+bibtexparser 2.x splits the file into blocks (it keeps going past a broken entry
+and says where each failed); this module reads the fields itself, with none of
+bibtexparser's middleware: `@string` macros and `#` concatenation are resolved
+here, and only the title and the authors' names are decoded from LaTeX
+(tui.corpus.latex_names), because decoding every field with the middleware cost
+65 s for 8,923 entries. The abstract keeps its LaTeX: the app renders it.
+
+An entry gives its citekey (id kind `citekey`), entry type (`kind`), title,
+authors, venue (journal or booktitle), year and date, DOI, arXiv id (`eprint`,
+a Google Scholar `arXiv preprint arXiv:…` journal, a DBLP `CoRR` volume),
+OpenReview id and links from `url`/`ee`/`pdf`, keywords, and other
+bibliographic fields in `extra` (as written, so an export can write them back).
+`crossref` fills in the venue, year, editor and publisher from the entry it names;
+a `@proceedings` (or `@book`) entry named that way is a venue, not a paper, and is
+not listed. Duplicate citekeys: both entries are kept, with a warning.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tui.corpus.latex_names import bibtex_authors, decode, group_end
+from tui.corpus.model import Collection
+from tui.corpus.paper import Paper, normalise_arxiv
+from tui.corpus.readers import ReadResult, failed, url_ids_and_link
+
+if TYPE_CHECKING:
+    from bibtexparser.model import Block
+
+FORMAT = "bibtex"
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH_NAMES = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+# BibTeX's predefined macros: the month abbreviations.
+_PREDEFINED = dict(zip(_MONTHS, _MONTH_NAMES, strict=True))
+
+# Fields kept as written in `extra` (what a citation needs besides title, authors, ids).
+_EXTRA = (
+    "booktitle",
+    "journal",
+    "pages",
+    "volume",
+    "number",
+    "publisher",
+    "editor",
+    "address",
+    "series",
+    "organization",
+    "institution",
+    "school",
+    "edition",
+    "chapter",
+    "howpublished",
+    "type",
+    "note",
+)
+# What an entry takes from the entry its `crossref` names, when it lacks them (never
+# the other entry's ids or links: two papers would become one).
+_INHERITED = (
+    "booktitle",
+    "year",
+    "month",
+    "date",
+    "editor",
+    "publisher",
+    "address",
+    "series",
+    "volume",
+    "organization",
+    "journal",
+)
+# Entry types that, when named by another entry's crossref, are its venue.
+_CONTAINERS = frozenset(["proceedings", "mvproceedings", "book", "mvbook", "collection"])
+
+_YEAR = re.compile(r"\d{4}")
+_ISO_DATE = re.compile(r"(\d{4})(?:-(\d{1,2}))?(?:-(\d{1,2}))?")
+# Google Scholar's `arXiv preprint arXiv:1810.04805`, Zotero's `arXiv:2009.14524 [cs]`.
+_JOURNAL_ARXIV = re.compile(
+    r"^(?:arxiv preprint\s+)?(?:arxiv:)\s*(\S+)|^arxiv preprint\s+(\S+)", re.I
+)
+_MACRO_NAME = re.compile(r"[^\s\"#%'(),={}]+")
+_DBLP_CORR = re.compile(r"^abs/(\S+)$")
+_DBLP_BIBURL = re.compile(r"dblp\.(?:org|uni-trier\.de)/rec/(?:bibtex/)?(.+?)(?:\.bib)?$")
+# A URL runs to a space or brace; `\%`, `\_`, `\&`, `\#` and `\~` are escaped characters in it.
+_URL = re.compile(r"https?://(?:[^\s{}\\]|\\[%_&#~])+")
+_URL_ESCAPE = re.compile(r"\\([%_&#~])")
+_KEYWORD_SEP = re.compile(r"\s*[,;]\s*")
+_NOT_CLOSED = ("Unexpectedly reached end of file", "Unexpected block start")
+
+
+def read(text: str, path: Path) -> ReadResult:
+    """Every entry of a BibTeX file with its paper record. Never raises for bad input."""
+    try:
+        return _read(text, path)
+    except RecursionError:
+        raise
+    except Exception as err:  # a parser bug must not take the load down: name it
+        return failed(FORMAT, path, f"BibTeX: could not be read ({type(err).__name__}: {err})")
+
+
+def _quiet_parser_log() -> None:
+    """bibtexparser logs every broken block; this reader reports them itself."""
+    log = logging.getLogger("bibtexparser")
+    if not log.handlers:
+        log.addHandler(logging.NullHandler())
+        log.propagate = False
+
+
+def _read(text: str, path: Path) -> ReadResult:
+    from bibtexparser.entrypoint import parse_string
+    from bibtexparser.model import DuplicateBlockKeyBlock, Entry, ParsingFailedBlock, String
+
+    _quiet_parser_log()
+    library = parse_string(text.lstrip("\ufeff"), parse_stack=[])
+    strings = dict(_PREDEFINED)
+    entries: list[Entry] = []
+    # (line, message) of what went wrong, by kind, so that a badly broken file is summed up.
+    problems: list[tuple[int, str]] = []
+    duplicates: list[tuple[int, str]] = []
+    odd_fields: list[tuple[int, str]] = []
+    first_line: dict[str, int] = {}
+    for block in library.blocks:
+        if isinstance(block, String):
+            strings[block.key.lower()] = _value(block.value, strings)
+        elif isinstance(block, Entry):
+            entries.append(block)
+            first_line.setdefault(block.key.lower(), _line(block))
+        elif isinstance(block, DuplicateBlockKeyBlock):
+            duplicate = block.ignore_error_block
+            if isinstance(duplicate, Entry):
+                entries.append(duplicate)
+                line = _line(duplicate)
+                first = first_line.get(duplicate.key.lower())
+                where = f"lines {first} and {line}" if first else f"line {line}"
+                duplicates.append(
+                    (
+                        line,
+                        f"BibTeX: citekey {duplicate.key!r} is used twice ({where}): both entries kept",
+                    )
+                )
+        elif isinstance(block, ParsingFailedBlock):
+            problems.append((_line(block), _failure(block)))
+    fields = [_fields(entry, strings, odd_fields) for entry in entries]
+    containers = _resolve_crossrefs(entries, fields)
+    texts: list[str] = []
+    papers: list[Paper | None] = []
+    empty: list[int] = []
+    for entry, entry_fields in zip(entries, fields, strict=True):
+        if id(entry) in containers:
+            continue
+        title = entry_fields.get("title", "")
+        abstract = " ".join(entry_fields.get("abstract", "").split())
+        if not title.strip() and not abstract:
+            empty.append(_line(entry))
+            continue
+        texts.append(abstract)
+        papers.append(_paper(entry.key, entry.entry_type.lower(), entry_fields))
+    warnings = [
+        *_summed_up(duplicates, "citekeys used twice: all entries kept"),
+        *_summed_up(odd_fields, "fields that run into the next one"),
+    ]
+    if empty:
+        warnings.append(
+            f"BibTeX: {_count(len(empty), 'entry', 'entries')} with neither title nor abstract "
+            f"skipped ({_lines(empty)})"
+        )
+    if not texts:
+        if problems:
+            error = "; ".join(_summed_up(problems, "blocks that could not be read", limit=3))
+            return failed(FORMAT, path, error, warnings)
+        if entries:
+            return failed(FORMAT, path, "BibTeX: no entry has a title or an abstract", warnings)
+        return failed(
+            FORMAT, path, "BibTeX: no entries in this file (expected @article{key, …} blocks)"
+        )
+    warnings[:0] = _summed_up(problems, "blocks that could not be read")
+    return ReadResult(FORMAT, Collection(label=path.stem), texts, papers, warnings)
+
+
+def _line(block: Block) -> int:
+    """The 1-based line a block starts on (bibtexparser counts from 0)."""
+    return (block.start_line or 0) + 1
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n:,} {one if n == 1 else many}"
+
+
+def _summed_up(items: list[tuple[int, str]], what: str, limit: int = 5) -> list[str]:
+    """The first `limit` messages, then one line for the rest (`BibTeX: 40 more …`)."""
+    if len(items) <= limit:
+        return [message for _, message in items]
+    rest = [line for line, _ in items[limit - 1 :]]
+    shown = [message for _, message in items[: limit - 1]]
+    return [*shown, f"BibTeX: {len(rest):,} more {what} ({_lines(rest)})"]
+
+
+def _lines(lines: list[int]) -> str:
+    shown = ", ".join(str(n) for n in lines[:5]) + (", …" if len(lines) > 5 else "")
+    return f"line {shown}" if len(lines) == 1 else f"lines {shown}"
+
+
+def _failure(block: Any) -> str:
+    """`BibTeX: entry starting at line 42 is not closed`, or what else went wrong there."""
+    raw = (block.raw or "").lstrip()
+    kind = raw[1:].split("{", 1)[0].split("(", 1)[0].strip().lower() if raw else ""
+    what = f"@{kind}" if kind in ("string", "preamble", "comment") else "entry"
+    line = _line(block)
+    reason = str(getattr(block.error, "abort_reason", block.error)).strip()
+    if reason.startswith(_NOT_CLOSED):
+        return f"BibTeX: {what} starting at line {line} is not closed"
+    return f"BibTeX: {what} starting at line {line} could not be read ({reason.replace('`', '')})"
+
+
+class _TwoValues(ValueError):
+    """A field holding more than one value: a comma is missing before the next field."""
+
+    def __init__(self, first: str) -> None:
+        super().__init__(first)
+        self.first = first
+
+
+def _fields(entry: Any, strings: dict[str, str], odd: list[tuple[int, str]]) -> dict[str, str]:
+    """The entry's fields, names lower-cased, values with macros and `#` resolved."""
+    out: dict[str, str] = {}
+    for field in entry.fields:
+        key = field.key.lower()
+        if key in out:
+            continue
+        try:
+            out[key] = _value(field.value, strings)
+        except _TwoValues as err:
+            out[key] = err.first
+            line = _line(entry)
+            odd.append(
+                (
+                    line,
+                    f"BibTeX: entry {entry.key!r} (line {line}): field {key!r} runs into "
+                    "the next one (a comma missing?); read up to the end of its first value",
+                )
+            )
+    return out
+
+
+def _value(raw: object, strings: dict[str, str]) -> str:
+    """A field's text: its outer braces or quotes removed, macros replaced, parts joined."""
+    if not isinstance(raw, str):
+        return str(raw)
+    raw = raw.strip()
+    if "#" not in raw:
+        return _part(raw, strings)
+    return "".join(_part(p, strings) for p in _concatenated(raw))
+
+
+def _part(part: str, strings: dict[str, str]) -> str:
+    """One value: `{text}`, `"text"`, a number or a macro name (raises `_TwoValues`)."""
+    part = part.strip()
+    if part[:1] == "{":
+        if part.count("{") == 1 and part.endswith("}"):
+            return part[1:-1]  # the common case, without a scan: no group inside
+        end = group_end(part, 0)
+        if end < len(part):
+            raise _TwoValues(part[1 : end - 1])
+        return part[1:-1] if part.endswith("}") else part[1:]
+    if part[:1] == '"':
+        return part[1:-1] if len(part) >= 2 and part.endswith('"') else part[1:]
+    if _MACRO_NAME.fullmatch(part) or not part:
+        return strings.get(part.lower(), part)
+    raise _TwoValues(strings.get(part.split()[0].lower(), part.split()[0]))
+
+
+def _concatenated(raw: str) -> list[str]:
+    """`"Proc. " # nips # {, 2020}` split at each `#` outside braces and quotes."""
+    parts: list[str] = []
+    depth = 0
+    quoted = False
+    start = 0
+    for i, c in enumerate(raw):
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth = max(0, depth - 1)
+        elif c == '"' and depth == 0:
+            quoted = not quoted
+        elif c == "#" and depth == 0 and not quoted:
+            parts.append(raw[start:i])
+            start = i + 1
+    parts.append(raw[start:])
+    return parts
+
+
+def _resolve_crossrefs(entries: list[Any], fields: list[dict[str, str]]) -> set[int]:
+    """Fill each entry's missing venue fields from the entry its `crossref` names.
+
+    Returns the ids of the entries named that way that are containers (proceedings).
+    """
+    by_key: dict[str, int] = {}
+    for i, entry in enumerate(entries):
+        by_key.setdefault(entry.key.lower(), i)
+    containers: set[int] = set()
+    for entry_fields in fields:
+        ref = entry_fields.get("crossref", "").strip().lower()
+        parent_index = by_key.get(ref) if ref else None
+        if parent_index is None:
+            continue
+        parent = fields[parent_index]
+        for key in _INHERITED:
+            if key not in entry_fields and key in parent:
+                entry_fields[key] = parent[key]
+        if "booktitle" not in entry_fields and "title" in parent:
+            # A proceedings' title is the booktitle of its papers.
+            entry_fields["booktitle"] = parent["title"]
+        parent_entry = entries[parent_index]
+        if parent_entry.entry_type.lower() in _CONTAINERS:
+            containers.add(id(parent_entry))
+    return containers
+
+
+def _paper(key: str, kind: str, f: dict[str, str]) -> Paper:
+    """The paper record of one entry's resolved fields."""
+    ids: list[tuple[str, str]] = [("citekey", key)] if key else []
+    links: list[tuple[str, str]] = []
+    if doi := f.get("doi"):
+        ids.append(("doi", doi))
+    archive = (f.get("archiveprefix") or f.get("eprinttype") or "").strip().lower()
+    eprint = f.get("eprint", "").strip()
+    if eprint and (archive == "arxiv" or (not archive and normalise_arxiv(eprint))):
+        ids.append(("arxiv", eprint))
+    journal = f.get("journal", "")
+    venue = journal or f.get("booktitle", "")
+    preprint = _JOURNAL_ARXIV.match(journal.strip())
+    if preprint is not None:
+        ids.append(("arxiv", preprint.group(1) or preprint.group(2)))
+        venue = "arXiv"
+    corr = _DBLP_CORR.match(f.get("volume", "").strip())
+    if corr is not None and journal.strip().lower() == "corr":
+        ids.append(("arxiv", corr.group(1)))
+    # `howpublished = {\\url{…}}` is how many cite an arXiv paper as @misc.
+    for field in ("url", "ee", "pdf", "openreview", "howpublished"):
+        for url in _urls(f.get(field, "")):
+            url_ids, link = url_ids_and_link(url)
+            ids.extend(url_ids)
+            links.append(link)
+    if biburl := _DBLP_BIBURL.search(f.get("biburl", "")):
+        ids.append(("dblp", biburl.group(1)))
+    elif key.startswith("DBLP:"):
+        ids.append(("dblp", key[5:]))
+    for kind_name in ("isbn", "pmid"):
+        if value := f.get(kind_name):
+            ids.append((kind_name, value.strip()))
+    year, date = _year_and_date(f)
+    keywords = tuple(k for k in _KEYWORD_SEP.split(decode(f.get("keywords", ""))) if k)
+    return Paper(
+        title=decode(f.get("title", "")) or None,
+        authors=bibtex_authors(f.get("author", "")),
+        venue=decode(venue) or None,
+        year=year,
+        date=date,
+        ids=tuple(ids),
+        links=tuple(links),
+        keywords=keywords,
+        kind=kind,
+        extra=tuple((name, " ".join(f[name].split())) for name in _EXTRA if name in f),
+    )
+
+
+def _urls(value: str) -> list[str]:
+    """The URLs in a field: one (Zotero, DBLP), several, or in `\\url{…}` inside a note."""
+    if "://" not in value:
+        return []
+    return [_URL_ESCAPE.sub(r"\1", m.group(0)).rstrip(".,;)") for m in _URL.finditer(value)]
+
+
+def _year_and_date(f: dict[str, str]) -> tuple[int | None, str | None]:
+    """The year (int) and date (`2020`, `2020-07`, `2020-07-13`) from year/month or date."""
+    iso = _ISO_DATE.match(f.get("date", "").strip())
+    if iso is not None:
+        parts = [iso.group(1)] + [f"{int(p):02d}" for p in iso.groups()[1:] if p]
+        return int(iso.group(1)), "-".join(parts)
+    found = _YEAR.search(f.get("year", ""))
+    if found is None:
+        return None, None
+    year = int(found.group(0))
+    month = _month(f.get("month", ""))
+    return year, f"{year}-{month:02d}" if month else str(year)
+
+
+def _month(value: str) -> int | None:
+    """1..12 from `jul`, `July`, `{Jul.}` or `7`, else None."""
+    value = value.strip(" {}.").lower()
+    if value.isdigit():
+        number = int(value)
+        return number if 1 <= number <= 12 else None
+    return _MONTHS.index(value[:3]) + 1 if value[:3] in _MONTHS else None
