@@ -35,7 +35,7 @@ for _field, _names in {
     "kind": "type itemtype entrytype",
     "pages": "pages page",
     "volume": "volume",
-    "issue": "issue number",
+    "issue": "issue",
     "publisher": "publisher",
 }.items():
     for _name in _names.split():
@@ -45,6 +45,11 @@ _NOT_KEY = re.compile(r"[^0-9a-z]+")
 _YEAR = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)")
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})(?:[-/](\d{1,2})(?:[-/](\d{1,2}))?)?(?!\d)")
 _ET_AL = re.compile(r"\s*(?:,\s*)?(?:et\s+al\.?|and\s+others)\s*$", re.IGNORECASE)
+
+
+def count(n: int, one: str, many: str) -> str:
+    """`1 entry`, `3 entries`."""
+    return f"{n:,} {one if n == 1 else many}"
 
 
 def key(name: str) -> str:
@@ -152,7 +157,10 @@ def author_of(value: object) -> Author | None:
     if family is not None:
         given = text_of(lower.get("given") or lower.get("firstname") or lower.get("first"))
         return Author(family, given or "")
-    name = text_of(lower.get("name") or lower.get("literal") or lower.get("fullname"))
+    literal = text_of(lower.get("literal"))
+    if literal is not None:
+        return Author(literal)  # an institution, or a name the source would not split
+    name = text_of(lower.get("name") or lower.get("fullname"))
     return Author.parse(name) if name else None
 
 

@@ -23,7 +23,7 @@ from defusedxml import ElementTree as SafeET
 from tui.corpus.model import Collection
 from tui.corpus.paper import Author, Paper, openreview_from_url, split_arxiv
 from tui.corpus.readers import ReadResult, failed
-from tui.corpus.readers._fields import date_of, split_authors, year_of
+from tui.corpus.readers._fields import count, date_of, split_authors, year_of
 
 FORMAT = "feed"
 # arXiv listing feeds open each description with `arXiv:ID Announce Type: new Abstract:`.
@@ -195,6 +195,14 @@ def _entry(element: Element, arxiv_feed: bool) -> tuple[str, Paper | None]:
     date = published or updated
     if updated and published and updated != published:
         extra.append(("updated", updated))
+    year = year_of(date) if date else None
+    if announce is not None and arxiv is not None and re.match(r"\d{4}\.", arxiv[0]):
+        # A listing's date is the day it was announced, which for a replaced or
+        # cross-listed paper is not its own: its new-style arXiv id gives its year.
+        year = 2000 + int(arxiv[0][:2])
+        if date and year_of(date) != year:
+            extra.append(("announced", date))
+            date = None
     for name, field in (("journal_ref", "journal_ref"), ("comment", "comment")):
         value = entry.text(name)
         if value:
@@ -206,7 +214,7 @@ def _entry(element: Element, arxiv_feed: bool) -> tuple[str, Paper | None]:
         title=title or None,
         authors=_authors(entry),
         venue=venue,
-        year=year_of(date) if date else None,
+        year=year,
         date=date,
         ids=tuple(ids),
         links=tuple(links),
@@ -227,12 +235,19 @@ def read(text: str, path: Path) -> ReadResult:
     """Every entry of an Atom or RSS feed as a paper. Never raises for bad input."""
     try:
         root = SafeET.fromstring(text.lstrip("\ufeff"))
-    except EntitiesForbidden:
+    except EntitiesForbidden as err:
+        if err.sysid or err.pubid:
+            return failed(
+                FORMAT,
+                path,
+                f"XML declares an external entity ({err.name!r} -> {err.sysid or err.pubid}): "
+                "refused, nothing fetched or loaded",
+            )
         return failed(
             FORMAT,
             path,
-            "XML declares entities (a billion-laughs or external-entity attack, or a DTD "
-            "the reader will not expand): refused, nothing loaded",
+            f"XML declares entities ({err.name!r} and maybe more): refused unexpanded, "
+            "as a billion-laughs file would otherwise fill the memory; nothing loaded",
         )
     except DTDForbidden:
         return failed(FORMAT, path, "XML with a DTD the reader will not fetch: refused")
@@ -275,7 +290,9 @@ def read(text: str, path: Path) -> ReadResult:
         texts.append(body)
         papers.append(paper)
     if empty:
-        warnings.append(f"{empty} entries with neither a title nor an abstract were skipped")
+        warnings.append(
+            f"{count(empty, 'entry', 'entries')} with neither a title nor an abstract skipped"
+        )
     total = head.text("totalResults")
     if total.isdigit() and int(total) > len(items):
         warnings.append(

@@ -19,6 +19,7 @@ from tui.corpus.paper import Paper, normalise_doi, openreview_from_url, split_ar
 from tui.corpus.readers import ReadResult, failed
 from tui.corpus.readers._fields import (
     authors_of,
+    count,
     date_of,
     field_of,
     key,
@@ -81,10 +82,11 @@ def _fields(obj: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _openreview_year(obj: Mapping[str, Any]) -> int | None:
-    """The year of an OpenReview note's publication (or creation) time, in milliseconds."""
+    """The year of an OpenReview note's publication time, in milliseconds (its creation
+    time is the submission's, often the year before)."""
     from datetime import UTC, datetime
 
-    for name in ("pdate", "odate", "cdate", "tcdate"):
+    for name in ("pdate", "odate"):
         ms = obj.get(name)
         if isinstance(ms, int) and not isinstance(ms, bool) and 0 < ms < 10**14:
             return datetime.fromtimestamp(ms / 1000, UTC).year
@@ -240,15 +242,17 @@ def _collect(objects: list[tuple[str, object]], path: Path, warnings: list[str])
             return failed(
                 FORMAT,
                 path,
-                f"{untitled} objects but none has a title or an abstract (keys found: {keys}); "
+                f"{count(untitled, 'object', 'objects')} but none has a title or an abstract (keys found: {keys}); "
                 'expected paper objects with a "title" or an "abstract"',
                 warnings,
             )
         return failed(FORMAT, path, f"no paper objects in the list: {_EXPECTED}", warnings)
     if not_objects:
-        warnings.append(f"{not_objects} list items that are not objects were skipped")
+        warnings.append(f"{count(not_objects, 'list item', 'list items')} not an object, skipped")
     if untitled:
-        warnings.append(f"{untitled} objects with neither a title nor an abstract were skipped")
+        warnings.append(
+            f"{count(untitled, 'object', 'objects')} with neither a title nor an abstract, skipped"
+        )
     return ReadResult(FORMAT, Collection(label=path.stem), texts, papers, warnings)
 
 
@@ -271,7 +275,9 @@ def _read_lines(text: str, path: Path) -> ReadResult:
     for message in bad[:_NAMED_BAD_LINES]:
         warnings.append(f"{message}; skipped")
     if len(bad) > _NAMED_BAD_LINES:
-        warnings.append(f"{len(bad) - _NAMED_BAD_LINES} more lines are not JSON; skipped")
+        warnings.append(
+            f"{count(len(bad) - _NAMED_BAD_LINES, 'more line', 'more lines')} not JSON, skipped"
+        )
     return _collect(objects, path, warnings)
 
 

@@ -15,6 +15,7 @@ from tui.corpus.model import Collection
 from tui.corpus.paper import Paper, normalise_doi, openreview_from_url, split_arxiv
 from tui.corpus.readers import ReadResult, failed
 from tui.corpus.readers._fields import (
+    count,
     date_of,
     field_of,
     keywords_of,
@@ -149,7 +150,9 @@ def read(text: str, path: Path) -> ReadResult:
     except csv.Error as err:
         warnings.append(f"CSV broken at line {rows.line_num}: {err}; the rows after it skipped")
     if empty:
-        warnings.append(f"{empty} rows with neither a title nor an abstract were skipped")
+        warnings.append(
+            f"{count(empty, 'row', 'rows')} with neither a title nor an abstract, skipped"
+        )
     if not texts:
         return failed(FORMAT, path, "CSV with a header but no row holding a title or abstract")
     return ReadResult(FORMAT, Collection(label=path.stem), texts, papers, warnings)

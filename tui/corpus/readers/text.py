@@ -28,7 +28,7 @@ from tui.corpus.parse import (
     parse_text,
 )
 from tui.corpus.readers import ReadResult
-from tui.corpus.readers._fields import split_authors
+from tui.corpus.readers._fields import count, split_authors
 
 # A listing entry's first line: `[3] arXiv:2412.00001 [pdf, html, other]`.
 _LISTING_ID = re.compile(r"^\s*(?:\[\d+\]\s*)?arXiv:\s*(\S+)", re.IGNORECASE)
@@ -42,6 +42,9 @@ _SENTENCE_BREAK = re.compile(r"[.!?][\"'”’)\]]*\s+[A-Z0-9]")
 # A title has at most this many words and characters.
 _TITLE_MAX_WORDS = 30
 _TITLE_MAX_CHARS = 250
+# A sentence-case title line is at most this fraction of the abstract's widest line
+# (a wrapped abstract's first line is as wide as the others).
+_SENTENCE_CASE_RATIO = 0.75
 _SMALL_WORDS = "a an and as at by for from in into of on or per the to via vs with without is are"
 _SMALL = frozenset(_SMALL_WORDS.split())
 
@@ -108,7 +111,7 @@ def _listing(text: str, parsed: ParsedFile, path: Path) -> ReadResult | None:
     warnings: list[str] = []
     if skipped:
         warnings.append(
-            f"{skipped} paragraphs outside the arXiv listing's entries (headings) were skipped"
+            f"{count(skipped, 'paragraph', 'paragraphs')} outside the arXiv listing's entries (headings), skipped"
         )
     texts: list[str] = []
     papers: list[Paper | None] = []
@@ -201,7 +204,8 @@ def _split_title(block: str) -> tuple[str, str] | None:
     A wrapped abstract's first line is as long as the lines after it (the wrap width)
     and usually runs into the next line mid-sentence; a title line is shorter than the
     abstract's lines, and the abstract after it starts a sentence and reads as prose.
-    A title in sentence case needs a clearly shorter line than a Title Case one.
+    A Title Case line is a title whatever its length (wrapped prose is not title-cased);
+    a sentence-case one must be clearly shorter than the abstract's widest line.
     """
     first, _, rest = block.strip().partition("\n")
     if not rest.strip() or not _title_like(first) or not _starts_sentence(rest):
@@ -209,10 +213,10 @@ def _split_title(block: str) -> tuple[str, str] | None:
     abstract = collapse(rest)
     if not looks_like_prose(abstract) or len(abstract) < 2 * len(first.strip()):
         return None
-    widest = max(len(line.strip()) for line in rest.split("\n"))
-    ratio = 0.9 if _title_cased(first) else 0.75
-    if len(first.strip()) > ratio * widest:
-        return None
+    if not _title_cased(first):
+        widest = max(len(line.strip()) for line in rest.split("\n"))
+        if len(first.strip()) > _SENTENCE_CASE_RATIO * widest:
+            return None
     return collapse(first), abstract
 
 
@@ -304,5 +308,5 @@ def _titled_result(
     ]
     untitled = sum(1 for t in texts if not t)
     if untitled:
-        warnings.append(f"{untitled} titles without an abstract after them")
+        warnings.append(f"{count(untitled, 'title', 'titles')} without an abstract after it")
     return ReadResult("text", collection, texts, papers, warnings)
