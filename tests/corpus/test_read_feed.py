@@ -11,14 +11,14 @@ from hypothesis import strategies as st
 
 from tui.corpus.load import load_corpus
 from tui.corpus.paper import Author
+from tui.corpus.readers import ReadResult, read, sniff
 from tui.corpus.readers import feed as feed_reader
-from tui.corpus.readers import read, sniff
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REPO = Path(__file__).resolve().parents[2]
 
 
-def read_fixture(name: str) -> feed_reader.ReadResult:
+def read_fixture(name: str) -> ReadResult:
     path = FIXTURES / name
     return read(path.read_bytes().decode("utf-8-sig"), path)
 
@@ -75,7 +75,7 @@ def test_two_versions_of_one_arxiv_paper_load_as_one_paper_with_both_sources() -
     assert [s.position for s in meta.sources] == [1, 4]
     # The fuller abstract (v2's) is kept, and v2's four authors.
     assert meta.text.endswith("maximize the return in the test phase.")
-    assert len(meta.paper.authors) == 4
+    assert meta.paper is not None and len(meta.paper.authors) == 4
     assert corpus.files[0].format == "feed" and corpus.files[0].repeated == 1
 
 
