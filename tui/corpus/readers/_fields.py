@@ -52,9 +52,17 @@ def count(n: int, one: str, many: str) -> str:
     return f"{n:,} {one if n == 1 else many}"
 
 
+_KEYS: dict[str, str] = {}
+
+
 def key(name: str) -> str:
     """A field name as `FIELDS` knows it: lower case, letters and digits only."""
-    return _NOT_KEY.sub("", name.lower())
+    found = _KEYS.get(name)
+    if found is None:
+        found = _NOT_KEY.sub("", name.lower())
+        if len(_KEYS) < 10_000:  # files repeat a few dozen names; a hostile one, more
+            _KEYS[name] = found
+    return found
 
 
 def field_of(name: str) -> str | None:
@@ -152,6 +160,10 @@ def author_of(value: object) -> Author | None:
         return Author.parse(value) if value.strip(" ,;") else None
     if not isinstance(value, Mapping):
         return None
+    name = value.get("name")
+    if isinstance(name, str) and "family" not in value:
+        # The common case (Semantic Scholar, arXiv): `{"name": "Ada Lovelace"}`.
+        return Author.parse(name) if name.strip(" ,;") else None
     lower = {key(str(k)): v for k, v in value.items()}
     family = text_of(lower.get("family") or lower.get("lastname") or lower.get("last"))
     if family is not None:

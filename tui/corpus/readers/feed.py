@@ -37,11 +37,28 @@ _HTML_TAG = re.compile(
 _DOI_PREFIX = re.compile(r"^(?:doi:|info:doi/)\s*", re.IGNORECASE)
 
 
+_LOCAL_NAMES: dict[object, str] = {}
+_OAI_PREFIX = re.compile(r"^oai:arXiv\.org:", re.IGNORECASE)
+_NEW_STYLE_ID = re.compile(r"\d{4}\.")
+_NAME_IN_BRACKETS = re.compile(r"\(([^)]+)\)")
+
+
 def _local(tag: object) -> str:
     """`{http://www.w3.org/2005/Atom}entry` -> `entry` (comments' tags are not strings)."""
-    if not isinstance(tag, str):
-        return ""
-    return tag.rsplit("}", 1)[-1]
+    name = _LOCAL_NAMES.get(tag)
+    if name is None:
+        name = tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+        if len(_LOCAL_NAMES) < 1000:  # a feed has a few dozen names; a hostile one, more
+            _LOCAL_NAMES[tag] = name
+    return name
+
+
+def _child_text(element: Element, name: str) -> str:
+    """The text of `element`'s first child called `name` (any namespace), or ""."""
+    for child in element:
+        if _local(child.tag) == name:
+            return _text(child)
+    return ""
 
 
 def _text(element: Element | None) -> str:
@@ -101,7 +118,7 @@ def _date(text: str) -> str | None:
 def _authors(entry: _Entry) -> tuple[Author, ...]:
     """Atom `author/name`, else `dc:creator` (one element each, or one comma-separated),
     else RSS `author` (`ada@example.org (Ada Lovelace)`)."""
-    names = [_text(_Entry(a).first("name")) for a in entry.all("author")]
+    names = [_child_text(a, "name") for a in entry.all("author")]
     names = [n for n in names if n]
     if names:
         return tuple(Author.parse(n) for n in names)
@@ -114,7 +131,7 @@ def _authors(entry: _Entry) -> tuple[Author, ...]:
     out: list[Author] = []
     for element in entry.all("author"):
         raw = _text(element)
-        m = re.search(r"\(([^)]+)\)", raw)
+        m = _NAME_IN_BRACKETS.search(raw)
         name = m.group(1) if m else raw if "@" not in raw else ""
         if name:
             out.extend(split_authors(name))
@@ -158,7 +175,7 @@ def _entry(element: Element, arxiv_feed: bool) -> tuple[str, Paper | None]:
     candidates += [c for c in (guid, main) if "arxiv" in c.lower()]
     arxiv = None
     for candidate in candidates:
-        arxiv = split_arxiv(re.sub(r"^oai:arXiv\.org:", "", candidate, flags=re.IGNORECASE))
+        arxiv = split_arxiv(_OAI_PREFIX.sub("", candidate))
         if arxiv is not None:
             break
     if arxiv is not None:
@@ -196,7 +213,7 @@ def _entry(element: Element, arxiv_feed: bool) -> tuple[str, Paper | None]:
     if updated and published and updated != published:
         extra.append(("updated", updated))
     year = year_of(date) if date else None
-    if announce is not None and arxiv is not None and re.match(r"\d{4}\.", arxiv[0]):
+    if announce is not None and arxiv is not None and _NEW_STYLE_ID.match(arxiv[0]):
         # A listing's date is the day it was announced, which for a replaced or
         # cross-listed paper is not its own: its new-style arXiv id gives its year.
         year = 2000 + int(arxiv[0][:2])

@@ -23,6 +23,7 @@ from tui.corpus.parse import (
     LONG_PARAGRAPH_CHARS,
     ParsedFile,
     _blocks,
+    _paragraph,
     collapse,
     looks_like_prose,
     parse_text,
@@ -210,7 +211,7 @@ def _split_title(block: str) -> tuple[str, str] | None:
     first, _, rest = block.strip().partition("\n")
     if not rest.strip() or not _title_like(first) or not _starts_sentence(rest):
         return None
-    abstract = collapse(rest)
+    abstract = _paragraph(rest.strip())
     if not looks_like_prose(abstract) or len(abstract) < 2 * len(first.strip()):
         return None
     if not _title_cased(first):
