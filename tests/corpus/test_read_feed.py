@@ -124,6 +124,22 @@ def test_arxiv_atom_listing_reads_like_the_rss_one() -> None:
     assert second.title == "Diffusion Policies with $\\mathcal{O}(1)$-Step Sampling"
 
 
+def test_arxiv_rss_1_feed_takes_the_id_from_the_title_and_names_from_their_links() -> None:
+    result = read_fixture("feed-arxiv-rdf.xml")
+    assert result.error is None and result.papers is not None
+    [paper] = result.papers
+    assert paper is not None
+    # `Title. (arXiv:2002.03932v1 [cs.LG])`: the id and category leave the title.
+    assert paper.title == "Pre-training Tasks for Embedding-based Large-scale Retrieval"
+    assert paper.ids == (("arxiv", "2002.03932"),) and dict(paper.extra) == {"version": "1"}
+    assert paper.keywords == ("cs.LG",) and paper.year == 2020
+    # Each `dc:creator` name is an escaped HTML link: the names only.
+    assert [a.name for a in paper.authors] == ["Wei-Cheng Chang", "Felix X. Yu", "Sanjiv Kumar"]
+    assert (
+        result.texts[0].startswith("We consider the large-scale") and "<p>" not in result.texts[0]
+    )
+
+
 def test_generic_rss_reads_html_descriptions_dublin_core_and_prism_fields() -> None:
     result = read_fixture("feed-journal.rss")
     assert result.format == "feed" and result.error is None

@@ -34,6 +34,8 @@ _HTML_TAG = re.compile(
     r"</?(?:p|br|div|span|a|em|i|b|strong|sub|sup|ul|ol|li|h[1-6]|img|blockquote|code)\b[^>]*>",
     re.IGNORECASE,
 )
+# arXiv's RSS 1.0 feeds (before 2024) end each title with its id and category.
+_TITLE_ID = re.compile(r"\.?\s*\(arXiv:\s*([^\s\[\]()]+)\s*(?:\[([^\]]*)\])?[^)]*\)\s*$")
 _DOI_PREFIX = re.compile(r"^(?:doi:|info:doi/)\s*", re.IGNORECASE)
 
 
@@ -122,7 +124,8 @@ def _authors(entry: _Entry) -> tuple[Author, ...]:
     names = [n for n in names if n]
     if names:
         return tuple(Author.parse(n) for n in names)
-    creators = [_text(c) for c in entry.all("creator")]
+    # arXiv's RSS 1.0 feeds link each name (`<a href=...>Ada Lovelace</a>`, escaped).
+    creators = [_prose(c) for c in entry.all("creator")]
     creators = [c for c in creators if c]
     if len(creators) == 1:
         return split_authors(creators[0])
@@ -160,6 +163,9 @@ def _entry(element: Element, arxiv_feed: bool) -> tuple[str, Paper | None]:
     a title nor an abstract."""
     entry = _Entry(element)
     title = entry.text("title")
+    title_id = _TITLE_ID.search(title)
+    if title_id is not None:
+        title = title[: title_id.start()]
     summary_element = entry.first("summary", "description", "abstract", "content", "encoded")
     abstract = _prose(summary_element)
     links, main = _links(entry)
@@ -172,6 +178,8 @@ def _entry(element: Element, arxiv_feed: bool) -> tuple[str, Paper | None]:
     if announce is not None:
         abstract = abstract[announce.end() :]
     candidates = [announce.group(1)] if announce else []
+    if title_id is not None:
+        candidates.append(title_id.group(1))
     candidates += [c for c in (guid, main) if "arxiv" in c.lower()]
     arxiv = None
     for candidate in candidates:
@@ -198,6 +206,8 @@ def _entry(element: Element, arxiv_feed: bool) -> tuple[str, Paper | None]:
         ids.append(("url", main))
 
     keywords: list[str] = []
+    if title_id is not None and title_id.group(2):
+        keywords.append(title_id.group(2).split()[0])
     primary = entry.first("primary_category")
     if primary is not None and primary.get("term"):
         keywords.append(primary.get("term", ""))
@@ -213,7 +223,8 @@ def _entry(element: Element, arxiv_feed: bool) -> tuple[str, Paper | None]:
     if updated and published and updated != published:
         extra.append(("updated", updated))
     year = year_of(date) if date else None
-    if announce is not None and arxiv is not None and _NEW_STYLE_ID.match(arxiv[0]):
+    new_style = arxiv is not None and _NEW_STYLE_ID.match(arxiv[0])
+    if arxiv is not None and new_style and (announce is not None or year is None):
         # A listing's date is the day it was announced, which for a replaced or
         # cross-listed paper is not its own: its new-style arXiv id gives its year.
         year = 2000 + int(arxiv[0][:2])
