@@ -132,6 +132,14 @@ def test_a_tsv_file_with_summary_and_categories_columns() -> None:
     assert result.texts[0].startswith("We consider the large-scale query-document")
 
 
+def test_excel_sep_line_names_the_delimiter() -> None:
+    text = "sep=;\r\nTitle;Abstract;Authors\r\nA Paper;An abstract, with a comma.;Ada Lovelace\r\n"
+    result = read(text, Path("excel.csv"))
+    assert result.texts == ["An abstract, with a comma."]
+    assert result.papers is not None and result.papers[0] is not None
+    assert result.papers[0].title == "A Paper"
+
+
 def test_a_csv_without_title_or_abstract_column_lists_what_it_found_and_needs() -> None:
     corpus = load_corpus([FIXTURES / "csv-no-title.csv"])
     assert corpus.abstracts == []

@@ -163,6 +163,16 @@ def test_generic_rss_reads_html_descriptions_dublin_core_and_prism_fields() -> N
     assert result.warnings == ["1 entry with neither a title nor an abstract skipped"]
 
 
+def test_latex_comparisons_in_an_abstract_are_not_taken_for_html() -> None:
+    text = (
+        "<rss><channel><title>T</title><item><title>Bounds</title><description>"
+        "For $0&lt;a&lt;b$ and $c&gt;1$ we show &lt;p&gt;a bound&lt;/p&gt;.</description></item>"
+        "</channel></rss>"
+    )
+    result = read(text, Path("f.rss"))
+    assert result.texts == ["For $0<a<b$ and $c>1$ we show a bound ."]
+
+
 def test_billion_laughs_is_refused_without_expanding_and_the_file_is_named() -> None:
     corpus = load_corpus([FIXTURES / "feed-billion-laughs.xml"])
     assert corpus.abstracts == []

@@ -30,8 +30,11 @@ FORMAT = "feed"
 _ANNOUNCE = re.compile(
     r"^\s*arXiv:\s*(\S+)\s+Announce Type:\s*[\w-]+\s*(?:Abstract:\s*)?", re.IGNORECASE
 )
+# An HTML tag: its name, then attributes after a space (never a `$`, so `$0<a<b>1$`
+# in a LaTeX abstract is not taken for a link).
 _HTML_TAG = re.compile(
-    r"</?(?:p|br|div|span|a|em|i|b|strong|sub|sup|ul|ol|li|h[1-6]|img|blockquote|code)\b[^>]*>",
+    r"</?(?:p|br|div|span|a|em|i|b|strong|sub|sup|ul|ol|li|h[1-6]|img|blockquote|code)"
+    r"(?:\s[^<>$]*)?/?>",
     re.IGNORECASE,
 )
 # arXiv's RSS 1.0 feeds (before 2024) end each title with its id and category.

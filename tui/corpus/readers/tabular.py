@@ -26,6 +26,7 @@ from tui.corpus.readers._fields import (
 
 FORMAT = "csv"
 _DELIMITERS = (",", "\t", ";")
+_EXCEL_SEP = re.compile(r"^sep=(.)\r?$")
 # Zotero's `Extra` column carries the arXiv id of a preprint (`arXiv: 2101.00001`).
 _EXTRA_ARXIV = re.compile(r"arXiv:\s*(\S+)", re.IGNORECASE)
 _KINDS = {
@@ -107,7 +108,13 @@ def read(text: str, path: Path) -> ReadResult:
 
     body = text.lstrip("\ufeff")
     header_line = body.split("\n", 1)[0]
-    delimiter = _delimiter(header_line, path.suffix.lower())
+    sep_line = _EXCEL_SEP.match(header_line)
+    if sep_line is not None:
+        # Excel's `sep=;` line names the delimiter and comes before the header.
+        body = body.split("\n", 1)[1] if "\n" in body else ""
+        delimiter = sep_line.group(1)
+    else:
+        delimiter = _delimiter(header_line, path.suffix.lower())
     rows = csv.reader(io.StringIO(body, newline=""), delimiter=delimiter, strict=False)
     try:
         header = next(rows, None)
