@@ -44,6 +44,7 @@ _DOI_PREFIX = re.compile(r"^(?:doi:|info:doi/)\s*", re.IGNORECASE)
 
 _LOCAL_NAMES: dict[object, str] = {}
 _OAI_PREFIX = re.compile(r"^oai:arXiv\.org:", re.IGNORECASE)
+_ATOM_DATE = re.compile(r"(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?:T|$)")
 _NEW_STYLE_ID = re.compile(r"\d{4}\.")
 _NAME_IN_BRACKETS = re.compile(r"\(([^)]+)\)")
 
@@ -109,6 +110,8 @@ def _date(text: str) -> str | None:
     """An ISO date from an Atom date (`2021-01-01T18:59:59Z`) or an RSS one (RFC 822)."""
     if not text:
         return None
+    if _ATOM_DATE.match(text):
+        return text[:10]  # the common case, without the general parse
     iso = date_of(text)
     if iso is not None:
         return iso
