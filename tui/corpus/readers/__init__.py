@@ -89,6 +89,9 @@ READERS: dict[str, tuple[str, str]] = {
     "text": ("text", "text"),
     "bibtex": ("bibtex", "BibTeX"),
     "ris": ("ris", "RIS"),
+    "feed": ("feed", "Atom/RSS feed"),
+    "json": ("jsonfmt", "JSON"),
+    "csv": ("tabular", "CSV"),
 }
 
 # Extensions whose files a folder loads, and the format each one promises.
@@ -98,12 +101,26 @@ EXTENSIONS: dict[str, str] = {
     ".bib": "bibtex",
     ".bibtex": "bibtex",
     ".ris": "ris",
+    ".xml": "feed",
+    ".atom": "feed",
+    ".rss": "feed",
+    ".json": "json",
+    ".jsonl": "json",
+    ".ndjson": "json",
+    ".csv": "csv",
+    ".tsv": "csv",
 }
 
 _HEAD_CHARS = 65536
 _BIBTEX_ENTRY = re.compile(r"^[ \t]*@[ \t]*[A-Za-z]+[ \t]*[{(]", re.MULTILINE)
 _RIS_TAG = re.compile(r"^TY  - ", re.MULTILINE)
 _XML_START = re.compile(r"^(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<", re.DOTALL)
+# Without a promising extension, only a file that opens as a feed or as JSON of
+# objects is one: a `.txt` starting `[1] arXiv:...` or `<b>` stays text.
+_FEED_START = re.compile(
+    r"^(?:<\?xml\b|(?:<!--.*?-->\s*)*<(?:feed|rss|rdf:RDF|!DOCTYPE)\b)", re.DOTALL
+)
+_JSON_START = re.compile(r'^(?:\{\s*(?:"|\}|$)|\[\s*(?:[{\["\]]|$))')
 
 
 def format_name(fmt: str) -> str:
@@ -122,9 +139,11 @@ def sniff(text: str, path: Path) -> str:
     promised = EXTENSIONS.get(path.suffix.lower())
     if promised in ("csv", "tsv") and "csv" in READERS:
         return "csv"
-    if head.startswith(("{", "[")) and "json" in READERS:
+    json_start = _JSON_START.match(head) if promised != "json" else head.startswith(("{", "["))
+    if json_start and "json" in READERS:
         return "json"
-    if _XML_START.match(head) and "feed" in READERS:
+    feed_start = _FEED_START.match(head) if promised != "feed" else _XML_START.match(head)
+    if feed_start and "feed" in READERS:
         return "feed"
     is_ris = head.startswith("TY  - ") or (promised == "ris" and _RIS_TAG.search(head))
     if is_ris and "ris" in READERS:
