@@ -93,7 +93,7 @@ def paper_abstract(paper: Paper, text: str, position: int) -> Abstract:
     """An abstract as the loader makes one from a library entry: its id from its ids
     (else its text), its collection from its venue and year."""
     aid = id_from_ids(paper.ids) or abstract_id(text or paper.title or "")
-    label = f"{paper.venue} {paper.year}"
+    label = f"{paper.venue or ''} {paper.year or ''}".strip() or "library"
     collection = Collection(label, paper.venue, paper.year)
     return Abstract(aid, text, collection, [SourceRef(LIBRARY, position)], paper=paper)
 

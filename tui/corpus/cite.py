@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from tui.corpus.venues import is_journal
+from tui.corpus.venues import is_journal, short_venue
 from tui.sanitize import visible_line
 
 if TYPE_CHECKING:
@@ -111,10 +111,12 @@ def citekey(abstract: Abstract) -> str:
     if paper is not None and (key := paper.id_of("citekey")):
         return key
     year = abstract.collection.year
-    if paper is not None and paper.authors:
-        who = _ascii_word(paper.authors[0].family.replace("-", ""))
-    else:
+    if paper is None:
         who = _ascii_word(abstract.collection.venue or abstract.collection.label)
+    elif paper.authors:
+        who = _ascii_word(paper.authors[0].family.replace("-", ""))
+    else:  # not the file's name, which a paper without venue has as its collection
+        who = _ascii_word(short_venue(paper.venue)) if paper.venue else ""
     when = str(year) if year else ""
     return (who + when + _ascii_word(abstract.title or abstract.headline)) or "paper"
 
