@@ -157,3 +157,13 @@ def test_a_pasted_title_finds_its_paper_first() -> None:
         "Sparse Attention for Long Document Retrieval", corpus
     )
     assert corpus.abstracts[result.indices[0]].paper is target
+
+
+def test_paper_fields_on_conference_text_only_match_nothing_and_never_fail() -> None:
+    corpus = paper_corpus()
+    paragraphs = Corpus(corpus.abstracts[5:], [], [])
+    index = SearchIndex.build(paragraphs)
+    assert index.search("author:vaswani ", paragraphs).indices == []
+    assert index.search("id:2006.1", paragraphs).indices == []
+    assert len(index.search("has:abstract", paragraphs).indices) == 2
+    assert titles(index, paragraphs, "title:graph ") == [paragraphs.abstracts[0].headline]
