@@ -354,7 +354,9 @@ class AbstractsApp(App[int]):
         if action in PAPER_ACTIONS:
             # The listed binding while a paper is highlighted, the unlisted one otherwise:
             # the footer names the keys only where they can open or copy something.
-            current = self.abstract_list.current if len(self.screen_stack) == 1 else None
+            lists = self.query("#list").results(AbstractList)  # none before compose, after unmount
+            shown = next(lists, None) if len(self.screen_stack) == 1 else None
+            current = shown.current if shown is not None else None
             is_paper = current is not None and current.paper is not None
             return current is not None and is_paper != bool(parameters[1:])
         if action in MAIN_SCREEN_ONLY:
