@@ -33,7 +33,10 @@ def test_json_lines(corpus_dir: Path, capsys: pytest.CaptureFixture[str]) -> Non
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert len(records) == 1
     record = records[0]
-    assert set(record) == {"id", "venue", "year", "source", "headline", "text", "score", "match"}
+    assert set(record) == {
+        *("id", "venue", "year", "source", "headline", "text"),
+        *("title", "authors", "ids", "url", "score", "match"),
+    }
     assert record["match"] == "all"
     assert (record["venue"], record["year"]) == ("NeurIPS", 2022)
     assert record["source"].endswith("b.txt")

@@ -43,7 +43,10 @@ def test_json_lines_rank_the_known_neighbour_first(
     lines = capsys.readouterr().out.splitlines()
     assert 1 <= len(lines) <= 2
     first = json.loads(lines[0])
-    assert set(first) == {"id", "venue", "year", "source", "headline", "text", "score"}
+    assert set(first) == {
+        *("id", "venue", "year", "source", "headline", "text"),
+        *("title", "authors", "ids", "url", "score"),
+    }
     assert first["id"] == abstract_id(GRAPH_NEIGHBOUR)
     assert (first["venue"], first["year"]) == ("ICLR", 2024)
     assert 0 < first["score"] <= 1

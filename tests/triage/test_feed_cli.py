@@ -11,7 +11,7 @@ from tui.cli import main
 from tui.corpus.load import load_corpus
 from tui.store.userdata import UserData
 
-CORE = ["id", "venue", "year", "source", "headline", "text"]
+CORE = ["id", "venue", "year", "source", "headline", "text", "title", "authors", "ids", "url"]
 
 
 @pytest.fixture
@@ -86,7 +86,7 @@ def test_feed_ranks_by_the_given_likes_and_unlikes(
     )  # fmt: skip
     rows = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and len(rows) == 7
-    assert list(rows[0])[:8] == [*CORE, "score", "because"]
+    assert list(rows[0])[: len(CORE) + 2] == [*CORE, "score", "because"]
     assert {r["because"] for r in rows} <= {liked.id, other.id}
     assert not {r["id"] for r in rows} & {liked.id, other.id, unliked.id}
     assert [r["score"] for r in rows] == sorted((r["score"] for r in rows), reverse=True)

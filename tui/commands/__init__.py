@@ -37,7 +37,17 @@ def report_problems(prog: str, problems: Iterable[object]) -> None:
 
 def json_row(abstract: Abstract, **extra: object) -> dict[str, object]:
     """One `--json` row: the fields every subcommand prints (id, venue, year, source,
-    headline, text), then the subcommand's own."""
+    headline, text; and what the source says of the paper: title, authors, ids, url),
+    then the subcommand's own.
+
+    `title` is null and `authors` and `ids` empty for a conference paragraph; `ids` maps
+    each kind (`doi`, `arxiv`, `openreview`, `citekey`, ...) to its first value; `url`
+    is the paper's page (its link, else its DOI's, arXiv's or OpenReview's), or null.
+    """
+    paper = abstract.paper
+    ids: dict[str, str] = {}
+    for kind, value in paper.ids if paper is not None else ():
+        ids.setdefault(kind, value)
     return {
         "id": abstract.id,
         "venue": abstract.collection.venue,
@@ -45,6 +55,10 @@ def json_row(abstract: Abstract, **extra: object) -> dict[str, object]:
         "source": str(abstract.source.path),
         "headline": abstract.headline,
         "text": abstract.plain,
+        "title": abstract.title,
+        "authors": [a.name for a in paper.authors] if paper is not None else [],
+        "ids": ids,
+        "url": paper.page_url if paper is not None else None,
         **extra,
     }
 

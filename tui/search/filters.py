@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 from rapidfuzz.distance import OSA
 
+from tui.corpus.model import Corpus
 from tui.corpus.tokens import tokenize
 from tui.search.build import IndexData
 from tui.search.expand import Expander, max_typos
@@ -33,6 +34,8 @@ class FilterContext:
     data: IndexData
     personal: PersonalData | None
     topics: TopicNumbers | None = None
+    #: The corpus indexed, for the fields about papers (`tui.search.paperfields`).
+    corpus: Corpus | None = None
     _positions: dict[str, int] | None = field(default=None, repr=False)
 
     def mask_of_ids(self, ids: Iterable[str]) -> BoolArray:
@@ -163,3 +166,6 @@ register_selector("has", _has)
 register_selector("note", _note)
 register_selector("tag", _tag)
 register_selector("topic", _topic)
+
+# The fields about papers (author:, title:, id:, has:abstract) register their selectors.
+from tui.search import paperfields as _paperfields  # noqa: E402, F401

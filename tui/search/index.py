@@ -180,7 +180,7 @@ class SearchIndex:
                     score += PHRASE_BOOST * match.vector
             ranked = True
         if query.fields:
-            ctx = FilterContext(self.data, personal, topics)
+            ctx = FilterContext(self.data, personal, topics, corpus)
             for clause in query.fields:
                 selected = select(clause, ctx)
                 mask &= ~selected if clause.negated else selected

@@ -230,6 +230,8 @@ def _parse_topic(value: str) -> object:
 
 
 register_field(FieldSpec("topic", _parse_topic))
+# The fields about papers (author:, title:, id:, has:abstract) register their parsers.
+from tui.search import paperquery as _paperquery  # noqa: E402, F401, I001
 
 
 # A field is `letters:` at the start of a chunk; anything else with a colon

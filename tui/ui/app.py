@@ -34,6 +34,7 @@ from tui.ui.clock import Clock, TextualClock
 from tui.ui.controllers.exporting import ExportController
 from tui.ui.controllers.feed import FeedController
 from tui.ui.controllers.notes import NotesController
+from tui.ui.controllers.papers import CopyKind, OpenKind, PaperController
 from tui.ui.controllers.personal import PersonalController
 from tui.ui.controllers.saved import SavedSearchController
 from tui.ui.controllers.search import FILTER_PLACEHOLDERS, SearchController
@@ -68,6 +69,9 @@ MAIN_SCREEN_ONLY = (
     frozenset(binding.action for binding in APP_BINDINGS if isinstance(binding, Binding))
     - OVER_ANY_SCREEN
 )
+#: The actions on the highlighted paper (w, W, y, Y, c): main screen only, and listed in
+#: the footer only for a paper (see `check_action`).
+PAPER_ACTIONS = frozenset({"open_paper", "copy_paper"})
 ANSI_THEMES = ("ansi-dark", "ansi-light")
 
 
@@ -108,6 +112,9 @@ class AbstractsApp(App[int]):
         self.feed = FeedController(self)
         self.topics = TopicsController(self)
         self.saved = SavedSearchController(self)
+        self.papers = PaperController(self)
+        #: Whether the footer last showed a paper's keys (refreshed when that changes).
+        self._paper_keys_shown: bool | None = None
         #: Saving at quit, signals and the bound on quitting (the command line installs
         #: its guard; the tests do not).
         self.quit_sequence = QuitSequence(self)
@@ -280,6 +287,10 @@ class AbstractsApp(App[int]):
     @on(AbstractList.Highlighted)
     def _on_highlighted(self, event: AbstractList.Highlighted) -> None:
         self._show_current()
+        is_paper = event.abstract is not None and event.abstract.paper is not None
+        if is_paper != self._paper_keys_shown:
+            self._paper_keys_shown = is_paper
+            self.refresh_bindings()
         if event.abstract is not None:
             self.personal.start_read_timer(event.abstract)
             self.triage.schedule_resume_save()
@@ -340,6 +351,14 @@ class AbstractsApp(App[int]):
         if action == "to_results":
             # The priority Enter only means "to the results" in the filter box.
             return len(self.screen_stack) == 1 and self.focused is self.filter_input
+        if action in PAPER_ACTIONS:
+            # The listed binding while a paper is highlighted, the unlisted one otherwise:
+            # the footer names the keys only where they can open or copy something.
+            lists = self.query("#list").results(AbstractList)  # none before compose, after unmount
+            shown = next(lists, None) if len(self.screen_stack) == 1 else None
+            current = shown.current if shown is not None else None
+            is_paper = current is not None and current.paper is not None
+            return current is not None and is_paper != bool(parameters[1:])
         if action in MAIN_SCREEN_ONLY:
             return len(self.screen_stack) == 1  # not from over another view or dialog
         return True
@@ -415,6 +434,12 @@ class AbstractsApp(App[int]):
 
     def action_topics(self) -> None:
         self.topics.show()
+
+    def action_open_paper(self, kind: OpenKind, _unlisted: str = "") -> None:
+        self.papers.open(self.abstract_list.current, kind)
+
+    def action_copy_paper(self, kind: CopyKind, _unlisted: str = "") -> None:
+        self.papers.copy(self.abstract_list.current, kind)
 
     def action_save_search(self) -> None:
         self.saved.save_current()

@@ -23,6 +23,24 @@ APP_BINDINGS: list[BindingType] = [
     Binding("L", "load_report", "Load report", show=False),
     Binding("b", "toggle_bookmark", "★ Bookmark"),
     Binding("n", "edit_note", "Note"),
+    # A paper's keys are in the footer only while the highlighted row is a paper (see
+    # `AbstractsApp.check_action`); on a conference paragraph the same keys run the
+    # same actions through the unlisted bindings below, and say why nothing opens.
+    Binding("w", "open_paper('page')", "Open", tooltip="Open the paper's page in the browser"),
+    Binding("c", "copy_paper('bibtex')", "Cite", tooltip="Copy the paper's BibTeX entry"),
+    Binding("W", "open_paper('pdf')", "Open the paper's PDF in the browser", show=False),
+    Binding("y", "copy_paper('id')", "Copy the paper's id (DOI, arXiv, ...)", show=False),
+    Binding("Y", "copy_paper('link')", "Copy the paper's link", show=False),
+    *(
+        Binding(key, f"{action}({kind!r}, 'no paper')", "", show=False)
+        for key, action, kind in (
+            ("w", "open_paper", "page"),
+            ("c", "copy_paper", "bibtex"),
+            ("W", "open_paper", "pdf"),
+            ("y", "copy_paper", "id"),
+            ("Y", "copy_paper", "link"),
+        )
+    ),
     Binding("e", "edit_note_externally", "Note in $EDITOR", show=False),
     Binding("r", "toggle_read", "Read/unread", show=False),
     Binding("N", "notes", "Notes view", show=False),

@@ -38,11 +38,13 @@ def help_sections(app: AbstractsApp) -> list[HelpSection]:
     ):
         rows = []
         for binding in bindings:
-            if isinstance(binding, Binding):
+            # An unlisted twin of a key (no description) is the same key: named once.
+            if isinstance(binding, Binding) and binding.description:
                 keys = ", ".join(
                     app.get_key_display(Binding(k.strip(), "")) for k in binding.key.split(",")
                 )
-                rows.append((keys, binding.description))
+                # The footer's word, or the longer tooltip where the binding has one.
+                rows.append((keys, binding.tooltip or binding.description))
         sections.append((title, rows))
     sections.append(
         (
@@ -120,6 +122,7 @@ def app_commands(app: AbstractsApp) -> Iterator[SystemCommand]:
         app.exporting.open_dialog,
     )
     yield from app.personal.commands()
+    yield from app.papers.commands()
     yield from app.triage.commands()
     yield from app.tags.commands()
     yield from app.feed.commands()

@@ -28,6 +28,7 @@ from textual.strip import Strip
 from tui.corpus.model import Abstract, Corpus
 from tui.sanitize import visible_line
 from tui.tagnames import format_tags
+from tui.ui.widgets import paper_row
 from tui.ui.widgets.cursor import CURSOR_BINDINGS, CursorMoves
 
 Spans = Callable[[str], Sequence[tuple[int, int]]]
@@ -362,8 +363,7 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
             (marks.unread(abstract.id), mark_style),
             " ",
         )
-        meta = visible_line(abstract.collection.short)
-        meta_width = min(len(meta), max(0, width // 4))
+        paper = abstract.paper
         tags = marks.tags.get(abstract.id)
         tag_text = Text()
         if tags and width >= 40:
@@ -371,6 +371,18 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
             tag_text = Text(visible_line(format_tags(tags)), style=self._style("meta"))
             tag_text.truncate(min(tag_text.cell_len, width // 5), overflow="ellipsis")
             tag_text.append(" ")
+        if paper is None:
+            meta = visible_line(abstract.collection.short)
+            meta_width = min(len(meta), max(0, width // 4))
+        else:
+            # A paper: first author and venue with year in columns that line up.
+            author_width, venue_width = paper_row.columns(width)
+            author = paper_row.author_cell(paper, author_width)
+            venue = paper_row.venue_year_cell(paper, venue_width)
+            meta = (author.ljust(author_width) + " " if author_width else "") + venue.rjust(
+                venue_width
+            )
+            meta_width = len(meta)
         headline_width = max(1, width - marker.cell_len - meta_width - tag_text.cell_len - 1)
         headline = Text(abstract.headline, style=self._style("read" if is_read else "unread"))
         if self.highlight_spans is not None:

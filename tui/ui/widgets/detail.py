@@ -18,8 +18,11 @@ from tui.corpus.latex import render
 from tui.corpus.model import Abstract
 from tui.sanitize import visible, visible_line
 from tui.tagnames import format_tags
+from tui.ui.widgets.paper_detail import paper_text
 
 WORDS_PER_MINUTE = 200
+# The widest the paper's block is laid out for (its authors' line), as #detail-paper's max-width.
+PAPER_WIDTH = 90
 # Characters of source shown for one abstract (real ones are a few thousand).
 DISPLAY_LIMIT = 10_000
 
@@ -58,17 +61,10 @@ def reading_text(
     to DISPLAY_LIMIT characters of source: rendering, wrapping and highlighting hundreds
     of thousands of words on every key press would freeze the app.
     """
+    if not abstract.has_abstract:
+        return Text("No abstract in the source.", style="italic dim")
     source, rest = _displayed(abstract.text)
-    if raw:
-        body = Text(visible(source))  # the source, controls made visible
-    else:
-        rendered = render(source)
-        body = Text(rendered.plain)
-        for span in rendered.spans:
-            if span.style == "link" and span.url:
-                body.stylize(Style(link=span.url, underline=True), span.start, span.end)
-            elif span.style in _STYLES:
-                body.stylize(_STYLES[span.style], span.start, span.end)
+    body = Text(visible(source)) if raw else rendered_text(source)
     if spans is not None:
         for start, end in spans(body.plain):
             body.stylize(match_style, start, end)
@@ -79,6 +75,18 @@ def reading_text(
             style="italic dim",
         )
     return body
+
+
+def rendered_text(source: str) -> Text:
+    """LaTeX source rendered as a Text: italics, bold, code and links kept as styles."""
+    rendered = render(source)
+    text = Text(rendered.plain)
+    for span in rendered.spans:
+        if span.style == "link" and span.url:
+            text.stylize(Style(link=span.url, underline=True), span.start, span.end)
+        elif span.style in _STYLES:
+            text.stylize(_STYLES[span.style], span.start, span.end)
+    return text
 
 
 def _displayed(text: str) -> tuple[str, int]:
@@ -105,12 +113,21 @@ def meta_text(view: DetailView) -> Text:
     source = abstract.source
     parts = Text()
     # File names and header lines are data: shown, never obeyed by the terminal.
-    parts.append(visible_line(abstract.collection.short), style="bold")
-    parts.append(f" · {visible_line(source.name)} #{source.position}")
+    if abstract.paper is None:
+        parts.append(visible_line(abstract.collection.short), style="bold")
+        parts.append(f" · {visible_line(source.name)} #{source.position}")
+    else:
+        # A paper's venue and year are above (paper_text): here, every file it came from.
+        files = [f"{visible_line(s.name)} #{s.position}" for s in abstract.sources]
+        parts.append("Sources: " if len(files) > 1 else "Source: ")
+        parts.append(" · ".join(files), style="bold")
     parts.append("\n")
     # Lines are never wrapped (styles/app.tcss): the length leads the second line, and
     # the id, least needed, is what an ellipsis cuts first.
-    parts.append(f"{words:,} words · {minutes} min  ·  ")
+    if abstract.has_abstract:
+        parts.append(f"{words:,} words · {minutes} min  ·  ")
+    else:
+        parts.append("no abstract  ·  ")
     if view.bookmarked or not view.dismissed:
         parts.append(
             "★ bookmarked  " if view.bookmarked else "☆ not bookmarked  ",
@@ -123,7 +140,7 @@ def meta_text(view: DetailView) -> Text:
     if view.tags:
         parts.append("\nTags: ", style="dim")
         parts.append(visible_line(format_tags(view.tags)), style="bold")
-    if len(abstract.sources) > 1:
+    if len(abstract.sources) > 1 and abstract.paper is None:
         others = ", ".join(f"{visible_line(s.name)} #{s.position}" for s in abstract.sources[1:])
         parts.append(f"\nAlso in: {others}", style="dim")
     for other, score in view.near_duplicates:
@@ -152,6 +169,9 @@ class DetailPane(VerticalScroll, can_focus=True):
         self.view: DetailView | None = None
 
     def compose(self) -> ComposeResult:
+        paper = Static(id="detail-paper")
+        paper.display = False  # shown for papers only (conference text has no such block)
+        yield paper
         yield Static(id="detail-meta")
         yield Static(id="detail-body")
         note = Static(id="detail-note")
@@ -165,6 +185,22 @@ class DetailPane(VerticalScroll, can_focus=True):
         meta = self.query_one("#detail-meta", Static)
         body = self.query_one("#detail-body", Static)
         note = self.query_one("#detail-note", Static)
+        paper = self.query_one("#detail-paper", Static)
+        # The full style: a partial one drops the alpha of `$accent 35%` (a full accent).
+        match = self.get_component_rich_style("detail-pane--match")
+        paper.display = view is not None and view.abstract.paper is not None
+        if view is not None and view.abstract.paper is not None:
+            title = view.abstract.paper.title or view.abstract.headline
+            width = min(PAPER_WIDTH, self.scrollable_content_region.width) or PAPER_WIDTH
+            paper.update(
+                paper_text(
+                    view.abstract,
+                    width,
+                    Text(visible(title)) if view.raw else rendered_text(title),
+                    spans=view.spans,
+                    match_style=match,
+                )
+            )
         if view is None:
             meta.update(Text("Nothing selected.", style="dim"))
             body.update("")
@@ -172,13 +208,16 @@ class DetailPane(VerticalScroll, can_focus=True):
             note.display = False
             return
         meta.update(meta_text(view))
-        # The full style: a partial one drops the alpha of `$accent 35%` (a full accent).
-        match = self.get_component_rich_style("detail-pane--match")
         body.update(reading_text(view.abstract, raw=view.raw, spans=view.spans, match_style=match))
         note.display = bool(view.note)
         note.update(Text(visible(view.note or "")))
         if changed:
             self.scroll_home(animate=False)
+
+    def on_resize(self) -> None:
+        # How many authors fit on their line depends on the width.
+        if self.view is not None and self.view.abstract.paper is not None:
+            self.show(self.view)
 
     @property
     def at_bottom(self) -> bool:
