@@ -100,6 +100,7 @@ def main() -> int:
 
         print("\nauthor:FAMILY over the library (every family name of the pool)")
         recalls, precisions, misses = [], [], []
+        extra: list[tuple[float, str, int]] = []
         for family in FAMILY:
             want = {
                 by_key[p.citekey]
@@ -108,12 +109,15 @@ def main() -> int:
             }
             if not want:
                 continue
-            result = index.search(f"author:{family}", corpus)
+            # A trailing space: the name typed whole (the last word is otherwise completed).
+            result = index.search(f"author:{family} ", corpus)
             got = set(result.indices[: result.matched])
             recalls.append(len(want & got) / len(want))
             precisions.append(len(want & got) / len(got) if got else 0.0)
             if want - got:
                 misses.append(f"{family} ({len(want - got)} of {len(want)} missed)")
+            if got - want:
+                extra.append((len(want & got) / len(got), family, len(got - want)))
         print(
             f"  {len(recalls)} authors: recall mean {statistics.fmean(recalls):.3f}, "
             f"min {min(recalls):.3f}; precision mean {statistics.fmean(precisions):.3f}, "
@@ -121,6 +125,9 @@ def main() -> int:
         )
         if misses:
             print("  missed:", "; ".join(misses[:10]))
+        if extra:
+            worst = ", ".join(f"{f} {p:.2f} (+{n})" for p, f, n in sorted(extra)[:6])
+            print(f"  lowest precision: {worst}")
         print("  target: recall 1.0 for every author")
 
         few = papers[:500]
