@@ -97,6 +97,15 @@ def word_count(abstract: Abstract) -> int:
     return abstract.word_count
 
 
+def version_text(abstract: Abstract) -> str | None:
+    """`v2, 2026-12-01`: the arXiv version shown and its date, when the source says."""
+    paper = abstract.paper
+    if paper is None or paper.version is None:
+        return None
+    updated = next((v for k, v in paper.extra if k == "updated"), None) or paper.date
+    return f"v{paper.version}, {updated}" if updated else f"v{paper.version}"
+
+
 def meta_text(view: DetailView) -> Text:
     """The line above the abstract: collection, source and position, length, state."""
     abstract = view.abstract
@@ -107,6 +116,9 @@ def meta_text(view: DetailView) -> Text:
     # File names and header lines are data: shown, never obeyed by the terminal.
     parts.append(visible_line(abstract.collection.short), style="bold")
     parts.append(f" · {visible_line(source.name)} #{source.position}")
+    version = version_text(abstract)
+    if version:
+        parts.append(f" · {visible_line(version)}")
     parts.append("\n")
     # Lines are never wrapped (styles/app.tcss): the length leads the second line, and
     # the id, least needed, is what an ellipsis cuts first.
