@@ -23,6 +23,8 @@ class Outcome:
     problem: str | None = None
     #: The problem is the user's to fix (nothing followed, a bad config), not the network's.
     usage: bool = False
+    #: When each request was sent (the clock's monotonic time).
+    sent: list[float] = field(default_factory=list)
 
     @property
     def stored(self) -> int:
@@ -64,7 +66,7 @@ def fetch_followed(
     settings = Settings(api_url or configured_url, max_papers=max_papers)
     client = Client(clock, cancelled=cancelled, timeout=TIMEOUT if timeout is None else timeout)
     fetcher = Fetcher(library, settings, client, progress=progress)
-    outcome = Outcome()
+    outcome = Outcome(sent=client.sent)
     try:
         with locked(library, "fetch", wait=False) as mine:
             if not mine:
