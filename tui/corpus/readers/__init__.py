@@ -71,12 +71,23 @@ def failed(format: str, path: Path, error: str, warnings: list[str] | None = Non
 # Format name -> (module under tui.corpus.readers, name for messages).
 READERS: dict[str, tuple[str, str]] = {
     "text": ("text", "conference text"),
+    "feed": ("feed", "Atom/RSS feed"),
+    "json": ("jsonfmt", "JSON"),
+    "csv": ("tabular", "CSV"),
 }
 
 # Extensions whose files a folder loads, and the format each one promises.
 EXTENSIONS: dict[str, str] = {
     ".txt": "text",
     ".text": "text",
+    ".xml": "feed",
+    ".atom": "feed",
+    ".rss": "feed",
+    ".json": "json",
+    ".jsonl": "json",
+    ".ndjson": "json",
+    ".csv": "csv",
+    ".tsv": "csv",
 }
 
 _HEAD_CHARS = 65536
