@@ -37,7 +37,8 @@ class FakePaper:
         updated = self.updated or self.published
         authors = "".join(f"<author><name>{escape(a)}</name></author>" for a in self.authors)
         cats = "".join(
-            f'<category term="{c}" scheme="http://arxiv.org/schemas/atom"/>' for c in self.categories
+            f'<category term="{c}" scheme="http://arxiv.org/schemas/atom"/>'
+            for c in self.categories
         )
         return (
             "<entry>"
@@ -55,11 +56,16 @@ class FakePaper:
         )
 
 
-def papers(n: int, newest: datetime, *, prefix: str = "2612", every: timedelta = timedelta(minutes=5), first: int = 1) -> list[FakePaper]:
+def papers(
+    n: int,
+    newest: datetime,
+    *,
+    prefix: str = "2612",
+    every: timedelta = timedelta(minutes=5),
+    first: int = 1,
+) -> list[FakePaper]:
     """`n` papers submitted `every` apart, the newest at `newest`, numbered from `first`."""
-    return [
-        FakePaper(f"{prefix}.{first + i:05d}", newest - i * every) for i in range(n)
-    ]
+    return [FakePaper(f"{prefix}.{first + i:05d}", newest - i * every) for i in range(n)]
 
 
 def feed(entries: list[FakePaper], total: int, start: int, per_page: int) -> bytes:
@@ -68,7 +74,7 @@ def feed(entries: list[FakePaper], total: int, start: int, per_page: int) -> byt
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         '<feed xmlns="http://www.w3.org/2005/Atom">'
         '<link href="http://arxiv.org/api/query?search_query%3Dcat%3Acs.LG" rel="self" type="application/atom+xml"/>'
-        "<title type=\"html\">ArXiv Query: search_query=cat:cs.LG</title>"
+        '<title type="html">ArXiv Query: search_query=cat:cs.LG</title>'
         "<id>http://arxiv.org/api/fakeid</id>"
         "<updated>2026-12-01T00:00:00-05:00</updated>"
         f'<opensearch:totalResults xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/">{total}</opensearch:totalResults>'

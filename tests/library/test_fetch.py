@@ -61,11 +61,14 @@ def test_two_thousand_new_papers_over_twenty_pages_are_each_stored_once_three_se
     assert len(counts) == 2_000 and set(counts.values()) == {1}
     assert len(arxiv.requests) == 20
     assert len(outcome.sent) == 20
-    assert all(b - a >= REQUEST_INTERVAL for a, b in zip(outcome.sent, outcome.sent[1:]))
+    assert all(
+        b - a >= REQUEST_INTERVAL for a, b in zip(outcome.sent, outcome.sent[1:], strict=False)
+    )
     assert {r["start"] for r in arxiv.requests} == {str(100 * k) for k in range(20)}
-    assert all(r["sortBy"] == "submittedDate" and r["sortOrder"] == "descending" for r in arxiv.requests)
+    assert all(
+        r["sortBy"] == "submittedDate" and r["sortOrder"] == "descending" for r in arxiv.requests
+    )
     assert all(f"abstracts/{__version__}" in r["user-agent"] for r in arxiv.requests)
-
 
 
 class Killed(Exception):
@@ -110,7 +113,9 @@ def test_a_503_and_a_429_are_retried_after_a_pause(
     outcome = fetch(data_dir, config_dir, clock, arxiv)
     assert outcome.problem is None and outcome.stored == 150
     assert len(arxiv.requests) == 4
-    assert all(b - a >= REQUEST_INTERVAL for a, b in zip(outcome.sent, outcome.sent[1:]))
+    assert all(
+        b - a >= REQUEST_INTERVAL for a, b in zip(outcome.sent, outcome.sent[1:], strict=False)
+    )
 
 
 def test_a_slow_page_times_out_and_is_asked_again(
