@@ -75,10 +75,25 @@ class Source:
         return f"{self.kind}-{words}-{digest}" if words else f"{self.kind}-{digest}"
 
 
+# Archives whose subject classes are words (`physics.optics`, `cond-mat.mes-hall`); the
+# others' are two capitals (`cs.LG`), and the rest have none (`hep-th`).
+_WORD_CLASSES = frozenset({"physics", "cond-mat"})
+_NO_CLASSES = frozenset(
+    {"gr-qc", "hep-ex", "hep-lat", "hep-ph", "hep-th", "math-ph", "nucl-ex", "nucl-th", "quant-ph"}
+)
+
+
 def is_category(text: str) -> bool:
     """True for an arXiv category such as `cs.LG`, `math.AP`, `hep-th` or `astro-ph.CO`."""
     m = _CATEGORY.match(text)
-    return m is not None and m.group("archive") in ARCHIVES
+    if m is None or m.group("archive") not in ARCHIVES:
+        return False
+    archive, subject = m.group("archive"), m.group("subject")
+    if subject is None:
+        return True
+    if archive in _NO_CLASSES:
+        return False
+    return subject.islower() if archive in _WORD_CLASSES else subject.isupper()
 
 
 def parse_source(raw: str) -> Source:
@@ -101,6 +116,11 @@ def parse_source(raw: str) -> Source:
             raise SourceError(f"unbalanced parentheses in the query {text!r}")
         return Source(text, text, "query")
     if "." in text and " " not in text:
+        archive, _, subject = text.partition(".")
+        if archive in ARCHIVES and is_category(f"{archive}.{subject.upper()}"):
+            raise SourceError(
+                f"{text!r} is not an arXiv category: did you mean {archive}.{subject.upper()}?"
+            )
         raise SourceError(
             f"{text!r} is not an arXiv category (archives: {', '.join(sorted(ARCHIVES))}); "
             f"follow for example {EXAMPLES}"
