@@ -55,8 +55,3 @@ def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "config"
     monkeypatch.setenv("ABSTRACTS_CONFIG_DIR", str(folder))
     return folder
-
-
-@pytest.fixture
-def data_dir(_isolated_data_dir: Path) -> Path:
-    return _isolated_data_dir
