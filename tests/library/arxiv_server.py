@@ -8,7 +8,8 @@ newest submission first (`sortBy=submittedDate&sortOrder=descending`), paged by
 `start` and `max_results`. A query matches `cat:X` and `au:"Name"`; anything else, all.
 
 `faults` scripts what the next requests get instead of a page: `"503"`, `"429"`,
-`"slow"` (no answer for `slow_seconds`), `"truncated"` (half a page), `"spurious-empty"`.
+`"slow"` (no answer for `slow_seconds`), `"truncated"` (half a page), `"spurious-empty"`,
+`"hold"` (no answer until `release` is set).
 """
 
 from __future__ import annotations
@@ -56,6 +57,34 @@ class FakePaper:
         )
 
 
+_METHODS = (
+    "graph neural networks",
+    "diffusion models",
+    "contrastive learning",
+    "transformers",
+    "bandit algorithms",
+    "kernel methods",
+    "variational inference",
+    "reinforcement learning",
+)
+_TASKS = (
+    "protein folding",
+    "image segmentation",
+    "machine translation",
+    "weather forecasting",
+    "robot control",
+    "recommendation",
+)
+
+
+def _summary(i: int) -> str:
+    method, task = _METHODS[i % len(_METHODS)], _TASKS[(i // len(_METHODS)) % len(_TASKS)]
+    return (
+        f"We apply {method} to {task}. Our {method.split()[-1]} improve {task} "
+        f"benchmarks by a wide margin (case {i})."
+    )
+
+
 def papers(
     n: int,
     newest: datetime,
@@ -92,6 +121,7 @@ class FakeArxiv:
     faults: list[str] = field(default_factory=list)
     requests: list[dict[str, str]] = field(default_factory=list)
     slow_seconds: float = 1.0
+    release: threading.Event = field(default_factory=threading.Event)
     url: str = ""
 
     def matching(self, query: str) -> list[FakePaper]:
@@ -121,6 +151,8 @@ def _handler(api: FakeArxiv) -> type[BaseHTTPRequestHandler]:
                 return
             if fault == "slow":
                 time.sleep(api.slow_seconds)
+            if fault == "hold":
+                api.release.wait(30)
             found = api.matching(params.get("search_query", ""))
             start = int(params.get("start", 0))
             size = int(params.get("max_results", 10))

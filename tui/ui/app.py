@@ -33,6 +33,7 @@ from tui.ui import palette, view
 from tui.ui.clock import Clock, TextualClock
 from tui.ui.controllers.exporting import ExportController
 from tui.ui.controllers.feed import FeedController
+from tui.ui.controllers.fetching import FetchController
 from tui.ui.controllers.notes import NotesController
 from tui.ui.controllers.personal import PersonalController
 from tui.ui.controllers.saved import SavedSearchController
@@ -108,6 +109,7 @@ class AbstractsApp(App[int]):
         self.feed = FeedController(self)
         self.topics = TopicsController(self)
         self.saved = SavedSearchController(self)
+        self.fetching = FetchController(self)
         #: Saving at quit, signals and the bound on quitting (the command line installs
         #: its guard; the tests do not).
         self.quit_sequence = QuitSequence(self)
@@ -168,6 +170,7 @@ class AbstractsApp(App[int]):
             gc.enable()
         self.search.warm_index()
         self.personal.open()
+        self.fetching.open_inbox()
 
     async def action_quit(self) -> None:
         """Remember where the user is, write everything pending, then exit (status 0, or 1
@@ -354,7 +357,8 @@ class AbstractsApp(App[int]):
         self.search.toggle_order()
 
     async def action_back(self) -> None:
-        self.search.back()
+        if not self.fetching.cancel():
+            self.search.back()
 
     def action_toggle_raw(self) -> None:
         self.raw = not self.raw
@@ -412,6 +416,9 @@ class AbstractsApp(App[int]):
 
     def action_feed(self) -> None:
         self.feed.open()
+
+    def action_fetch(self) -> None:
+        self.fetching.start()
 
     def action_topics(self) -> None:
         self.topics.show()
