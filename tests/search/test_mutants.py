@@ -71,7 +71,7 @@ def test_year_ranges_may_be_open_at_either_end(value: str, years: tuple[int, int
         ),
         (
             "is:happy",
-            "unknown value is:happy; try is:bookmarked, is:read, is:unread, is:dismissed",
+            "unknown value is:happy; try is:bookmarked, is:read, is:unread, is:dismissed, is:new",
         ),
         ("has:notes", "unknown value has:notes; try has:note, has:tag"),
         ("venue: ", "venue: needs a value, for example venue:iclr"),
@@ -103,7 +103,7 @@ def test_a_field_name_one_letter_off_is_an_error_listing_the_fields() -> None:
     with pytest.raises(QueryError) as info:
         parse_query("venu:iclr")
     assert str(info.value) == (
-        "unknown field venu: (did you mean venue:? fields: file:, has:, is:, note:, tag:, topic:, "
+        "unknown field venu: (did you mean venue:? fields: file:, has:, is:, new:, note:, tag:, topic:, "
         "venue:, year:)"
     )
 
