@@ -5,7 +5,8 @@ Each source's new papers go into one Atom file in the library folder of the data
 to stderr. Offline, it says so in one line.
 
 Exit status: 0 fetched (perhaps nothing new); 1 arXiv could not be reached or a source
-failed (what was stored before stands); 2 nothing followed, or a bad config.
+failed (what was stored before stands); 2 nothing followed, or a bad config; 130
+interrupted (Ctrl+C: the next fetch resumes).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from tui import locations
 from tui.commands import complain, help_formatter
 from tui.sanitize import visible_line
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 EXAMPLES = """\
 examples:
@@ -72,14 +73,18 @@ def main(argv: Sequence[str]) -> int:
             line = f"{prog}: {p.source.text}: page {p.pages}, {p.papers:,} papers read"
             print(visible_line(line), file=sys.stderr)
 
-    outcome = fetch_followed(
-        locations.data_dir(args.data_dir),
-        locations.config_dir(args.config_dir),
-        SystemClock(),
-        api_url=args.api_url,
-        max_papers=args.max,
-        progress=progress,
-    )
+    try:
+        outcome = fetch_followed(
+            locations.data_dir(args.data_dir),
+            locations.config_dir(args.config_dir),
+            SystemClock(),
+            api_url=args.api_url,
+            max_papers=args.max,
+            progress=progress,
+        )
+    except KeyboardInterrupt:
+        complain(f"{prog}: interrupted; the next fetch resumes where this one stopped")
+        return EXIT_INTERRUPTED
     for result in outcome.results:
         if result.error is not None:
             complain(f"{prog}: {result.source.text}: {result.error}; the files stored before stand")

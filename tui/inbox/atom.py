@@ -101,8 +101,11 @@ def parse_page(data: bytes) -> Page:
     return Page(total, start, per_page, tuple(entries))
 
 
-def feed_bytes(title: str, feed_id: str, updated: datetime, entries: list[Element]) -> bytes:
-    """An Atom feed holding `entries` as the API sent them, as the library stores it."""
+def feed_bytes(
+    title: str, feed_id: str, updated: datetime, entries: list[Element], *, indent: bool = True
+) -> bytes:
+    """An Atom feed holding `entries` as the API sent them, as the library stores it
+    (`indent`: laid out for a person to read; the fetch's own page files are not)."""
     for prefix, uri in _NAMESPACES.items():
         # Atom as the default namespace, the others as arXiv writes them.
         ET.register_namespace(prefix, uri)
@@ -115,7 +118,8 @@ def feed_bytes(title: str, feed_id: str, updated: datetime, entries: list[Elemen
     ET.SubElement(root, f"{{{OPENSEARCH}}}startIndex").text = "0"
     ET.SubElement(root, f"{{{OPENSEARCH}}}itemsPerPage").text = str(len(entries))
     root.extend(entries)
-    ET.indent(root)
+    if indent:
+        ET.indent(root)
     out = io.BytesIO()
     ET.ElementTree(root).write(out, encoding="utf-8", xml_declaration=True)
     return out.getvalue()

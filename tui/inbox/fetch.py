@@ -180,6 +180,8 @@ class Fetcher:
         state = self._start(source)
         size = self.settings.page_size
         papers = 0
+        # The pages read in this run (those of an earlier, interrupted one are on disk).
+        read: dict[int, tuple[atom.Entry, ...]] = {}
         while not state.complete:
             start = state.pages * size
             url = query_url(self.settings.api_url, source.query, start, size)
@@ -189,6 +191,7 @@ class Fetcher:
                 page = self.client.get_page(url)
             # The page's entries are saved as they came: resuming reads them back.
             _write_bytes(state.page_path(state.pages), _page_feed(page, state.started))
+            read[state.pages] = page.entries
             state.pages += 1
             state.total = page.total
             papers += len(page.entries)
@@ -207,13 +210,18 @@ class Fetcher:
                 limit = min(page.total, self.settings.max_papers)
                 expected = max(state.pages, -(-limit // size))
                 self.progress(Progress(source, number, count, state.pages, expected, papers))
-        return self._finish(source, state)
+        return self._finish(source, state, read)
 
-    def _finish(self, source: Source, state: _State) -> SourceResult:
+    def _finish(
+        self, source: Source, state: _State, read: dict[int, tuple[atom.Entry, ...]]
+    ) -> SourceResult:
         """Store the fetched papers not stored before, update the index, drop the state."""
         best: dict[str, atom.Entry] = {}
         for number in range(state.pages):
-            for entry in atom.parse_page(state.page_path(number).read_bytes()).entries:
+            entries = read.get(number)
+            if entries is None:
+                entries = atom.parse_page(state.page_path(number).read_bytes()).entries
+            for entry in entries:
                 if entry.published is not None and entry.published < state.cutoff:
                     continue
                 kept = best.get(entry.arxiv)
@@ -252,7 +260,8 @@ def _write_bytes(path: Path, data: bytes) -> None:
 
 
 def _page_feed(page: atom.Page, when: datetime) -> bytes:
-    return atom.feed_bytes("page", "page", when, [e.element for e in page.entries])
+    elements = [e.element for e in page.entries]
+    return atom.feed_bytes("page", "page", when, elements, indent=False)
 
 
 def _library_feed(source: Source, when: datetime, entries: list[Element]) -> bytes:
