@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from tui.inbox.fetch import Progress
     from tui.inbox.run import Outcome
+    from tui.search.inbox import Inbox
     from tui.ui.app import AbstractsApp
     from tui.ui.widgets.fetch_panel import FetchPanel
 
@@ -41,11 +42,16 @@ class FetchController:
 
     def _open_inbox(self) -> None:
         from tui.inbox.library import open_inbox
-        from tui.search.inbox import use_inbox
 
         app = self.app
         inbox = open_inbox(app.data_dir, app.corpus, opened=datetime.now(UTC))
-        app.deliver(use_inbox, inbox)
+        app.deliver(self._inbox_ready, inbox)
+
+    def _inbox_ready(self, inbox: Inbox) -> None:
+        from tui.search.inbox import use_inbox
+
+        use_inbox(inbox)
+        self.app.search.rerun()  # a filter typed meanwhile (`is:new`) is answered again
 
     def new_ids(self) -> set[str]:
         """The papers new since the previous opening (for the feed to rank first)."""
