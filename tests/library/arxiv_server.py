@@ -9,7 +9,7 @@ newest submission first (`sortBy=submittedDate&sortOrder=descending`), paged by
 
 `faults` scripts what the next requests get instead of a page: `"503"`, `"429"`,
 `"slow"` (no answer for `slow_seconds`), `"truncated"` (half a page), `"spurious-empty"`,
-`"hold"` (no answer until `release` is set).
+`"hold"` (no answer until `release` is set), `"bad-query"` (HTTP 400 with arXiv's error entry).
 """
 
 from __future__ import annotations
@@ -134,6 +134,17 @@ class FakeArxiv:
         return sorted(found, key=lambda p: p.published, reverse=True)
 
 
+# What arXiv answers a malformed query (HTTP 400).
+ERROR_FEED = (
+    b'<?xml version="1.0" encoding="UTF-8"?>'
+    b'<feed xmlns="http://www.w3.org/2005/Atom">'
+    b'<opensearch:totalResults xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/">1'
+    b"</opensearch:totalResults>"
+    b"<entry><id>http://arxiv.org/api/errors#incorrect_id_format_for_1234</id>"
+    b"<title>Error</title><summary>incorrect id format for 1234</summary></entry></feed>"
+)
+
+
 def _handler(api: FakeArxiv) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, format: str, *args: object) -> None:
@@ -148,6 +159,11 @@ def _handler(api: FakeArxiv) -> type[BaseHTTPRequestHandler]:
                 self.send_response(int(fault))
                 self.send_header("Retry-After", "1")
                 self.end_headers()
+                return
+            if fault == "bad-query":
+                self.send_response(400)
+                self.end_headers()
+                self.wfile.write(ERROR_FEED)
                 return
             if fault == "slow":
                 time.sleep(api.slow_seconds)

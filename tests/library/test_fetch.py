@@ -206,3 +206,31 @@ def test_a_first_fetch_reads_back_a_week_and_later_ones_from_the_last_less_the_o
     outcome = fetch(data_dir, config_dir, clock, arxiv)
     assert outcome.stored == 7  # submitted within the last 7 days
     assert len(arxiv.requests) == 1
+
+
+def test_a_query_arxiv_refuses_is_named_with_arxivs_reason_and_not_retried(
+    data_dir: Path, config_dir: Path, clock: FakeClock, arxiv: FakeArxiv
+) -> None:
+    arxiv.faults = ["bad-query"]
+    outcome = fetch(data_dir, config_dir, clock, arxiv)
+    assert [r.error for r in outcome.failed] == [
+        "the arXiv API refused the query: incorrect id format for 1234"
+    ]
+    assert len(arxiv.requests) == 1
+
+
+def test_a_damaged_saved_page_is_named_and_the_next_fetch_starts_over(
+    data_dir: Path, config_dir: Path, clock: FakeClock, arxiv: FakeArxiv
+) -> None:
+    from tui.inbox.library import state_dir
+
+    arxiv.catalogue = papers(300, START - timedelta(hours=1))
+    with pytest.raises(Killed):
+        fetch(data_dir, config_dir, clock, arxiv, progress=kill_after(1))
+    saved = state_dir(locations.library_dir(data_dir)) / "fetch" / "cs.LG" / "page-00000.xml"
+    saved.write_bytes(saved.read_bytes()[:100])
+    (failed,) = fetch(data_dir, config_dir, clock, arxiv).failed
+    assert failed.error is not None and "the next fetch starts over" in failed.error
+    assert stored(data_dir) == Counter()
+    assert fetch(data_dir, config_dir, clock, arxiv).stored == 300
+    assert set(stored(data_dir).values()) == {1}

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from typing import Protocol
 
 from tui import __version__
-from tui.inbox.atom import Page, PageError, parse_page
+from tui.inbox.atom import ApiError, Page, PageError, parse_page
 
 #: arXiv's rule for API clients: one request every 3 seconds.
 REQUEST_INTERVAL = 3.0
@@ -140,7 +140,7 @@ class Client:
                 return parse_page(self._request(url))
             except urllib.error.HTTPError as e:
                 if e.code not in _RETRIED_STATUS:
-                    raise FetchError(f"the API answered HTTP {e.code} {e.reason}") from e
+                    raise FetchError(_refusal(e)) from e
                 problem = f"HTTP {e.code} {e.reason}"
                 retry_after = (e.headers.get("Retry-After") or "").strip() if e.headers else ""
                 if retry_after.isdigit():
@@ -157,3 +157,15 @@ class Client:
             except OSError as e:
                 raise Unreachable(str(e)) from e
         raise FetchError(f"the API kept failing ({problem}; tried {ATTEMPTS} times)")
+
+
+def _refusal(error: urllib.error.HTTPError) -> str:
+    """Why the API refused: its own error entry when the answer holds one (a malformed
+    query gets HTTP 400 and an Atom error), else the HTTP status."""
+    try:
+        parse_page(error.read())
+    except ApiError as api:
+        return str(api)
+    except (PageError, OSError, http.client.HTTPException):
+        pass
+    return f"the API answered HTTP {error.code} {error.reason}"

@@ -148,19 +148,21 @@ class Fetcher:
         self.client = client
         self.clock: Clock = client.clock
         self.progress = progress
+        #: Each source's result so far (also when `fetch` raises).
+        self.results: list[SourceResult] = []
 
     def fetch(self, sources: Sequence[Source]) -> list[SourceResult]:
         """Fetch every source in turn. Stops at the first `Unreachable` or `Cancelled`
-        (raised, after the results so far are safe); another error ends only its source."""
-        results: list[SourceResult] = []
+        (raised; what was stored before stays, listed in `results`); another error ends
+        only its source."""
         for number, source in enumerate(sources, 1):
             try:
-                results.append(self._fetch_one(source, number, len(sources)))
+                self.results.append(self._fetch_one(source, number, len(sources)))
             except (Unreachable, Cancelled):
                 raise
             except (FetchError, atom.ApiError, OSError) as e:
-                results.append(SourceResult(source, error=str(e)))
-        return results
+                self.results.append(SourceResult(source, error=str(e)))
+        return self.results
 
     def _start(self, source: Source) -> _State:
         folder = _fetch_dir(self.library, source)
@@ -184,7 +186,8 @@ class Fetcher:
         read: dict[int, tuple[atom.Entry, ...]] = {}
         while not state.complete:
             start = state.pages * size
-            url = query_url(self.settings.api_url, source.query, start, size)
+            wanted = min(size, self.settings.max_papers - start)
+            url = query_url(self.settings.api_url, source.query, start, wanted)
             page = self.client.get_page(url)
             if not page.entries and start < page.total:
                 # The API is known to answer an empty page now and then: ask once more.
@@ -220,7 +223,14 @@ class Fetcher:
         for number in range(state.pages):
             entries = read.get(number)
             if entries is None:
-                entries = atom.parse_page(state.page_path(number).read_bytes()).entries
+                try:
+                    entries = atom.parse_page(state.page_path(number).read_bytes()).entries
+                except (OSError, atom.PageError, atom.ApiError) as e:
+                    shutil.rmtree(state.folder, ignore_errors=True)
+                    raise FetchError(
+                        f"a page saved by the interrupted fetch cannot be read ({e}); "
+                        "the next fetch starts over"
+                    ) from e
             for entry in entries:
                 if entry.published is not None and entry.published < state.cutoff:
                     continue

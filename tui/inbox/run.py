@@ -71,11 +71,12 @@ def fetch_followed(
         with locked(library, "fetch", wait=False) as mine:
             if not mine:
                 return Outcome(problem="another fetch is running in this data directory")
-            outcome.results = fetcher.fetch(sources)
+            fetcher.fetch(sources)
     except Unreachable as e:
         outcome.problem = f"could not reach arXiv ({e}); nothing stored was changed"
     except Cancelled:
         outcome.problem = "cancelled; the next fetch resumes where this one stopped"
     except OSError as e:
         outcome.problem = f"could not write the library ({e})"
+    outcome.results = fetcher.results
     return outcome
