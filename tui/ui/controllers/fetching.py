@@ -29,6 +29,8 @@ class FetchController:
         self.app = app
         self.panel: FetchPanel | None = None
         self._cancel: threading.Event | None = None
+        #: How many papers arrived since the previous opening (the header shows it).
+        self.new_count = 0
 
     @property
     def running(self) -> bool:
@@ -51,7 +53,9 @@ class FetchController:
         from tui.search.inbox import use_inbox
 
         use_inbox(inbox)
+        self.new_count = len(inbox.new_ids())
         self.app.search.rerun()  # a filter typed meanwhile (`is:new`) is answered again
+        self.app.view_changed()
 
     def new_ids(self) -> set[str]:
         """The papers new since the previous opening (for the feed to rank first)."""
