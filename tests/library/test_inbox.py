@@ -143,3 +143,16 @@ def test_the_feed_ranks_the_new_papers_first(
         i.abstract.id for i in plain if i.abstract.id not in new
     ][:17]
     assert Inbox({}, None).new_ids() == set()
+
+
+def test_the_newer_version_wins_whichever_file_is_read_first(tmp_path: Path) -> None:
+    from tests.library.arxiv_server import FakePaper, feed
+
+    v1 = FakePaper("2612.00042", START, 1, summary="The first version, long and detailed.")
+    v2 = FakePaper("2612.00042", START, 2, START + timedelta(days=3), summary="Second.")
+    (tmp_path / "a.xml").write_bytes(feed([v2], 1, 0, 1))  # the newer one read first
+    (tmp_path / "b.xml").write_bytes(feed([v1], 1, 0, 1))
+    (paper,) = load_corpus([tmp_path]).abstracts
+    assert paper.text == "Second."
+    assert paper.paper is not None and paper.paper.version == 2
+    assert [s.name for s in paper.sources] == ["a.xml", "b.xml"]
