@@ -17,6 +17,7 @@ CORE_PACKAGES = [
     "tui.similar",
     "tui.triage",
     "tui.commands",
+    "tui.inbox",
 ]
 
 

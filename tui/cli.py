@@ -1,7 +1,8 @@
 """The `abstracts` command: open the reader, or run a subcommand.
 
-`abstracts [PATH ...]` opens the app (no PATH: the bundled seeds). The words
-`search`, `similar`, `export`, `import`, `list` and `feed` as the first argument run
+`abstracts [PATH ...]` opens the app (no PATH: the library of fetched papers when it has
+some, else the bundled seeds). The words `search`, `similar`, `export`, `import`, `list`,
+`feed`, `follow` and `fetch` as the first argument run
 the subcommand of that name instead (write `./search` for a file called search).
 """
 
@@ -30,6 +31,8 @@ SUBCOMMANDS = {
     "import": ("tui.commands.export", "main_import"),
     "list": ("tui.commands.feed", "main_list"),
     "feed": ("tui.commands.feed", "main_feed"),
+    "follow": ("tui.commands.follow", "main"),
+    "fetch": ("tui.commands.fetch", "main"),
 }
 
 EXIT_NOTHING_LOADED = 2
@@ -45,7 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
         "paths",
         nargs="*",
         metavar="PATH",
-        help="abstract files, directories (every *.txt below) or globs; default: the bundled seeds",
+        help="abstract files, directories or globs; default: the library of fetched papers "
+        "(abstracts fetch), else the bundled seeds",
     )
     parser.add_argument("--data-dir", metavar="DIR", help="where bookmarks and notes are kept")
     parser.add_argument("--version", action="version", version=f"abstracts {__version__}")
@@ -83,10 +87,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     from tui import locations
     from tui.commands import report_problems
     from tui.corpus.load import load_corpus
+    from tui.inbox.library import default_paths
 
     # Files unchanged since the last start are not read and parsed again.
-    cache = locations.cache_dir(locations.data_dir(args.data_dir))
-    corpus = load_corpus(args.paths or [locations.seeds_dir()], cache_dir=cache)
+    data_dir = locations.data_dir(args.data_dir)
+    cache = locations.cache_dir(data_dir)
+    corpus = load_corpus(args.paths or default_paths(data_dir), cache_dir=cache)
     if not corpus.abstracts:
         report_problems("abstracts", corpus.problems)
         print("abstracts: nothing could be loaded; no abstracts to show.", file=sys.stderr)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 APP_NAME = "abstracts"
 DATA_DIR_ENV = "ABSTRACTS_DATA_DIR"
+CONFIG_DIR_ENV = "ABSTRACTS_CONFIG_DIR"
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -33,19 +34,43 @@ def seeds_dir() -> Path:
     return _bundled("seeds")
 
 
+def _user_dir(override: str | os.PathLike[str] | None, env_name: str, kind: str) -> Path:
+    """`override`, else the environment variable `env_name`, else platformdirs' `kind` path."""
+    if override is not None:
+        return Path(override).expanduser()
+    env = os.environ.get(env_name)
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+
+    path: Path = getattr(platformdirs, f"user_{kind}_path")(APP_NAME)
+    return path
+
+
 def data_dir(override: str | os.PathLike[str] | None = None) -> Path:
     """The user's data directory: `override`, else $ABSTRACTS_DATA_DIR, else the platform's.
 
     The directory is not created here; the store creates it (mode 0700) when it opens.
     """
-    if override is not None:
-        return Path(override).expanduser()
-    env = os.environ.get(DATA_DIR_ENV)
-    if env:
-        return Path(env).expanduser()
-    import platformdirs
+    return _user_dir(override, DATA_DIR_ENV, "data")
 
-    return platformdirs.user_data_path(APP_NAME)
+
+def config_dir(override: str | os.PathLike[str] | None = None) -> Path:
+    """The user's config directory (holding `config.toml`): `override`, else
+    $ABSTRACTS_CONFIG_DIR, else the platform's. Not created here."""
+    return _user_dir(override, CONFIG_DIR_ENV, "config")
+
+
+def config_path(directory: Path) -> Path:
+    """The config file inside a config directory."""
+    return directory / "config.toml"
+
+
+def library_dir(directory: Path) -> Path:
+    """The library inside a data directory: the papers `abstracts fetch` stored, as
+    ordinary Atom files any command can open. Its hidden `.state` folder (never loaded)
+    holds the arrivals index and an unfinished fetch's pages. Not created here."""
+    return directory / "library"
 
 
 def export_dir(data: Path) -> Path:

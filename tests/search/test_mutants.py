@@ -71,7 +71,7 @@ def test_year_ranges_may_be_open_at_either_end(value: str, years: tuple[int, int
         ),
         (
             "is:happy",
-            "unknown value is:happy; try is:bookmarked, is:read, is:unread, is:dismissed",
+            "unknown value is:happy; try is:bookmarked, is:read, is:unread, is:dismissed, is:new",
         ),
         ("has:notes", "unknown value has:notes; try has:abstract, has:note, has:tag"),
         ("venue: ", "venue: needs a value, for example venue:iclr"),
@@ -104,7 +104,7 @@ def test_a_field_name_one_letter_off_is_an_error_listing_the_fields() -> None:
         parse_query("venu:iclr")
     assert str(info.value) == (
         "unknown field venu: (did you mean venue:? fields: author:, file:, has:, id:, is:, "
-        "note:, tag:, title:, topic:, venue:, year:)"
+        "new:, note:, tag:, title:, topic:, venue:, year:)"
     )
 
 

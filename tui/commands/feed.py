@@ -1,10 +1,12 @@
 """`abstracts list` and `abstracts feed`: every loaded abstract with the user's marks, and
 the taste ranking (the app's `F`) on the command line.
 
-`list` prints every abstract loaded from PATH (default: the bundled seeds), so
+`list` prints every abstract loaded from PATH (default: the library of fetched papers,
+else the bundled seeds), so
 scripts can find ids; `feed` ranks them by the abstracts given with `--like` and
 `--unlike`, or, when none are given, by the data directory's bookmarks and
-dismissals (the store is opened read-only, as `export` does).
+dismissals (the store is opened read-only, as `export` does); papers new since the app
+was last opened (`is:new`) come first.
 
 Exit status: 0 rows printed; 1 (feed) nothing left to rank; 2 bad usage, an unknown
 or ambiguous id, nothing loaded; 3 (feed) nothing to rank by (no liked abstract).
@@ -57,7 +59,8 @@ def _parser(name: str, description: str, examples: str) -> argparse.ArgumentPars
         "paths",
         nargs="*",
         metavar="PATH",
-        help="abstract files, directories (every *.txt below) or globs; default: the bundled seeds",
+        help="abstract files, directories or globs; default: the library (abstracts fetch), "
+        "else the bundled seeds",
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     parser.add_argument("--data-dir", metavar="DIR", help="where bookmarks and notes are kept")
@@ -104,11 +107,14 @@ def feed_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _load(prog: str, paths: list[str], data_dir: str | None = None) -> Corpus | None:
+def _load(prog: str, paths: list[str], data_dir: str | None) -> Corpus | None:
     from tui.corpus.load import load_corpus
+    from tui.inbox.library import default_paths
 
-    cache = locations.cache_dir(locations.data_dir(data_dir))
-    corpus = load_corpus(paths or [locations.seeds_dir()], cache_dir=cache)
+    directory = locations.data_dir(data_dir)
+    corpus = load_corpus(
+        paths or default_paths(directory), cache_dir=locations.cache_dir(directory)
+    )
     report_problems(prog, corpus.problems)
     if not corpus.abstracts:
         print(f"{prog}: no abstracts loaded", file=sys.stderr)
@@ -208,7 +214,10 @@ def main_feed(argv: Sequence[str]) -> int:
 
     model = load_or_build(corpus, locations.cache_dir(locations.data_dir(args.data_dir)))
     skip = set(data.reads) if args.unread else set()
-    items = rank_feed(model, corpus, likes, unlikes, skip=skip, k=args.limit)
+    from tui.inbox.library import open_inbox
+
+    new = open_inbox(locations.data_dir(args.data_dir), corpus).new_ids()
+    items = rank_feed(model, corpus, likes, unlikes, skip=skip, k=args.limit, first=new)
     if not items and args.limit:
         complain(f"{prog}: nothing left to rank: every abstract is liked, dismissed or read")
         return EXIT_NOTHING_LEFT

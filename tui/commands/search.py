@@ -179,16 +179,21 @@ def main(argv: list[str]) -> int:
         )
 
     from tui.corpus.load import load_corpus
+    from tui.inbox.library import default_paths, open_inbox
     from tui.search.cache import load_or_build
 
     corpus = load_corpus(
-        args.paths or [locations.seeds_dir()], cache_dir=locations.cache_dir(data_dir)
+        args.paths or default_paths(data_dir), cache_dir=locations.cache_dir(data_dir)
     )
     report_problems("abstracts search", corpus.problems)
     if not corpus.abstracts:
         if not corpus.problems:
             print("abstracts search: no abstracts found in the given paths", file=sys.stderr)
         return EXIT_ERROR
+    if any(f.name == "new" or f.arg == "new" for f in query.fields):
+        from tui.search.inbox import use_inbox
+
+        use_inbox(open_inbox(data_dir, corpus))
 
     index = load_or_build(corpus, locations.cache_dir(data_dir))
     topics = (

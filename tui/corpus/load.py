@@ -386,9 +386,21 @@ class _Merger:
             merged = False
         else:
             existing.sources.append(ref)
-            existing.paper = paper if existing.paper is None else existing.paper.merged(paper)
-            if len(text) > len(existing.text):
+            old, new = existing.paper, paper
+            versions = (old.version, new.version) if old is not None else (None, None)
+            if versions[0] is not None and versions[1] is not None:
+                # Two arXiv versions of one paper: the newer one's text and fields win.
+                newer = versions[1] > versions[0]
+                longer = newer and bool(text)
+            else:
+                newer = False
                 # The fuller abstract wins (a library's truncated copy, a feed's whole one).
+                longer = len(text) > len(existing.text)
+            if old is None:
+                existing.paper = new
+            else:
+                existing.paper = new.merged(old) if newer else old.merged(new)
+            if longer:
                 existing.text = text
                 existing._plain = existing._headline = None
             if existing.collection is file_collection or existing.collection.venue is None:

@@ -218,6 +218,12 @@ class Paper(Record):
         return next((url for k, url in self.links if k == kind), None)
 
     @property
+    def version(self) -> int | None:
+        """The arXiv version the source gave (`2101.00001v2` -> 2), or None."""
+        value = next((v for k, v in self.extra if k == "version"), "")
+        return int(value) if value.isdigit() else None
+
+    @property
     def page_url(self) -> str | None:
         """The paper's page: the source's link, else one its DOI, arXiv or OpenReview id gives."""
         url = self.link("page")

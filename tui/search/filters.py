@@ -1,4 +1,5 @@
-"""Field clauses (`venue:`, `year:`, `file:`, `is:`, `has:`, `note:`, `tag:`, `topic:`) as masks.
+"""Field clauses (`venue:`, `year:`, `file:`, `is:`, `has:`, `note:`, `tag:`, `topic:`, `new:`)
+as masks.
 
 Each field name has one selector here and one parser in `query.py`; adding a
 field is registering both, nothing else changes.
@@ -16,6 +17,7 @@ from rapidfuzz.distance import OSA
 
 from tui.corpus.model import Corpus
 from tui.corpus.tokens import tokenize
+from tui.search import inbox
 from tui.search.build import IndexData
 from tui.search.expand import Expander, max_typos
 from tui.search.personal import PersonalData
@@ -98,6 +100,8 @@ def _is(clause: FieldClause, ctx: FilterContext) -> BoolArray:
         return ctx.mask_of_ids(personal.bookmarked_ids() if personal else ())
     if clause.arg == "dismissed":
         return ctx.mask_of_ids(personal.dismissed_ids() if personal else ())
+    if clause.arg == "new":
+        return inbox.new_mask(ctx)
     read = ctx.mask_of_ids(personal.read_ids() if personal else ())
     return read if clause.arg == "read" else ~read
 
@@ -166,6 +170,7 @@ register_selector("has", _has)
 register_selector("note", _note)
 register_selector("tag", _tag)
 register_selector("topic", _topic)
+register_selector("new", inbox.select_new)
 
 # The fields about papers (author:, title:, id:, has:abstract) register their selectors.
 from tui.search import paperfields as _paperfields  # noqa: E402, F401

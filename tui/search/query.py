@@ -214,7 +214,7 @@ def _parse_tag(value: str) -> object:
 register_field(FieldSpec("venue", _parse_text_value("venue")))
 register_field(FieldSpec("year", _parse_year))
 register_field(FieldSpec("file", _parse_text_value("file")))
-_IS_VALUES = ("bookmarked", "read", "unread", "dismissed")
+_IS_VALUES = ("bookmarked", "read", "unread", "dismissed", "new")
 register_field(FieldSpec("is", _parse_choice("is", _IS_VALUES), personal=True))
 register_field(FieldSpec("has", _parse_choice("has", ("note", "tag")), personal=True))
 register_field(FieldSpec("note", _parse_note, personal=True))
@@ -231,7 +231,23 @@ def _parse_topic(value: str) -> object:
 
 register_field(FieldSpec("topic", _parse_topic))
 # The fields about papers (author:, title:, id:, has:abstract) register their parsers.
-from tui.search import paperquery as _paperquery  # noqa: E402, F401, I001
+from tui.search import paperquery as _paperquery  # noqa: E402, F401
+
+
+def _parse_new(value: str) -> object:
+    """`new:2026-12-01`: papers that arrived (`abstracts fetch`) on or after that day."""
+    from datetime import date
+
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        shown = f", not {value!r}" if value else ""
+        raise QueryError(
+            f"new: expects a date like new:2026-12-01 (is:new: since you last opened){shown}"
+        ) from None
+
+
+register_field(FieldSpec("new", _parse_new))
 
 
 # A field is `letters:` at the start of a chunk; anything else with a colon

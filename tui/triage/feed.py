@@ -46,12 +46,21 @@ def rank_feed(
     unlikes: Collection[str] = (),
     skip: Collection[str] = (),
     k: int = FEED_SIZE,
+    first: Collection[str] = (),
 ) -> list[FeedItem]:
     """The `k` abstracts best liked by a reader who liked `likes` and dismissed `unlikes`
     (ids), best first, leaving out `skip` (e.g. those already read). Liked and dismissed
-    abstracts are never in it; no liked abstract loaded, an empty feed."""
-    candidates = [a.index for a in corpus.abstracts if a.id not in skip] if skip else None
-    ranked = taste.rank(model, indices(corpus, likes), indices(corpus, unlikes), candidates, k)
+    abstracts are never in it; no liked abstract loaded, an empty feed. The abstracts in
+    `first` (the new papers) come before the rest, each group ranked by taste."""
+    liked, unliked = indices(corpus, likes), indices(corpus, unlikes)
+    if first:
+        front = [a.index for a in corpus.abstracts if a.id in first and a.id not in skip]
+        rest = [a.index for a in corpus.abstracts if a.id not in first and a.id not in skip]
+        ranked = taste.rank(model, liked, unliked, front, k)
+        ranked += taste.rank(model, liked, unliked, rest, k - len(ranked))
+    else:
+        candidates = [a.index for a in corpus.abstracts if a.id not in skip] if skip else None
+        ranked = taste.rank(model, liked, unliked, candidates, k)
     abstracts = corpus.abstracts
     return [FeedItem(abstracts[r.index], r.score, abstracts[r.because], r.shared) for r in ranked]
 

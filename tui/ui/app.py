@@ -33,6 +33,7 @@ from tui.ui import palette, view
 from tui.ui.clock import Clock, TextualClock
 from tui.ui.controllers.exporting import ExportController
 from tui.ui.controllers.feed import FeedController
+from tui.ui.controllers.fetching import FetchController
 from tui.ui.controllers.notes import NotesController
 from tui.ui.controllers.papers import CopyKind, OpenKind, PaperController
 from tui.ui.controllers.personal import PersonalController
@@ -115,6 +116,7 @@ class AbstractsApp(App[int]):
         self.papers = PaperController(self)
         #: Whether the footer last showed a paper's keys (refreshed when that changes).
         self._paper_keys_shown: bool | None = None
+        self.fetching = FetchController(self)
         #: Saving at quit, signals and the bound on quitting (the command line installs
         #: its guard; the tests do not).
         self.quit_sequence = QuitSequence(self)
@@ -175,6 +177,7 @@ class AbstractsApp(App[int]):
             gc.enable()
         self.search.warm_index()
         self.personal.open()
+        self.fetching.open_inbox()
 
     async def action_quit(self) -> None:
         """Remember where the user is, write everything pending, then exit (status 0, or 1
@@ -373,7 +376,8 @@ class AbstractsApp(App[int]):
         self.search.toggle_order()
 
     async def action_back(self) -> None:
-        self.search.back()
+        if not self.fetching.cancel():
+            self.search.back()
 
     def action_toggle_raw(self) -> None:
         self.raw = not self.raw
@@ -431,6 +435,9 @@ class AbstractsApp(App[int]):
 
     def action_feed(self) -> None:
         self.feed.open()
+
+    def action_fetch(self) -> None:
+        self.fetching.start()
 
     def action_topics(self) -> None:
         self.topics.show()

@@ -59,4 +59,5 @@ APP_BINDINGS: list[BindingType] = [
     Binding("T", "topics", "Topics", show=False),
     Binding("S", "save_search", "Save the filter as a search", show=False),
     Binding("at", "saved_searches", "Saved searches", show=False),
+    Binding("f", "fetch", "Fetch new papers (abstracts follow)", show=False),
 ]

@@ -50,6 +50,8 @@ def header_status(app: AbstractsApp) -> Text:
     progress = personal.progress_text(app.abstract_list.rows)
     if progress:
         status.append("  ·  " + progress)
+    if app.fetching.new_count:
+        status.append(f"  ·  {app.fetching.new_count:,} new (is:new)", style="bold")
     if search.indexing:
         status = Text.assemble(("indexing…", "italic"), "  ·  ", status)
     if personal.saving_problem:

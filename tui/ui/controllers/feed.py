@@ -137,7 +137,8 @@ class FeedController:
         if model is None:
             return
         started = time.perf_counter()
-        items = rank_feed(model, app.corpus, likes, unlikes, skip=read)
+        new = app.fetching.new_ids()
+        items = rank_feed(model, app.corpus, likes, unlikes, skip=read, first=new)
         seconds = time.perf_counter() - started
         app.deliver(self._show, generation, items, len(likes), len(unlikes), seconds)
 

@@ -105,6 +105,15 @@ def word_count(abstract: Abstract) -> int:
     return abstract.word_count
 
 
+def version_text(abstract: Abstract) -> str | None:
+    """`v2, 2026-12-01`: the arXiv version shown and its date, when the source says."""
+    paper = abstract.paper
+    if paper is None or paper.version is None:
+        return None
+    updated = next((v for k, v in paper.extra if k == "updated"), None) or paper.date
+    return f"v{paper.version}, {updated}" if updated else f"v{paper.version}"
+
+
 def meta_text(view: DetailView) -> Text:
     """The line above the abstract: collection, source and position, length, state."""
     abstract = view.abstract
@@ -121,6 +130,9 @@ def meta_text(view: DetailView) -> Text:
         files = [f"{visible_line(s.name)} #{s.position}" for s in abstract.sources]
         parts.append("Sources: " if len(files) > 1 else "Source: ")
         parts.append(" · ".join(files), style="bold")
+    version = version_text(abstract)
+    if version:
+        parts.append(f" · {visible_line(version)}")
     parts.append("\n")
     # Lines are never wrapped (styles/app.tcss): the length leads the second line, and
     # the id, least needed, is what an ellipsis cuts first.
