@@ -22,6 +22,7 @@ words (see `ceiling`). Seeded and deterministic; prints figures, never fails.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import random
 import sqlite3
@@ -275,6 +276,101 @@ def evaluate(
             "median_ms": statistics.median(times) * 1000,
         }
     return out
+
+
+@functools.lru_cache(maxsize=None)
+def inflections(word: str) -> frozenset[str]:
+    """The word and its regular inflections, generated (the bench's own rule, not the
+    app's): plural, -ed, -ing, with the final e dropped, y turned to i and a final
+    consonant doubled; British and American twins of -ise/-ize and -our/-or."""
+    out = {word, word + "s", word + "es", word + "ed", word + "ing"}
+    if word.endswith("e"):
+        out |= {word + "d", word[:-1] + "ing"}
+    if word.endswith("y"):
+        out |= {word[:-1] + "ies", word[:-1] + "ied"}
+    if len(word) > 2 and word[-1] not in "aeiouwxy" and word[-2] in "aeiou":
+        out |= {word + word[-1] + "ed", word + word[-1] + "ing"}
+    for a, b in (("is", "iz"), ("iz", "is"), ("our", "or"), ("or", "our")):
+        for w in list(out):
+            for ending in ("ation", "ations", "e", "es", "ed", "ing", "", "s"):
+                if w.endswith(a + ending) and len(w) > len(a + ending) + 2:
+                    out.add(w[: len(w) - len(a + ending)] + b + ending)
+    return frozenset(out)
+
+
+def accepted_forms(vocab: list[str]) -> Callable[[str], frozenset[str]]:
+    """A judge of what holds a word: its inflections, and those of any word of `vocab`
+    it is an inflection of (`designing` accepts `designed`: both inflect `design`)."""
+    bases: dict[str, set[str]] = {}
+    for base in vocab:
+        if base.isalpha():
+            for form in inflections(base):
+                bases.setdefault(form, set()).add(base)
+
+    @functools.lru_cache(maxsize=None)
+    def forms(word: str) -> frozenset[str]:
+        found = set(inflections(word))
+        for base in bases.get(word, ()):
+            found |= inflections(base)
+        return frozenset(found)
+
+    return forms
+
+
+def precision_words(index: SearchIndex, rng: random.Random, count: int) -> list[str]:
+    """Words drawn at random from the corpus (not picked by hand) whose stem is shared by
+    words that are not their inflections (`positional`, `position`): the words where a
+    stemmer's filter says more than the reader typed. Alphabetic, 5+ letters, not stop
+    words, in 20+ abstracts."""
+    from tui.corpus.stem import stem
+
+    data = index.data
+    df = data.post_ptr[1:] - data.post_ptr[:-1]
+    by_stem: dict[str, list[str]] = {}
+    for w in data.vocab:
+        if w.isalpha():
+            by_stem.setdefault(stem(w), []).append(w)
+    candidates = []
+    for i, w in enumerate(data.vocab):
+        if len(w) < 5 or not w.isalpha() or w in STOPWORDS or df[i] < 20:
+            continue
+        forms = inflections(w)
+        others = [o for o in by_stem.get(stem(w), []) if o not in forms and w not in inflections(o)]
+        if others:
+            candidates.append(w)
+    return sorted(rng.sample(candidates, min(count, len(candidates))))
+
+
+def precision(
+    index: SearchIndex, corpus: Corpus, words: list[str]
+) -> tuple[dict[str, float], list[dict[str, Any]]]:
+    """For each word typed alone (as in the filter: the last word still being typed), the
+    share of the full matches that hold it, and of the first 10 full matches; the means."""
+    from tui.corpus.tokens import tokenize_with_compounds
+
+    bags = [set(sum(tokenize_with_compounds(a.plain), [])) for a in corpus.abstracts]
+    forms = accepted_forms(index.data.vocab)
+    rows: list[dict[str, Any]] = []
+    for word in words:
+        result = index.search(word, corpus)
+        full = result.indices[: result.matched]
+        accepted = forms(word)
+        held = [not bags[i].isdisjoint(accepted) for i in full]
+        rows.append(
+            {
+                "word": word,
+                "full": len(full),
+                "holding": sum(held),
+                "share": sum(held) / len(full) if full else 1.0,
+                "first10": sum(held[:10]) / min(len(full), 10) if full else 1.0,
+                "close": result.close,
+            }
+        )
+    mean = {
+        "share_of_full_matches": statistics.fmean(r["share"] for r in rows) if rows else 0.0,
+        "share_of_first_10": statistics.fmean(r["first10"] for r in rows) if rows else 0.0,
+    }
+    return mean, rows
 
 
 def main() -> int:

@@ -20,7 +20,7 @@ from tui.corpus.model import Collection
 from tui.corpus.tokens import tokenize
 from tui.search import cache as search_cache
 from tui.search.build import HEADLINE_BONUS, K1, B
-from tui.search.expand import COMPLETE_PREFIX_WEIGHT, FUZZY_WEIGHT, Expander, _subtract
+from tui.search.expand import COMPLETE_PREFIX_WEIGHT, FUZZY_WEIGHT, Expander, subtract
 from tui.search.highlight import Highlighter
 from tui.search.index import FORM_WEIGHT, SearchIndex, SearchResult
 from tui.search.positions import NEAR_BONUS, PROXIMITY_BONUS, WINDOW, proximity
@@ -401,7 +401,7 @@ def test_subtract_leaves_exactly_the_uncovered_part(
 ) -> None:
     hi = lo + size  # a prefix range of the vocabulary is never empty
     covered = [(min(a, b), max(a, b)) for a, b in covered]
-    parts = _subtract(lo, hi, covered)
+    parts = subtract(lo, hi, covered)
     got = [i for p_lo, p_hi in parts for i in range(p_lo, p_hi)]
     want = [i for i in range(lo, hi) if not any(c_lo <= i < c_hi for c_lo, c_hi in covered)]
     assert sorted(got) == want and len(got) == len(set(got))

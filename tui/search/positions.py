@@ -39,11 +39,17 @@ class NearTerm(Protocol):
 
 
 def rank(
-    data: IndexData, indices: IntArray, score: FloatArray, matches: Sequence[NearTerm | None]
+    data: IndexData,
+    indices: IntArray,
+    score: FloatArray,
+    matches: Sequence[NearTerm | None],
+    tier: npt.NDArray[np.int32] | None = None,
 ) -> IntArray:
-    """`indices` best first: by score, the best few re-ranked with the proximity bonus.
-    Stable: equal scores keep file order."""
-    indices = indices[np.argsort(-score[indices], kind="stable")]
+    """`indices` best first: by `tier` (higher first) when given, then by score, the best
+    few re-ranked with the proximity bonus inside their tier. Stable: equal scores keep
+    file order."""
+    keys = -score[indices] if tier is None else (-score[indices], -tier[indices])
+    indices = indices[np.lexsort(keys) if tier is not None else np.argsort(keys, kind="stable")]
     present = [m for m in matches if m is not None]
     if len(present) < 2:
         return indices
@@ -53,8 +59,12 @@ def rank(
         return indices
     adjusted = score[top] + bonus
     score[top] = adjusted
-    head = top[np.argsort(-adjusted, kind="stable")]
-    return np.concatenate([head, indices[RERANK:]])
+    order = (
+        np.argsort(-adjusted, kind="stable")
+        if tier is None
+        else np.lexsort((-adjusted, -tier[top]))
+    )
+    return np.concatenate([top[order], indices[RERANK:]])
 
 
 def proximity(data: IndexData, docs: IntArray, matches: Sequence[NearTerm]) -> FloatArray:
