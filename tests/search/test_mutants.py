@@ -112,9 +112,10 @@ def test_a_field_name_one_letter_off_is_an_error_listing_the_fields() -> None:
     "text",
     [
         "Mixup: Beyond empirical risk",  # a pasted title: the name has no value after it
-        "ab:cd",  # two letters: too short to be a misspelled field
-        "iss:x",  # `is` is too short to be misspelled
-        "yearly:2023",  # two letters off `year`
+        "yearly:2023",  # two letters off `year`, and no word after it
+        "arXiv:2301.00001",  # a number after it: an identifier pasted
+        "https://example.org/paper",  # no word after it: an address
+        "a:b",  # one letter: a ratio or a label, not a field's name
         "vanue:",  # no value after it
     ],
 )

@@ -266,16 +266,33 @@ class SearchIndex:
         # The words each term matched, alone or written together with its neighbour
         # (cached term results: no score vectors are merged just to paint).
         singles = [self._term(t.word, t.prefix, fuzzy=True) for t in required]
-        joined = [match for _, match in self._joined(required)]
+        joined = self._joined(required)
         for term in required:
             words.add(term.word)
-        for match in singles + joined:
-            if match is not None:
-                words.update(vocab[i] for i in match.words.tolist())
+        # What `Highlighter.matched` tells of an abstract holding a word only as another.
+        notes: dict[str, tuple[str, str]] = {}
+        prefix_notes: list[tuple[str, str, str]] = []
+        labelled = [(t.word, m) for t, m in zip(required, singles, strict=True)]
+        labelled += [(f"{required[k].word} {required[k + 1].word}", m) for k, m in joined]
+        for typed, match in labelled:
+            if match is None:
+                continue
+            for i, kind in match.kinds.items():
+                word = vocab[i]
+                words.add(word)
+                if word != typed:
+                    notes.setdefault(word, (typed, "form" if kind == "typed" else kind))
+            words.update(vocab[i] for i in match.words.tolist())
         expander = self._expander
         for term in required + optional:
             expansion = expander.expand(term.word, term.prefix, term in required)
             prefixes.extend(expansion.prefixes)
+            whole = expander.exact(term.word) is not None
+            for p in expansion.prefixes:
+                if p != term.word:
+                    prefix_notes.append((p, term.word, "typo"))
+                elif whole:
+                    prefix_notes.append((p, term.word, "completion"))
         for phrase in query.phrases:
             if phrase.negated:
                 continue
@@ -283,7 +300,14 @@ class SearchIndex:
                 words.add(phrase.words[0])
             else:
                 phrases.append(phrase.words)
-        return Highlighter(frozenset(words), tuple(prefixes), tuple(phrases))
+        return Highlighter(
+            frozenset(words),
+            tuple(prefixes),
+            tuple(phrases),
+            notes,
+            tuple(prefix_notes),
+            tuple(t for t, _ in labelled),
+        )
 
     def _term(self, word: str, prefix: bool, fuzzy: bool) -> TermMatch | None:
         """What one term matches (None when nothing); cached."""

@@ -149,6 +149,9 @@ def compute_term(data: IndexData, word: str, expansion: Expansion) -> TermMatch 
         for c in [] if known else typo_cousins:
             add(c, weight * COUSIN_WEIGHT, "cousin")
     for w in cousins:
+        if known and kinds.get(w) == "typo":
+            # `position` is a near spelling of `positional` too, but it is its cousin.
+            del weights[w]
         add(w, COUSIN_WEIGHT, "cousin")
 
     # (lo, hi, weight, kind, strength): strong words make an abstract have the term,
