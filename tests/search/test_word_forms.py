@@ -154,3 +154,18 @@ def test_the_highlight_paints_the_forms_matched() -> None:
     text = "In contrast, contrastive networks learn."
     painted = [text[s:e] for s, e in index.highlighter("contrastive network ").spans(text)]
     assert painted == ["contrast", "contrastive", "networks"]
+
+
+def test_the_detail_pane_says_what_a_row_matched_through() -> None:
+    from tui.ui.view import matched_line
+    from tui.ui.widgets.detail import DetailView, meta_text
+
+    corpus = make_corpus([("a.txt", "ICLR", 2023, "In contrast, networks learn.")])
+    index = SearchIndex.build(corpus)
+    abstract = corpus.abstracts[0]
+    line = matched_line(index.highlighter("contrastive ").spans, abstract)
+    assert line == "matched: contrast ≈ contrastive (related)"
+    assert line in meta_text(DetailView(abstract, matched=line)).plain
+    # Held as typed, or no filter: no line.
+    assert matched_line(index.highlighter("contrast ").spans, abstract) == ""
+    assert matched_line(None, abstract) == ""

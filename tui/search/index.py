@@ -1,12 +1,13 @@
 """The search index: build it once per corpus, then answer queries per keystroke.
 
 Each term becomes a few ranges of the sorted vocabulary (exact word, the
-completions of a half-typed word, near spellings: see `expand.py`) plus every
-other form of the same stem (`networks` finds `network`); their postings are
-summed into one BM25 score per abstract with numpy. Stop words are never
-required. Abstracts matching every term come first; then, as "close matches",
-those matching most of the terms (at least half; fewer only when nothing else
-shares a word with the query), each group ranked by BM25 with a bonus for
+completions of a half-typed word, near spellings: see `expand.py`) plus the
+word's inflections and other spellings (`networks` finds `network`) and, only
+towards a close match, the other words of its stem (`terms.py`, `forms.py`);
+their postings are summed into one BM25 score per abstract with numpy. Stop
+words are never required. Abstracts having every term come first; then, as
+"close matches", those having or near most of the terms (at least half; fewer
+only when nothing else shares a word with the query), each group ranked by BM25 with a bonus for
 query words standing next to each other. Phrases, exclusions and fields are
 strict filters (see `filters.py`). Per-term results are cached, so typing one
 more letter recomputes one term.
@@ -34,9 +35,11 @@ from tui.search.terms import FORM_WEIGHT, KNOWN_FUZZY_SCALE, TermMatch, compute_
 
 Order = Literal["relevance", "file"]
 
+# The weights of a term's words live with the term (`terms.py`); named here too for tests.
+__all__ = ["FORM_WEIGHT", "KNOWN_FUZZY_SCALE", "SearchIndex", "SearchResult"]
+
 # A phrase's words weigh this much more than the same words scattered.
 PHRASE_BOOST = 1.5
-__all__ = ["FORM_WEIGHT", "KNOWN_FUZZY_SCALE", "SearchIndex", "SearchResult"]
 # A term in more than this share of the abstracts is not required for a full match.
 COMMON_SHARE = 0.5
 # ... in a corpus of at least this many (in a handful, "most" means little).
