@@ -31,7 +31,7 @@ from tui.search.highlight import Highlighter
 from tui.search.personal import PersonalData
 from tui.search.positions import phrase_mask, rank
 from tui.search.query import Query, Term, parse_query
-from tui.search.terms import FORM_WEIGHT, KNOWN_FUZZY_SCALE, TermMatch, compute_term
+from tui.search.terms import FORM_WEIGHT, KNOWN_FUZZY_SCALE, Forms, TermMatch, compute_term
 
 Order = Literal["relevance", "file"]
 
@@ -83,6 +83,7 @@ class SearchIndex:
         self.data = data
         self._expander = Expander(data.vocab, post_ptr=data.post_ptr)
         self._terms: OrderedDict[tuple[str, bool, bool], TermMatch | None] = OrderedDict()
+        self._forms: Forms = {}
         if term_cache_size is None:
             # A cached term holds 5 bytes per abstract (score and presence).
             fits = TERM_CACHE_BYTES // max(5 * len(data.ids), 1)
@@ -101,6 +102,7 @@ class SearchIndex:
     def clear_caches(self) -> None:
         """Forget cached term expansions and scores (benchmarks use it to measure cold terms)."""
         self._terms.clear()
+        self._forms.clear()
         self._expander.clear()
 
     def expansion(self, word: str, prefix: bool = False, fuzzy: bool = True) -> Expansion:
@@ -318,7 +320,8 @@ class SearchIndex:
         if key in self._terms:
             self._terms.move_to_end(key)
             return self._terms[key]
-        match = compute_term(self.data, word, self._expander.expand(word, prefix, fuzzy))
+        expansion = self._expander.expand(word, prefix, fuzzy)
+        match = compute_term(self.data, word, expansion, self._forms)
         self._terms[key] = match
         if len(self._terms) > self._term_cache_size:
             self._terms.popitem(last=False)

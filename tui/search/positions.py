@@ -5,7 +5,7 @@ of the best few results)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -48,8 +48,7 @@ def rank(
     """`indices` best first: by `tier` (higher first) when given, then by score, the best
     few re-ranked with the proximity bonus inside their tier. Stable: equal scores keep
     file order."""
-    keys = -score[indices] if tier is None else (-score[indices], -tier[indices])
-    indices = indices[np.lexsort(keys) if tier is not None else np.argsort(keys, kind="stable")]
+    indices = indices[np.argsort(-_key(score, indices, tier), kind="stable")]
     present = [m for m in matches if m is not None]
     if len(present) < 2:
         return indices
@@ -57,14 +56,22 @@ def rank(
     bonus = proximity(data, top, present)
     if not bonus.any():
         return indices
-    adjusted = score[top] + bonus
-    score[top] = adjusted
-    order = (
-        np.argsort(-adjusted, kind="stable")
-        if tier is None
-        else np.lexsort((-adjusted, -tier[top]))
-    )
+    score[top] += bonus
+    order = np.argsort(-_key(score, top, tier), kind="stable")
     return np.concatenate([top[order], indices[RERANK:]])
+
+
+# A tier outweighs any score (scores are sums of a few dozen BM25 terms at most).
+_TIER_STEP = 1e6
+
+
+def _key(
+    score: FloatArray, indices: IntArray, tier: npt.NDArray[np.int32] | None
+) -> npt.NDArray[np.floating[Any]]:
+    """One sort key: the score, plus the tier far above it (one argsort, not a lexsort)."""
+    if tier is None:
+        return score[indices]
+    return score[indices].astype(np.float64) + tier[indices] * _TIER_STEP
 
 
 def proximity(data: IndexData, docs: IntArray, matches: Sequence[NearTerm]) -> FloatArray:

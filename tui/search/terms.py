@@ -99,10 +99,28 @@ def word_forms(data: IndexData, word: str) -> tuple[list[int], list[int]]:
     return forms, [w for w in cousins if w not in formset]
 
 
-def compute_term(data: IndexData, word: str, expansion: Expansion) -> TermMatch | None:
+Forms = dict[str, tuple[list[int], list[int]]]
+# Words whose forms a cache keeps (each a few small lists) before it starts afresh.
+FORMS_CACHE_MAX = 50_000
+
+
+def compute_term(
+    data: IndexData, word: str, expansion: Expansion, cache: Forms | None = None
+) -> TermMatch | None:
     """Score every abstract for the words of `expansion`, the forms of the typed word and
-    of its near spellings (each weighed as the word it came from), and its cousins."""
+    of its near spellings (each weighed as the word it came from), and its cousins.
+    `cache` keeps `word_forms` answers for the next keystroke (the same typos recur)."""
     vocab = data.vocab
+    known_forms: Forms = {} if cache is None else cache
+    if len(known_forms) > FORMS_CACHE_MAX:
+        known_forms.clear()
+
+    def word_forms_of(w: str) -> tuple[list[int], list[int]]:
+        found = known_forms.get(w)
+        if found is None:
+            found = known_forms[w] = word_forms(data, w)
+        return found
+
     weights: dict[int, float] = {}
     kinds: dict[int, Kind] = {}
 
@@ -133,7 +151,7 @@ def compute_term(data: IndexData, word: str, expansion: Expansion) -> TermMatch 
         # where it is going (`studies`, `study`).
         forms, cousins = _stem_members(data, word), []
     else:
-        forms, cousins = word_forms(data, word)
+        forms, cousins = word_forms_of(word)
     for w in forms:
         if vocab[w] == word:
             add(w, 1.0, "typed")
@@ -143,7 +161,7 @@ def compute_term(data: IndexData, word: str, expansion: Expansion) -> TermMatch 
     # (`modal` for `model`, `relevant` for `relevance`) than typos: they count for little.
     known = whole or bool(forms)
     for w, weight in typos:
-        typo_forms, typo_cousins = word_forms(data, vocab[w])
+        typo_forms, typo_cousins = word_forms_of(vocab[w])
         for f in typo_forms:
             add(f, weight * FORM_WEIGHT, "typo")
         for c in [] if known else typo_cousins:
