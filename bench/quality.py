@@ -16,12 +16,22 @@ being typed), SQLite FTS5 (porter stemmer, bm25, terms ORed) and tantivy
 (en_stem, BM25, parsed query, ORed), over the same rendered abstracts. Printed
 per engine and variant: hit@1, hit@10, MRR@10 and the share of queries with no
 result at all; and, first, what the query words allow any engine that matches
-words (see `ceiling`). Seeded and deterministic; prints figures, never fails.
+words (see `ceiling`).
+
+Then precision, the filter as a filter: for --words words drawn at random from the
+corpus (alphabetic, 5+ letters, in 20+ abstracts, sharing their Snowball stem with
+words that are not their inflections: `positional` with `position`), each typed
+alone as in the filter, the share of the app's full matches that hold the word or an
+inflection of it (judged by the bench's own rules, `inflections`), and of the first
+10 full matches; and, so that dropping forms does not pass for precision, the share
+of the abstracts holding the word that are full matches. Seeded and deterministic;
+prints figures, never fails.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import random
 import sqlite3
@@ -277,6 +287,108 @@ def evaluate(
     return out
 
 
+@functools.cache
+def inflections(word: str) -> frozenset[str]:
+    """The word and its regular inflections, generated (the bench's own rule, not the
+    app's): plural, -ed, -ing, with the final e dropped, y turned to i and a final
+    consonant doubled; British and American twins of -ise/-ize and -our/-or."""
+    out = {word, word + "s", word + "es", word + "ed", word + "ing"}
+    if word.endswith("e"):
+        out |= {word + "d", word[:-1] + "ing"}
+    if word.endswith("y"):
+        out |= {word[:-1] + "ies", word[:-1] + "ied"}
+    if len(word) > 2 and word[-1] not in "aeiouwxy" and word[-2] in "aeiou":
+        out |= {word + word[-1] + "ed", word + word[-1] + "ing"}
+    for a, b in (("is", "iz"), ("iz", "is"), ("our", "or"), ("or", "our")):
+        for w in list(out):
+            for ending in ("ation", "ations", "e", "es", "ed", "ing", "", "s"):
+                if w.endswith(a + ending) and len(w) > len(a + ending) + 2:
+                    out.add(w[: len(w) - len(a + ending)] + b + ending)
+    return frozenset(out)
+
+
+def accepted_forms(vocab: list[str]) -> Callable[[str], frozenset[str]]:
+    """A judge of what holds a word: its inflections, and those of any word of `vocab`
+    it is an inflection of (`designing` accepts `designed`: both inflect `design`)."""
+    bases: dict[str, set[str]] = {}
+    for base in vocab:
+        if base.isalpha():
+            for form in inflections(base):
+                bases.setdefault(form, set()).add(base)
+
+    @functools.cache
+    def forms(word: str) -> frozenset[str]:
+        found = set(inflections(word))
+        for base in bases.get(word, ()):
+            found |= inflections(base)
+        return frozenset(found)
+
+    return forms
+
+
+def precision_words(index: SearchIndex, rng: random.Random, count: int) -> list[str]:
+    """Words drawn at random from the corpus (not picked by hand) whose stem is shared by
+    words that are not their inflections (`positional`, `position`): the words where a
+    stemmer's filter says more than the reader typed. Alphabetic, 5+ letters, not stop
+    words, in 20+ abstracts."""
+    from tui.corpus.stem import stem
+
+    data = index.data
+    df = data.post_ptr[1:] - data.post_ptr[:-1]
+    by_stem: dict[str, list[str]] = {}
+    for w in data.vocab:
+        if w.isalpha():
+            by_stem.setdefault(stem(w), []).append(w)
+    candidates = []
+    for i, w in enumerate(data.vocab):
+        if len(w) < 5 or not w.isalpha() or w in STOPWORDS or df[i] < 20:
+            continue
+        forms = inflections(w)
+        others = [o for o in by_stem.get(stem(w), []) if o not in forms and w not in inflections(o)]
+        if others:
+            candidates.append(w)
+    return sorted(rng.sample(candidates, min(count, len(candidates))))
+
+
+def precision(
+    index: SearchIndex, corpus: Corpus, words: list[str]
+) -> tuple[dict[str, float], list[dict[str, Any]]]:
+    """For each word typed alone (as in the filter: the last word still being typed), the
+    share of the full matches that hold it, and of the first 10 full matches; the means."""
+    from tui.corpus.tokens import tokenize_with_compounds
+
+    bags = []
+    for a in corpus.abstracts:
+        body, compounds = tokenize_with_compounds(a.plain)
+        bags.append(set(body) | set(compounds))
+    forms = accepted_forms(index.data.vocab)
+    rows: list[dict[str, Any]] = []
+    for word in words:
+        result = index.search(word, corpus)
+        full = result.indices[: result.matched]
+        accepted = forms(word)
+        held = [not bags[i].isdisjoint(accepted) for i in full]
+        holders = sum(not bag.isdisjoint(accepted) for bag in bags)
+        rows.append(
+            {
+                "word": word,
+                "full": len(full),
+                "holding": sum(held),
+                "share": sum(held) / len(full) if full else 1.0,
+                "first10": sum(held[:10]) / min(len(full), 10) if full else 1.0,
+                "close": result.close,
+                # Of the abstracts holding the word, the share among the full matches.
+                "recall": sum(held) / holders if holders else 1.0,
+            }
+        )
+    mean = {
+        "share_of_full_matches": statistics.fmean(r["share"] for r in rows) if rows else 0.0,
+        "share_of_first_10": statistics.fmean(r["first10"] for r in rows) if rows else 0.0,
+        "recall": statistics.fmean(r["recall"] for r in rows) if rows else 0.0,
+    }
+    return mean, rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(prog="bench/quality.py", description=__doc__)
     parser.add_argument("--corpus", default=str(SHARED / "iclr"), help="abstract files or folder")
@@ -285,6 +397,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--engines", default="app,fts5,tantivy")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--words", type=int, default=40, help="words drawn for the precision figure (0: skip)"
+    )
     parser.add_argument(
         "--no-groups",
         dest="groups",
@@ -335,11 +450,23 @@ def main() -> int:
             results[name] = evaluate(engine, cases)
         if app_index is not None and args.groups:
             app_groups = groups(app_index, corpus, cases)
+        exact: dict[str, float] = {}
+        per_word: list[dict[str, Any]] = []
+        if app_index is not None and args.words:
+            drawn = precision_words(app_index, random.Random(args.seed), args.words)
+            exact, per_word = precision(app_index, corpus, drawn)
 
     if args.json:
         print(
             json.dumps(
-                {"results": results, "build_s": builds, "ceiling": limits, "groups": app_groups},
+                {
+                    "results": results,
+                    "build_s": builds,
+                    "ceiling": limits,
+                    "groups": app_groups,
+                    "precision": exact,
+                    "precision_words": per_word,
+                },
                 indent=2,
             )
         )
@@ -375,6 +502,15 @@ def main() -> int:
                 f" {g['median_full_size']:9.0f} {g['full_mrr@10']:11.3f}"
                 f" {g['close_mrr@10']:12.3f} {g['group_oracle_mrr@10']:12.3f}"
             )
+    if exact:
+        print(f"precision of the filter over {len(per_word)} words drawn from the corpus:")
+        print(
+            f"  full matches holding the word {exact['share_of_full_matches']:.3f}, "
+            f"first 10 full matches {exact['share_of_first_10']:.3f}; "
+            f"abstracts holding the word among the full matches {exact['recall']:.3f}"
+        )
+        worst = sorted(per_word, key=lambda r: r["share"])[:5]
+        print("  lowest: " + ", ".join(f"{r['word']} {r['holding']}/{r['full']}" for r in worst))
     print("build seconds: " + ", ".join(f"{k} {v:.2f}" for k, v in builds.items()))
     return 0
 

@@ -35,9 +35,14 @@ def test_json_lines(corpus_dir: Path, capsys: pytest.CaptureFixture[str]) -> Non
     record = records[0]
     assert set(record) == {
         *("id", "venue", "year", "source", "headline", "text"),
-        *("title", "authors", "ids", "url", "score", "match"),
+        *("title", "authors", "ids", "url", "score", "match", "matched"),
     }
     assert record["match"] == "all"
+    # Both words were typos: the row says what it holds instead.
+    assert record["matched"] == [
+        {"typed": "vison", "found": ["vision"], "as": "spelling"},
+        {"typed": "langage", "found": ["language"], "as": "spelling"},
+    ]
     assert (record["venue"], record["year"]) == ("NeurIPS", 2022)
     assert record["source"].endswith("b.txt")
     assert record["score"] > 0
@@ -223,3 +228,20 @@ def test_tag_field_from_the_command_line(
     out = capsys.readouterr().out
     assert "Graph networks" in out and len(out.splitlines()) == 1
     assert main(["tag:nothing-like-it ", str(corpus_dir), "--data-dir", str(data)]) == 1
+
+
+def test_a_long_query_gets_the_cap_message(
+    corpus_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["graph " * 20_000, str(corpus_dir)]) == 2
+    assert "at most 32 words" in capsys.readouterr().err
+
+
+def test_an_unknown_field_is_a_bad_query_and_a_pasted_title_is_text(
+    corpus_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["author:smith", str(corpus_dir)]) == 2
+    assert "unknown field author: (fields: " in capsys.readouterr().err
+    assert main(["Graph: networks for molecules", str(corpus_dir), "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert records[0]["headline"].startswith("Graph networks")

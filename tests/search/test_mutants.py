@@ -20,7 +20,7 @@ from tui.corpus.model import Collection
 from tui.corpus.tokens import tokenize
 from tui.search import cache as search_cache
 from tui.search.build import HEADLINE_BONUS, K1, B
-from tui.search.expand import COMPLETE_PREFIX_WEIGHT, FUZZY_WEIGHT, Expander, _subtract
+from tui.search.expand import COMPLETE_PREFIX_WEIGHT, FUZZY_WEIGHT, Expander, subtract
 from tui.search.highlight import Highlighter
 from tui.search.index import FORM_WEIGHT, SearchIndex, SearchResult
 from tui.search.positions import NEAR_BONUS, PROXIMITY_BONUS, WINDOW, proximity
@@ -112,9 +112,10 @@ def test_a_field_name_one_letter_off_is_an_error_listing_the_fields() -> None:
     "text",
     [
         "Mixup: Beyond empirical risk",  # a pasted title: the name has no value after it
-        "ab:cd",  # two letters: too short to be a misspelled field
-        "iss:x",  # `is` is too short to be misspelled
-        "yearly:2023",  # two letters off `year`
+        "yearly:2023",  # two letters off `year`, and no word after it
+        "arXiv:2301.00001",  # a number after it: an identifier pasted
+        "https://example.org/paper",  # no word after it: an address
+        "a:b",  # one letter: a ratio or a label, not a field's name
         "vanue:",  # no value after it
     ],
 )
@@ -401,7 +402,7 @@ def test_subtract_leaves_exactly_the_uncovered_part(
 ) -> None:
     hi = lo + size  # a prefix range of the vocabulary is never empty
     covered = [(min(a, b), max(a, b)) for a, b in covered]
-    parts = _subtract(lo, hi, covered)
+    parts = subtract(lo, hi, covered)
     got = [i for p_lo, p_hi in parts for i in range(p_lo, p_hi)]
     want = [i for i in range(lo, hi) if not any(c_lo <= i < c_hi for c_lo, c_hi in covered)]
     assert sorted(got) == want and len(got) == len(set(got))

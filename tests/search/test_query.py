@@ -4,7 +4,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tui.search.query import FieldClause, Phrase, QueryError, Term, parse_query
+from tui.search import query
+from tui.search.query import (
+    MAX_QUERY_WORDS,
+    FieldClause,
+    FieldSpec,
+    Phrase,
+    QueryError,
+    Term,
+    parse_query,
+)
 
 
 def test_terms_are_folded_and_last_is_being_typed() -> None:
@@ -142,3 +151,44 @@ def test_tag_field_normalises_and_refuses_bad_names() -> None:
     with pytest.raises(QueryError, match="starts with -"):
         parse_query("tag:--x")
     assert parse_query("has:tag").fields[0].arg == "tag"
+
+
+def test_an_unknown_field_with_a_word_after_it_lists_the_fields(monkeypatch) -> None:
+    with pytest.raises(QueryError) as info:
+        parse_query("graph author:smith")
+    message = str(info.value)
+    assert message.startswith("unknown field author: (fields: ")
+    for name in ("venue:", "year:", "is:", "tag:", "topic:"):
+        assert name in message
+    # The list is the registry's: a field added later is named too.
+    monkeypatch.setitem(query._FIELDS, "title", FieldSpec("title", lambda v: v))
+    with pytest.raises(QueryError, match="title:"):
+        parse_query("editor:smith")
+    with pytest.raises(QueryError, match="unknown field author:"):
+        parse_query('author:"Ada Lovelace"')
+
+
+def test_a_misspelled_field_still_gets_a_did_you_mean() -> None:
+    with pytest.raises(QueryError, match=r"did you mean venue:\? fields: "):
+        parse_query("vneue:iclr")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Mixup: Beyond Empirical Risk Minimization",  # a space after the colon: a title
+        "ViT: an image is worth 16x16 words",
+        '"author:smith"',  # quoted: the words
+    ],
+)
+def test_a_pasted_title_with_a_colon_searches_as_text(text: str) -> None:
+    q = parse_query(text)
+    assert q.fields == ()
+    assert q.terms or q.phrases
+
+
+def test_a_query_reads_at_most_a_capped_number_of_words() -> None:
+    assert len(parse_query("graph " * MAX_QUERY_WORDS).terms) == MAX_QUERY_WORDS
+    for text in ("graph " * (MAX_QUERY_WORDS + 1), "graph " * 20_000, '"' + "graph " * 40 + '"'):
+        with pytest.raises(QueryError, match=f"at most {MAX_QUERY_WORDS} words"):
+            parse_query(text)

@@ -1,8 +1,9 @@
 """`abstracts search QUERY [PATH ...]`: the app's search engine on the command line.
 
 Rows come in the app's order: abstracts matching every term first, then the
-closest matches (most of the terms); `--json` rows say which (`"match": "all"`
-or `"close"`). `@NAME` runs the search saved under NAME in the reader (`S`), in
+closest matches (most of the terms, or words related to them); `--json` rows say
+which (`"match": "all"` or `"close"`) and, in `"matched"`, which query words the row
+holds only in another form, spelling, a related word or a completion. `@NAME` runs the search saved under NAME in the reader (`S`), in
 its order, read from the data directory without writing to it. Exit status: 0
 when anything is printed, 1 when no abstract shares a word with the query, 2 on a
 bad query, an unknown saved search, or when no input could be loaded.
@@ -63,8 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXAMPLES,
         description=(
             "Print the abstracts matching QUERY, best first: those with every term, then the "
-            "closest matches. Terms match every form of a word (network, networks) and "
-            "tolerate typos; "
+            "closest matches. Terms match every form of a word (network, networks; "
+            "optimisation, optimization) and tolerate typos; related words (position for "
+            "positional) make only close matches; "
             '"exact phrase", -exclude, venue:NAME, year:2023, year:2022..2024, file:NAME, '
             "is:bookmarked, is:read, is:unread, is:dismissed, has:note, note:WORD. "
             "@NAME runs a search saved in the reader."
@@ -205,6 +207,9 @@ def main(argv: list[str]) -> int:
             query, corpus, personal=personal, order=order, limit=args.limit, topics=topics
         )
 
+    # Which query words each row holds only as another form, a near spelling, a
+    # related word or a completion (`"matched"`, [] when it holds them all as typed).
+    highlighter = index.highlighter(query) if args.json else None
     out = sys.stdout
     divider = out.isatty() and not args.json
     for position, (i, score) in enumerate(zip(result.indices, result.scores, strict=True)):
@@ -213,8 +218,14 @@ def main(argv: list[str]) -> int:
         if divider and position == result.matched:
             # On a terminal only: a pipe gets rows and nothing else.
             out.write(f"-- closest matches ({result.close:,}; not every word) --\n")
-        if args.json:
-            record = json_row(abstract, score=round(score, 4), match="close" if close else "all")
+        if highlighter is not None:
+            matched = [m.as_json() for m in highlighter.matched(abstract.plain)]
+            record = json_row(
+                abstract,
+                score=round(score, 4),
+                match="close" if close else "all",
+                matched=matched,
+            )
             out.write(json_line(record) + "\n")
         else:
             line = f"{abstract.id}  {abstract.collection.short}  {abstract.headline}"

@@ -53,6 +53,9 @@ class WordRange:
     hi: int
     weight: float
     prefix: str | None = None
+    # A near spelling that counts even though the typed word exists: a short word
+    # being typed read as a typo of a far commoner start (see RESCUE_RATIO).
+    rescue: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,8 +149,8 @@ class Expander:
             covered = [(r.lo, r.hi) for r in ranges]
             for p_lo, p_hi, sim, head in self._fuzzy_prefixes(word, typos, short):
                 if self._occurrences([(p_lo, p_hi)]) >= RESCUE_RATIO * max(own, 1):
-                    for lo, hi in _subtract(p_lo, p_hi, covered):
-                        ranges.append(WordRange(lo, hi, FUZZY_WEIGHT * sim, head))
+                    for lo, hi in subtract(p_lo, p_hi, covered):
+                        ranges.append(WordRange(lo, hi, FUZZY_WEIGHT * sim, head, rescue=True))
                         covered.append((lo, hi))
         elif typos and (not short or not ranges):
             covered = [(r.lo, r.hi) for r in ranges]
@@ -156,7 +159,7 @@ class Expander:
                 # so far (`lerni` is on its way to `learning`): without this the
                 # results drop to nothing until the word is complete.
                 for p_lo, p_hi, sim, head in self._fuzzy_prefixes(word, typos, short):
-                    for lo, hi in _subtract(p_lo, p_hi, covered):
+                    for lo, hi in subtract(p_lo, p_hi, covered):
                         ranges.append(WordRange(lo, hi, FUZZY_WEIGHT * sim, head))
                         covered.append((lo, hi))
             for w, sim in self._fuzzy_words(word, typos):
@@ -263,7 +266,7 @@ class Expander:
         return merged
 
 
-def _subtract(lo: int, hi: int, covered: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def subtract(lo: int, hi: int, covered: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The parts of [lo, hi) outside every range in `covered`."""
     parts = [(lo, hi)]
     for c_lo, c_hi in covered:

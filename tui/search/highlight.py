@@ -4,15 +4,24 @@ The highlighter tokenizes with the same tokenizer as the index, so what is
 painted is exactly what matched: one set lookup (and, for half-typed words,
 one `startswith`) per word. A phrase's words are painted only where the whole
 phrase occurs, in order, as the search required; alone they did not match.
+
+It also says, per abstract, which query words it holds only in another form, a
+near spelling, a related word or a completion (`matched`, `describe`): the line
+`matched: contrast ≈ contrastive (related)` of the detail pane and the `"matched"`
+of `abstracts search --json`.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from tui.corpus.tokens import token_spans
 from tui.search.query import SYMBOL_MARK, SYMBOL_NAMES
+
+# Of a query word found several ways, the note names the plainest.
+_RANK = {"form": 0, "completion": 1, "typo": 2, "cousin": 3}
 
 _CHARS_OF_NAME: dict[str, str] = {}
 for _char, _name in SYMBOL_NAMES.items():
@@ -22,6 +31,35 @@ for _char, _name in SYMBOL_NAMES.items():
 def _symbol_chars(word: str) -> str:
     """The symbols a matched word stands for (`times` or `\\times` -> `×`)."""
     return _CHARS_OF_NAME.get(word.removeprefix(SYMBOL_MARK), "")
+
+
+# How a word was matched, as the reader is told: another form of the word (`networks`),
+# a near spelling (a typo), a related word (the same stem, another word), a completion.
+HOW = {"form": "form", "typo": "spelling", "cousin": "related", "completion": "completion"}
+
+
+@dataclass(frozen=True, slots=True)
+class Matched:
+    """A query word an abstract holds only as `found` (other words), matched `how`
+    (a value of HOW)."""
+
+    typed: str
+    found: tuple[str, ...]
+    how: str
+
+    def as_json(self) -> dict[str, object]:
+        """The row's `"matched"` entry in `abstracts search --json`."""
+        return {"typed": self.typed, "found": list(self.found), "as": self.how}
+
+
+def describe(matched: list[Matched]) -> str:
+    """One short line: `matched: contrast ≈ contrastive (related)`; "" when every word
+    was found as typed."""
+    parts = []
+    for m in matched:
+        suffix = "" if m.how == "form" else f" ({m.how})"
+        parts.append(f"{'/'.join(m.found[:3])} ≈ {m.typed}{suffix}")
+    return "matched: " + " · ".join(parts) if parts else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +73,12 @@ class Highlighter:
     words: frozenset[str]
     prefixes: tuple[str, ...] = ()
     phrases: tuple[tuple[str, ...], ...] = ()
+    # For `matched`: each matched word that is not a query word as typed -> (the query
+    # word, its kind: a key of HOW); (prefix, query word, kind) for the prefixes whose
+    # words are such; and the query words in the order typed.
+    notes: Mapping[str, tuple[str, str]] = field(default_factory=dict, compare=False)
+    prefix_notes: tuple[tuple[str, str, str], ...] = ()
+    order: tuple[str, ...] = ()
     _symbols: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -68,6 +112,34 @@ class Highlighter:
             found.extend((m.start(), m.end()) for m in symbols.finditer(text))
             found.sort()
         return found
+
+    def matched(self, text: str) -> list[Matched]:
+        """The query words `text` holds only through other words, in query order."""
+        if not (self.notes or self.prefix_notes):
+            return []
+        tokens = {w for _, _, w in token_spans(text)}
+        found: dict[str, tuple[list[str], str]] = {}
+        for word in sorted(tokens):
+            note = self.notes.get(word)
+            if note is None:
+                note = next(
+                    ((t, k) for p, t, k in self.prefix_notes if word.startswith(p) and word != t),
+                    None,
+                )
+            if note is None or note[0] in tokens:
+                continue
+            typed, kind = note
+            words, how = found.get(typed, ([], kind))
+            if _RANK[kind] < _RANK[how]:
+                words, how = [], kind  # name only the plainest way it was found
+            if kind == how:
+                words.append(word)
+            found[typed] = (words, how)
+        rank = {t: i for i, t in enumerate(self.order)}
+        return [
+            Matched(t, tuple(words), HOW[kind])
+            for t, (words, kind) in sorted(found.items(), key=lambda f: rank.get(f[0], len(rank)))
+        ]
 
     def _mark_phrases(self, tokens: list[str], hit: list[bool]) -> None:
         """Set `hit` on every token inside an occurrence of one of the phrases."""

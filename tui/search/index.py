@@ -1,12 +1,13 @@
 """The search index: build it once per corpus, then answer queries per keystroke.
 
 Each term becomes a few ranges of the sorted vocabulary (exact word, the
-completions of a half-typed word, near spellings: see `expand.py`) plus every
-other form of the same stem (`networks` finds `network`); their postings are
-summed into one BM25 score per abstract with numpy. Stop words are never
-required. Abstracts matching every term come first; then, as "close matches",
-those matching most of the terms (at least half; fewer only when nothing else
-shares a word with the query), each group ranked by BM25 with a bonus for
+completions of a half-typed word, near spellings: see `expand.py`) plus the
+word's inflections and other spellings (`networks` finds `network`) and, only
+towards a close match, the other words of its stem (`terms.py`, `forms.py`);
+their postings are summed into one BM25 score per abstract with numpy. Stop
+words are never required. Abstracts having every term come first; then, as
+"close matches", those having or near most of the terms (at least half; fewer
+only when nothing else shares a word with the query), each group ranked by BM25 with a bonus for
 query words standing next to each other. Phrases, exclusions and fields are
 strict filters (see `filters.py`). Per-term results are cached, so typing one
 more letter recomputes one term.
@@ -15,33 +16,30 @@ more letter recomputes one term.
 from __future__ import annotations
 
 import math
-from bisect import bisect_left
 from collections import OrderedDict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
-import numpy.typing as npt
 
 from tui.corpus.model import Corpus
-from tui.corpus.stem import stem
 from tui.corpus.stopwords import STOPWORDS
-from tui.search.build import HEADLINE_BONUS, K1, IndexData, build_index_data
+from tui.search.build import IndexData, build_index_data
 from tui.search.expand import Expander, Expansion
 from tui.search.filters import BoolArray, FilterContext, TopicNumbers, select
 from tui.search.highlight import Highlighter
 from tui.search.personal import PersonalData
-from tui.search.positions import FloatArray, IntArray, phrase_mask, rank
-from tui.search.query import SYMBOL_MARK, Query, Term, parse_query
+from tui.search.positions import phrase_mask, rank
+from tui.search.query import Query, Term, parse_query
+from tui.search.terms import FORM_WEIGHT, KNOWN_FUZZY_SCALE, Forms, TermMatch, compute_term
 
 Order = Literal["relevance", "file"]
 
+# The weights of a term's words live with the term (`terms.py`); named here too for tests.
+__all__ = ["FORM_WEIGHT", "KNOWN_FUZZY_SCALE", "SearchIndex", "SearchResult"]
+
 # A phrase's words weigh this much more than the same words scattered.
 PHRASE_BOOST = 1.5
-# Other forms of a word (`networks` for `network`) weigh a little less than the form typed.
-FORM_WEIGHT = 0.9
-# Near spellings of a word that exists as typed weigh this share of their usual weight.
-KNOWN_FUZZY_SCALE = 0.1
 # A term in more than this share of the abstracts is not required for a full match.
 COMMON_SHARE = 0.5
 # ... in a corpus of at least this many (in a handful, "most" means little).
@@ -78,38 +76,14 @@ class SearchResult:
         return position >= self.matched
 
 
-@dataclass(slots=True)
-class _TermMatch:
-    """One term's answer: its score per abstract, the vocabulary it matched, its idf."""
-
-    vector: FloatArray
-    ranges: list[tuple[int, int]]  # prefix ranges of the vocabulary, [lo, hi)
-    words: IntArray  # single vocabulary words (exact, typo and other forms)
-    idf: float
-    # Abstracts that count as having the term: near spellings of a word that exists
-    # as typed add to the score but do not make an abstract a full match.
-    present: BoolArray
-    df: int = 0
-    _mask: BoolArray | None = field(default=None, repr=False)
-
-    def word_mask(self, vocab_size: int) -> BoolArray:
-        """True for every vocabulary word this term matched."""
-        if self._mask is None:
-            mask = np.zeros(vocab_size, dtype=np.bool_)
-            for lo, hi in self.ranges:
-                mask[lo:hi] = True
-            mask[self.words] = True
-            self._mask = mask
-        return self._mask
-
-
 class SearchIndex:
     """Vocabulary, postings and metadata of one corpus (`data`; see tui.search.cache)."""
 
     def __init__(self, data: IndexData, term_cache_size: int | None = None) -> None:
         self.data = data
         self._expander = Expander(data.vocab, post_ptr=data.post_ptr)
-        self._terms: OrderedDict[tuple[str, bool, bool], _TermMatch | None] = OrderedDict()
+        self._terms: OrderedDict[tuple[str, bool, bool], TermMatch | None] = OrderedDict()
+        self._forms: Forms = {}
         if term_cache_size is None:
             # A cached term holds 5 bytes per abstract (score and presence).
             fits = TERM_CACHE_BYTES // max(5 * len(data.ids), 1)
@@ -128,6 +102,7 @@ class SearchIndex:
     def clear_caches(self) -> None:
         """Forget cached term expansions and scores (benchmarks use it to measure cold terms)."""
         self._terms.clear()
+        self._forms.clear()
         self._expander.clear()
 
     def expansion(self, word: str, prefix: bool = False, fuzzy: bool = True) -> Expansion:
@@ -200,6 +175,9 @@ class SearchIndex:
             counted = matches
         hits = np.zeros(n, dtype=np.int32)  # required terms matched
         rare_hits = np.zeros(n, dtype=np.int32)  # of those, the ones not common
+        # Required terms met only through a cousin or a completion: enough for a close
+        # match, never for a full one.
+        near_hits = np.zeros(n, dtype=np.int32)
         for match in matches:
             if match is not None:
                 score += match.vector
@@ -208,23 +186,30 @@ class SearchIndex:
         for match in counted:
             if match is not None:
                 rare_hits += match.present
+                if match.near is not None:
+                    near_hits += match.near
         if required:
+            reach = rare_hits + near_hits
             full = mask & (rare_hits == len(counted))
-            close = mask & ~full & (rare_hits >= max(1, math.ceil(len(counted) / 2)))
+            close = mask & ~full & (reach >= max(1, math.ceil(len(counted) / 2)))
             if not full.any() and not close.any():
                 # Nothing matches most of the query: whatever shares the most of its
                 # informative words, or else of any of its words.
-                shared = rare_hits if mask.any() and rare_hits[mask].max() > 0 else hits
+                shared = reach if mask.any() and reach[mask].max() > 0 else hits
                 best = int(shared[mask].max()) if mask.any() else 0
                 close = mask & (shared >= max(best, 1))
         else:
             full, close = mask, np.zeros(n, dtype=np.bool_)
 
+        # Full matches holding more of the words (common ones too) first: one holding
+        # a word is never below one with only its cousin. Close matches by score alone
+        # (a cousin weighs a third of the word): ranking them by words held first lost
+        # 0.016 of known-item MRR@10 (bench/quality.py).
         groups = []
-        for group in (full, close):
+        for group, tier in ((full, hits), (close, None)):
             indices = np.flatnonzero(group)
             if order == "relevance" and ranked and indices.size:
-                indices = rank(self.data, indices, score, matches)
+                indices = rank(self.data, indices, score, matches, tier=tier)
             groups.append(indices)
         indices = np.concatenate(groups)
         matched, n_close = int(groups[0].size), int(groups[1].size)
@@ -240,7 +225,7 @@ class SearchIndex:
             indices.tolist(), score[indices].tolist(), matched + n_close, matched, n_close
         )
 
-    def _required_matches(self, required: list[Term]) -> list[_TermMatch | None]:
+    def _required_matches(self, required: list[Term]) -> list[TermMatch | None]:
         """Each required term's match; a term also counts as found where it is joined to
         its neighbour as one word (`pre training` finds `pretraining`)."""
         matches = [self._term(t.word, t.prefix, fuzzy=True) for t in required]
@@ -250,19 +235,20 @@ class SearchIndex:
                 if old is None:
                     matches[j] = joined
                 else:
-                    vector = np.maximum(old.vector, joined.vector)
                     present = old.present | joined.present
-                    matches[j] = _TermMatch(
-                        vector,
+                    near = None if old.near is None else old.near & ~present
+                    matches[j] = TermMatch(
+                        np.maximum(old.vector, joined.vector),
                         old.ranges + joined.ranges,
                         np.concatenate([old.words, joined.words]),
                         old.idf,
                         present,
                         int(np.count_nonzero(present)),
+                        near,
                     )
         return matches
 
-    def _joined(self, required: list[Term]) -> list[tuple[int, _TermMatch]]:
+    def _joined(self, required: list[Term]) -> list[tuple[int, TermMatch]]:
         """(k, match) for each pair of neighbouring terms k, k+1 found written as one word."""
         found = []
         for k in range(len(required) - 1):
@@ -285,16 +271,33 @@ class SearchIndex:
         # The words each term matched, alone or written together with its neighbour
         # (cached term results: no score vectors are merged just to paint).
         singles = [self._term(t.word, t.prefix, fuzzy=True) for t in required]
-        joined = [match for _, match in self._joined(required)]
+        joined = self._joined(required)
         for term in required:
             words.add(term.word)
-        for match in singles + joined:
-            if match is not None:
-                words.update(vocab[i] for i in match.words.tolist())
+        # What `Highlighter.matched` tells of an abstract holding a word only as another.
+        notes: dict[str, tuple[str, str]] = {}
+        prefix_notes: list[tuple[str, str, str]] = []
+        labelled = [(t.word, m) for t, m in zip(required, singles, strict=True)]
+        labelled += [(f"{required[k].word} {required[k + 1].word}", m) for k, m in joined]
+        for typed, match in labelled:
+            if match is None:
+                continue
+            for i, kind in match.kinds.items():
+                word = vocab[i]
+                words.add(word)
+                if word != typed:
+                    notes.setdefault(word, (typed, "form" if kind == "typed" else kind))
+            words.update(vocab[i] for i in match.words.tolist())
         expander = self._expander
         for term in required + optional:
             expansion = expander.expand(term.word, term.prefix, term in required)
             prefixes.extend(expansion.prefixes)
+            whole = expander.exact(term.word) is not None
+            for p in expansion.prefixes:
+                if p != term.word:
+                    prefix_notes.append((p, term.word, "typo"))
+                elif whole:
+                    prefix_notes.append((p, term.word, "completion"))
         for phrase in query.phrases:
             if phrase.negated:
                 continue
@@ -302,95 +305,27 @@ class SearchIndex:
                 words.add(phrase.words[0])
             else:
                 phrases.append(phrase.words)
-        return Highlighter(frozenset(words), tuple(prefixes), tuple(phrases))
+        return Highlighter(
+            frozenset(words),
+            tuple(prefixes),
+            tuple(phrases),
+            notes,
+            tuple(prefix_notes),
+            tuple(t for t, _ in labelled),
+        )
 
-    def _term(self, word: str, prefix: bool, fuzzy: bool) -> _TermMatch | None:
+    def _term(self, word: str, prefix: bool, fuzzy: bool) -> TermMatch | None:
         """What one term matches (None when nothing); cached."""
         key = (word, prefix, fuzzy)
         if key in self._terms:
             self._terms.move_to_end(key)
             return self._terms[key]
-        match = self._compute_term(word, self._expander.expand(word, prefix, fuzzy))
+        expansion = self._expander.expand(word, prefix, fuzzy)
+        match = compute_term(self.data, word, expansion, self._forms)
         self._terms[key] = match
         if len(self._terms) > self._term_cache_size:
             self._terms.popitem(last=False)
         return match
-
-    def _stem_number(self, word: str) -> int | None:
-        stems = self.data.stems
-        target = word if word.startswith(SYMBOL_MARK) else stem(word)
-        i = bisect_left(stems, target)
-        return i if i < len(stems) and stems[i] == target else None
-
-    def _compute_term(self, word: str, expansion: Expansion) -> _TermMatch | None:
-        """Score every abstract for the words of `expansion` and every other form of its
-        single words (and of the typed word itself), each weighed as the word it came from."""
-        data = self.data
-        n = len(self)
-        ranges: list[tuple[int, int]] = []
-        weights: dict[int, float] = {}
-        range_weights: list[float] = []
-        for r in expansion.ranges:
-            if r.prefix is None:
-                for w in range(r.lo, r.hi):
-                    weights[w] = max(weights.get(w, 0.0), r.weight)
-            else:
-                ranges.append((r.lo, r.hi))
-                range_weights.append(r.weight)
-        # Other forms of the same stems: forms of the typed word weigh as it does.
-        stem_weights: dict[int, float] = {}
-        own = self._stem_number(word)
-        if own is not None:
-            stem_weights[own] = 1.0
-        for w, weight in weights.items():
-            s = int(data.word_stem[w])
-            stem_weights[s] = max(stem_weights.get(s, 0.0), weight)
-        for s, weight in stem_weights.items():
-            form_weight = weight * FORM_WEIGHT
-            for w in data.stem_words[data.stem_ptr[s] : data.stem_ptr[s + 1]].tolist():
-                if weights.get(w, 0.0) < form_weight:
-                    weights[w] = form_weight
-        weak: set[int] = set()
-        if own is not None or any(w >= FORM_WEIGHT for w in weights.values()):
-            # The word is known as typed: near spellings are more likely other words
-            # (`modal` for `model`) than typos, so they count for little.
-            for w, weight in weights.items():
-                if weight < FORM_WEIGHT:
-                    weights[w] = weight * KNOWN_FUZZY_SCALE
-                    weak.add(w)
-        singles = [w for w in weights if not any(lo <= w < hi for lo, hi in ranges)]
-        docs: list[npt.NDArray[np.int32]] = []
-        counts: list[npt.NDArray[np.float32]] = []
-        heads: list[npt.NDArray[np.float32]] = []
-        strong: list[npt.NDArray[np.int32]] = []
-        spans = list(zip(ranges, range_weights, strict=True)) + [
-            ((w, w + 1), weights[w]) for w in singles
-        ]
-        for (lo, hi), weight in spans:
-            start, end = int(data.post_ptr[lo]), int(data.post_ptr[hi])
-            if end > start:
-                docs.append(data.post_doc[start:end])
-                if not (hi - lo == 1 and lo in weak):
-                    strong.append(data.post_doc[start:end])
-                counts.append(data.post_tf[start:end] * np.float32(weight))
-                heads.append(data.post_head[start:end] * np.float32(weight))
-        if not docs:
-            return None
-        all_docs = np.concatenate(docs)
-        # BM25 over the summed (weighted) counts of every form matched: `network`
-        # twice and `networks` once is three occurrences of one term.
-        tf = np.bincount(all_docs, weights=np.concatenate(counts), minlength=n)
-        head = np.bincount(all_docs, weights=np.concatenate(heads), minlength=n)
-        present = np.zeros(n, dtype=np.bool_)
-        if strong:
-            present[np.concatenate(strong)] = True
-        df = int(np.count_nonzero(present))
-        idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
-        saturated = tf * (K1 + 1) / (tf + data.doc_norm)
-        saturated += HEADLINE_BONUS * np.minimum(head, 1.0)
-        vector: FloatArray = (saturated * idf).astype(np.float32)
-        words = np.asarray(sorted(singles), dtype=np.int64)
-        return _TermMatch(vector, ranges, words, idf, present, df)
 
 
 def _split_terms(query: Query) -> tuple[list[Term], list[Term]]:

@@ -5,7 +5,7 @@ of the best few results)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -39,11 +39,16 @@ class NearTerm(Protocol):
 
 
 def rank(
-    data: IndexData, indices: IntArray, score: FloatArray, matches: Sequence[NearTerm | None]
+    data: IndexData,
+    indices: IntArray,
+    score: FloatArray,
+    matches: Sequence[NearTerm | None],
+    tier: npt.NDArray[np.int32] | None = None,
 ) -> IntArray:
-    """`indices` best first: by score, the best few re-ranked with the proximity bonus.
-    Stable: equal scores keep file order."""
-    indices = indices[np.argsort(-score[indices], kind="stable")]
+    """`indices` best first: by `tier` (higher first) when given, then by score, the best
+    few re-ranked with the proximity bonus inside their tier. Stable: equal scores keep
+    file order."""
+    indices = indices[np.argsort(-_key(score, indices, tier), kind="stable")]
     present = [m for m in matches if m is not None]
     if len(present) < 2:
         return indices
@@ -51,10 +56,22 @@ def rank(
     bonus = proximity(data, top, present)
     if not bonus.any():
         return indices
-    adjusted = score[top] + bonus
-    score[top] = adjusted
-    head = top[np.argsort(-adjusted, kind="stable")]
-    return np.concatenate([head, indices[RERANK:]])
+    score[top] += bonus
+    order = np.argsort(-_key(score, top, tier), kind="stable")
+    return np.concatenate([top[order], indices[RERANK:]])
+
+
+# A tier outweighs any score (scores are sums of a few dozen BM25 terms at most).
+_TIER_STEP = 1e6
+
+
+def _key(
+    score: FloatArray, indices: IntArray, tier: npt.NDArray[np.int32] | None
+) -> npt.NDArray[np.floating[Any]]:
+    """One sort key: the score, plus the tier far above it (one argsort, not a lexsort)."""
+    if tier is None:
+        return score[indices]
+    return score[indices].astype(np.float64) + tier[indices] * _TIER_STEP
 
 
 def proximity(data: IndexData, docs: IntArray, matches: Sequence[NearTerm]) -> FloatArray:

@@ -314,15 +314,40 @@ def _symbol_terms(raw: str) -> list[str]:
     return [symbol_word(SYMBOL_NAMES[c]) for c in raw if c in SYMBOL_NAMES]
 
 
-def _check_misspelled_field(name: str, value: str) -> None:
-    """Raise for `yaer:2023` (a value right after a name one letter off a field's);
-    any other unknown `name:` is plain text."""
-    if not value or len(name) < 3:
+def _fields_listed() -> str:
+    return ", ".join(f"{f}:" for f in field_names())
+
+
+def _check_unknown_field(name: str, value: str, quoted: bool) -> None:
+    """Raise for `yaer:2023` (a name one letter off a field's, with a value right after
+    it) and for `author:smith` (any name with a word or a quote right after it): a field
+    the language does not have. `Mixup: Beyond` (a space after the colon: a pasted title),
+    `arXiv:2301.00001` and `https://...` (no word after it) are plain text."""
+    if not value and not quoted:
         return
-    for known in field_names():
-        if len(known) >= 3 and OSA.distance(name, known) <= 1:
-            fields = ", ".join(f"{f}:" for f in field_names())
-            raise QueryError(f"unknown field {name}: (did you mean {known}:? fields: {fields})")
+    if len(name) >= 3:
+        for known in field_names():
+            if len(known) >= 3 and OSA.distance(name, known) <= 1:
+                raise QueryError(
+                    f"unknown field {name}: (did you mean {known}:? fields: {_fields_listed()})"
+                )
+    if len(name) >= 2 and (quoted or value[0].isalpha()):
+        raise QueryError(
+            f"unknown field {name}: (fields: {_fields_listed()}); "
+            f'to search the words, put a space after the colon or quote them: "{name}:{value}"'
+        )
+
+
+# Terms a query may hold (words, phrase words included): proximity weighs every pair,
+# and nobody types more to find an abstract; a pasted page gets this message at once.
+MAX_QUERY_WORDS = 32
+
+
+def _too_long() -> QueryError:
+    return QueryError(
+        f"too long: a query reads at most {MAX_QUERY_WORDS} words "
+        "(a title or a few of its words find an abstract)"
+    )
 
 
 def parse_query(text: str) -> Query:
@@ -338,8 +363,10 @@ def parse_query(text: str) -> Query:
     typing_at_end = bool(text) and not text[-1].isspace()
     for k, chunk in enumerate(chunks):
         spec = _FIELDS.get(chunk.field_name) if chunk.field_name is not None else None
+        if len(terms) + sum(len(p.words) for p in phrases) > MAX_QUERY_WORDS:
+            raise _too_long()
         if chunk.field_name is not None and spec is None:
-            _check_misspelled_field(chunk.field_name, chunk.text)
+            _check_unknown_field(chunk.field_name, chunk.text, chunk.quoted)
             # `Mixup: Beyond ...` (a pasted title) or `arXiv:2301`: ordinary words.
             chunk.text = f"{chunk.field_name} {chunk.text}"
             chunk.field_name = None
@@ -372,4 +399,6 @@ def parse_query(text: str) -> Query:
         for w_i, word in enumerate(words):
             prefix = last_chunk and w_i == len(words) - 1 and not chunk.negated
             terms.append(Term(word, prefix, chunk.negated))
+    if len(terms) + sum(len(p.words) for p in phrases) > MAX_QUERY_WORDS:
+        raise _too_long()
     return Query(text, tuple(terms), tuple(phrases), tuple(fields))

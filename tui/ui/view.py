@@ -73,4 +73,20 @@ def detail_view(app: AbstractsApp, abstract: Abstract) -> DetailView:
         tags=app.tags.of(abstract),
         dismissed=app.personal.userdata is not None
         and app.personal.userdata.is_dismissed(abstract.id),
+        matched=matched_line(app.search.spans, abstract),
     )
+
+
+def matched_line(spans: object, abstract: Abstract) -> str:
+    """`matched: contrast ≈ contrastive (related)` when the filter found some of its
+    words in `abstract` only in another form, spelling or word; else "". `spans` is
+    the filter's `Highlighter.spans` (None when unfiltered: nothing of search is
+    imported then, so the first frame stays light)."""
+    if spans is None:
+        return ""
+    from tui.search.highlight import Highlighter, describe
+
+    highlighter = getattr(spans, "__self__", None)
+    if not isinstance(highlighter, Highlighter):
+        return ""
+    return describe(highlighter.matched(abstract.plain))

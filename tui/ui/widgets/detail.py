@@ -46,6 +46,9 @@ class DetailView:
     spans: Callable[[str], Sequence[tuple[int, int]]] | None = None
     near_duplicates: Sequence[tuple[Abstract, float]] = field(default_factory=tuple)
     tags: AbstractSet[str] = frozenset()
+    # What the filter matched in another form, spelling or word (`matched: contrast ≈
+    # contrastive (related)`), or "".
+    matched: str = ""
 
 
 def reading_text(
@@ -155,6 +158,8 @@ def meta_text(view: DetailView) -> Text:
     if len(abstract.sources) > 1 and abstract.paper is None:
         others = ", ".join(f"{visible_line(s.name)} #{s.position}" for s in abstract.sources[1:])
         parts.append(f"\nAlso in: {others}", style="dim")
+    if view.matched:
+        parts.append("\n" + visible_line(view.matched), style="dim")
     for other, score in view.near_duplicates:
         where = f"{visible_line(other.source.name)} #{other.source.position}"
         parts.append(
