@@ -240,8 +240,8 @@ def test_a_long_query_gets_the_cap_message(
 def test_an_unknown_field_is_a_bad_query_and_a_pasted_title_is_text(
     corpus_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["author:smith", str(corpus_dir)]) == 2
-    assert "unknown field author: (fields: " in capsys.readouterr().err
+    assert main(["editor:smith", str(corpus_dir)]) == 2
+    assert "unknown field editor: (fields: " in capsys.readouterr().err
     assert main(["Graph: networks for molecules", str(corpus_dir), "--json"]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert records[0]["headline"].startswith("Graph networks")
