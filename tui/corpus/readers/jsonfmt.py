@@ -58,7 +58,7 @@ def _unwrap(value: object) -> object:
     return value
 
 
-_ABSENT = (None, "", [], {})
+_ABSENT: tuple[object, ...] = (None, "", [], {})
 
 
 def _name(value: object) -> str | None:
