@@ -144,7 +144,7 @@ def split_authors(text: str) -> tuple[Author, ...]:
     (BibTeX), `Ada Lovelace, Charles Babbage and Mary Somerville`, `Ada Lovelace and
     Charles Babbage`, or one `Lovelace, Ada`. A trailing `et al.` is dropped.
     """
-    text = _ET_AL.sub("", " ".join(text.split()))
+    text = _ET_AL.sub("", collapse(text))
     if not text:
         return ()
     if ";" in text:

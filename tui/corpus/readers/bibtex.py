@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from tui.corpus.latex_names import bibtex_authors, decode, group_end
 from tui.corpus.model import Collection
 from tui.corpus.paper import Paper, normalise_arxiv
+from tui.corpus.parse import collapse
 from tui.corpus.readers import ReadResult, failed, url_ids_and_link
 
 if TYPE_CHECKING:
@@ -185,7 +186,7 @@ def _read(text: str, path: Path) -> ReadResult:
         if id(entry) in containers:
             continue
         title = entry_fields.get("title", "")
-        abstract = " ".join(entry_fields.get("abstract", "").split())
+        abstract = collapse(entry_fields.get("abstract", ""))
         if not title.strip() and not abstract:
             empty.append(_line(entry))
             continue
@@ -431,7 +432,7 @@ def _paper(key: str, kind: str, f: dict[str, str]) -> Paper:
         links=tuple(links),
         keywords=keywords,
         kind=kind,
-        extra=tuple((name, " ".join(f[name].split())) for name in _EXTRA if name in f),
+        extra=tuple((name, collapse(f[name])) for name in _EXTRA if name in f),
     )
 
 

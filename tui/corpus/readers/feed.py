@@ -23,6 +23,7 @@ from defusedxml import ElementTree as SafeET
 
 from tui.corpus.model import Collection
 from tui.corpus.paper import Author, Paper, openreview_from_url, split_arxiv
+from tui.corpus.parse import collapse
 from tui.corpus.readers import ReadResult, failed
 from tui.corpus.readers._fields import count, date_of, split_authors, year_of
 
@@ -72,7 +73,9 @@ def _text(element: Element | None) -> str:
     """An element's whole text (children's too, as an XHTML summary has), collapsed."""
     if element is None:
         return ""
-    return " ".join("".join(element.itertext()).split())
+    if len(element) == 0 and isinstance(element.tag, str):
+        return collapse(element.text or "")  # no children: its text is all of it
+    return collapse("".join(element.itertext()))
 
 
 def _prose(element: Element | None) -> str:
@@ -81,7 +84,7 @@ def _prose(element: Element | None) -> str:
     text = _text(element)
     if _HTML_TAG.search(text):
         text = html.unescape(_HTML_TAG.sub(" ", text))
-        text = " ".join(text.split())
+        text = collapse(text)
     return text
 
 
