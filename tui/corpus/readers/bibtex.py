@@ -1,7 +1,9 @@
 """BibTeX libraries (`.bib`): Zotero, Better BibTeX, Google Scholar and DBLP exports.
 
 bibtexparser 2.x splits the file into blocks (it keeps going past a broken entry
-and says where each failed); this module reads the fields itself, with none of
+and says where each failed), with the long braced values hidden from it behind
+placeholders of the same line count (`_hide_long_values`: its splitter steps
+through every comma of an abstract in Python); this module reads the fields itself, with none of
 bibtexparser's middleware: `@string` macros and `#` concatenation are resolved
 here, and only the title and the authors' names are decoded from LaTeX
 (tui.corpus.latex_names), because decoding every field with the middleware cost
