@@ -301,8 +301,19 @@ def _fields(
         key = field.key.lower()
         if key in out:
             continue
+        value = field.value
+        if isinstance(value, str):
+            value = _shown(value, hidden) if "\x00" in value else value
+            if (
+                value[:1] == "{"
+                and value[-1:] == "}"
+                and "#" not in value
+                and value.count("{") == 1
+            ):
+                out[key] = value[1:-1]  # the common case, as `_value` reads it, without calls
+                continue
         try:
-            out[key] = _value(_shown(field.value, hidden), strings)
+            out[key] = _value(value, strings)
         except _TwoValues as err:
             out[key] = err.first
             line = _line(entry)
