@@ -288,3 +288,19 @@ def test_the_feed_reader_never_raises(pieces: list[str]) -> None:
     assert result.format == "feed"
     assert (result.error is None) == bool(result.texts)
     assert result.papers is None or len(result.papers) == len(result.texts)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(XML_BITS, st.text(max_size=8)), max_size=25))
+def test_a_feed_without_a_dtd_reads_as_defusedxml_reads_it(pieces: list[str]) -> None:
+    # Such a feed goes to the standard library's C parser: results and errors must be
+    # exactly those of defusedxml (which a feed with a DTD still goes to).
+    text = "".join(pieces)
+    fast = feed_reader.read(text, Path("f.xml"))
+    original = feed_reader.ElementTree.fromstring
+    feed_reader.ElementTree.fromstring = feed_reader.SafeET.fromstring  # type: ignore[assignment]
+    try:
+        safe = feed_reader.read(text, Path("f.xml"))
+    finally:
+        feed_reader.ElementTree.fromstring = original  # type: ignore[assignment]
+    assert fast == safe

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from tui.corpus._record import Record
+from tui.corpus.parse import collapse
 
 # Identifier kinds in the order a paper's id is chosen from them.
 ID_PRIORITY = ("doi", "arxiv", "openreview")
@@ -25,13 +26,16 @@ ID_PRIORITY = ("doi", "arxiv", "openreview")
 ID_KINDS = (*ID_PRIORITY, "citekey", "s2", "pmid", "dblp", "isbn", "url")
 
 _DOI = re.compile(r"10\.\d{4,9}/\S+", re.IGNORECASE)
-# arXiv's own DOIs (DataCite, 10.48550/arXiv.2101.00001) name an arXiv paper: the
-# arXiv id is its identity, so a feed and a library that cites the DOI agree.
-_ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
 _ARXIV_NEW = re.compile(r"(?<![\w.])(\d{4}\.\d{4,5})(v\d+)?(?![\w.])")
 _ARXIV_OLD = re.compile(r"(?<![\w.])([a-z][a-z-]*(?:\.[A-Z]{2})?/\d{7})(v\d+)?(?![\w.])")
 _ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf|html)/([^\s?#]+?)(?:\.pdf)?(?:[?#]\S*)?$", re.I)
 _OPENREVIEW_URL = re.compile(r"openreview\.net/(?:forum|pdf)\?id=([\w-]+)", re.IGNORECASE)
+_ARXIV_PREFIX = re.compile(r"^arxiv:\s*", re.IGNORECASE)
+# An id already in canonical form (`2101.00001`): what most sources give.
+_ARXIV_BARE = re.compile(r"\d{4}\.\d{4,5}")
+# arXiv's own DOIs (DataCite, 10.48550/arXiv.2101.00001) name an arXiv paper: the
+# arXiv id is its identity, so a feed and a library that cites the DOI agree.
+_ARXIV_DOI_PREFIX = "10.48550/arxiv."
 
 
 def normalise_doi(value: str) -> str | None:
@@ -45,10 +49,12 @@ def normalise_doi(value: str) -> str | None:
 def split_arxiv(value: str) -> tuple[str, int | None] | None:
     """(arXiv id without version, version or None) from an id, `arXiv:` form or URL."""
     text = value.strip()
+    if _ARXIV_BARE.fullmatch(text):
+        return text, None
     m = _ARXIV_URL.search(text)
     if m is not None:
         text = m.group(1)
-    text = re.sub(r"^arxiv:\s*", "", text, flags=re.IGNORECASE)
+    text = _ARXIV_PREFIX.sub("", text)
     for pattern in (_ARXIV_NEW, _ARXIV_OLD):
         found = pattern.search(text)
         if found is not None:
@@ -83,13 +89,12 @@ def canonical_ids(pairs: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ..
         value: str | None = str(raw).strip()
         if kind == "doi":
             value = normalise_doi(value or "")
-            if value is not None:
-                m = _ARXIV_DOI.match(value)
-                if m is not None:
-                    arxiv = normalise_arxiv(m.group(1))
-                    if arxiv is not None:
-                        out[("arxiv", arxiv)] = None
-                        continue
+            # normalise_doi lower-cases: a prefix test is `_ARXIV_DOI.match`.
+            if value is not None and value.startswith(_ARXIV_DOI_PREFIX):
+                arxiv = normalise_arxiv(value[len(_ARXIV_DOI_PREFIX) :])
+                if arxiv is not None:
+                    out[("arxiv", arxiv)] = None
+                    continue
         elif kind == "arxiv":
             value = normalise_arxiv(value or "")
         if value:
@@ -136,8 +141,24 @@ class Author(Record):
 
     @classmethod
     def parse(cls, text: str) -> Author:
-        """An author from `Family, Given`, `Given Family` or `Given von Family`."""
-        text = " ".join(text.split()).strip(" ,;")
+        """An author from `Family, Given`, `Given Family` or `Given von Family`.
+
+        A library names the same authors again and again: each name is parsed once
+        (authors are immutable, so papers share them).
+        """
+        if cls is not Author:
+            return cls._parse(text)
+        found = _PARSED.get(text)
+        if found is None:
+            found = cls._parse(text)
+            if len(_PARSED) >= _PARSED_MAX:
+                _PARSED.clear()  # a bound for hostile files; real ones repeat names
+            _PARSED[text] = found
+        return found
+
+    @classmethod
+    def _parse(cls, text: str) -> Author:
+        text = collapse(text).strip(" ,;")
         if "," in text:
             family, _, given = text.partition(",")
             return cls(family.strip(), given.strip())
@@ -149,6 +170,10 @@ class Author(Record):
         while start > 1 and words[start - 1][:1].islower():
             start -= 1
         return cls(" ".join(words[start:]), " ".join(words[:start]))
+
+
+_PARSED: dict[str, Author] = {}
+_PARSED_MAX = 100_000
 
 
 class Paper(Record):
@@ -198,16 +223,17 @@ class Paper(Record):
         extra: tuple[tuple[str, str], ...] = (),
     ) -> None:
         _set = object.__setattr__
-        _set(self, "title", " ".join(title.split()) if title else None)
+        _set(self, "title", collapse(title) if title else None)
         _set(self, "authors", tuple(authors))
-        _set(self, "venue", " ".join(venue.split()) if venue else None)
+        _set(self, "venue", collapse(venue) if venue else None)
         _set(self, "year", year)
         _set(self, "date", date or None)
         _set(self, "ids", canonical_ids(ids))
-        _set(self, "links", tuple((k, u) for k, u in links if u))
-        _set(self, "keywords", tuple(k for k in keywords if k))
+        # List comprehensions: faster than generators, for every paper of a library.
+        _set(self, "links", tuple([(k, u) for k, u in links if u]))
+        _set(self, "keywords", tuple([k for k in keywords if k]))
         _set(self, "kind", kind or None)
-        _set(self, "extra", tuple((k, v) for k, v in extra if v))
+        _set(self, "extra", tuple([(k, v) for k, v in extra if v]))
 
     def id_of(self, kind: str) -> str | None:
         """The first identifier of `kind` (`doi`, `arxiv`, `citekey`, ...), or None."""

@@ -74,36 +74,35 @@ class ParsedFile(Record):
 
 
 def collapse(text: str) -> str:
-    """Every run of whitespace as one space, trimmed."""
-    return " ".join(text.split())
+    """Every run of whitespace as one space, trimmed (`" ".join(text.split())`).
 
-
-def _paragraph(block: str) -> str:
-    """One raw block as an abstract: joined over lines, whitespace collapsed.
-
-    Most blocks already are (one line, single spaces), and C-speed tests prove
+    Most texts already are (one line, single spaces), and C-speed tests prove
     it without splitting them into words: ASCII text is searched for the few
     ASCII whitespace characters; in other text every whitespace character but
     the space is non-printable.
     """
-    if block and block[0] != " " and block[-1] != " " and "  " not in block:
-        if block.isascii():
+    if text and text[0] != " " and text[-1] != " " and "  " not in text:
+        if text.isascii():
             # Chained `in` tests: several times faster than one regex character class.
             if (
-                "\n" not in block
-                and "\t" not in block
-                and "\r" not in block
-                and "\v" not in block
-                and "\f" not in block
-                and "\x1c" not in block
-                and "\x1d" not in block
-                and "\x1e" not in block
-                and "\x1f" not in block
+                "\n" not in text
+                and "\t" not in text
+                and "\r" not in text
+                and "\v" not in text
+                and "\f" not in text
+                and "\x1c" not in text
+                and "\x1d" not in text
+                and "\x1e" not in text
+                and "\x1f" not in text
             ):
-                return block
-        elif block.isprintable():
-            return block
-    return " ".join(block.split())
+                return text
+        elif text.isprintable():
+            return text
+    return " ".join(text.split())
+
+
+# One raw block as an abstract: joined over lines, whitespace collapsed.
+_paragraph = collapse
 
 
 def _paragraphs(blocks: list[str], warnings: list[str]) -> list[str]:

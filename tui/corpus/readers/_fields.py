@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from tui.corpus.paper import Author
+from tui.corpus.parse import collapse
 
 # Normalised name -> field. Only names whose meaning is unambiguous are here.
 FIELDS: dict[str, str] = {}
@@ -65,21 +66,31 @@ def key(name: str) -> str:
     return found
 
 
+_FIELD_OF: dict[str, str | None] = {}
+
+
 def field_of(name: str) -> str | None:
     """The field a column or key name means (`Abstract Note` -> `abstract`), or None."""
-    return FIELDS.get(key(name))
+    try:
+        return _FIELD_OF[name]
+    except KeyError:
+        found = FIELDS.get(key(name))
+        if len(_FIELD_OF) < 10_000:
+            _FIELD_OF[name] = found
+        return found
 
 
 def text_of(value: object) -> str | None:
     """A non-empty string with whitespace collapsed, from a string or number; else None."""
+    if type(value) is str:  # the common case first
+        return collapse(value) or None
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int | float):
         value = str(value)
     if not isinstance(value, str):
         return None
-    collapsed = " ".join(value.split())
-    return collapsed or None
+    return collapse(value) or None
 
 
 def year_of(value: object) -> int | None:
@@ -133,7 +144,7 @@ def split_authors(text: str) -> tuple[Author, ...]:
     (BibTeX), `Ada Lovelace, Charles Babbage and Mary Somerville`, `Ada Lovelace and
     Charles Babbage`, or one `Lovelace, Ada`. A trailing `et al.` is dropped.
     """
-    text = _ET_AL.sub("", " ".join(text.split()))
+    text = _ET_AL.sub("", collapse(text))
     if not text:
         return ()
     if ";" in text:
@@ -158,7 +169,8 @@ def author_of(value: object) -> Author | None:
     `{firstName, lastName}`, `{first, last}`)."""
     if isinstance(value, str):
         return Author.parse(value) if value.strip(" ,;") else None
-    if not isinstance(value, Mapping):
+    # `dict` first: what JSON gives, and far cheaper to test than the ABC.
+    if not isinstance(value, dict) and not isinstance(value, Mapping):
         return None
     name = value.get("name")
     if isinstance(name, str) and "family" not in value:

@@ -1,7 +1,9 @@
 """BibTeX libraries (`.bib`): Zotero, Better BibTeX, Google Scholar and DBLP exports.
 
 bibtexparser 2.x splits the file into blocks (it keeps going past a broken entry
-and says where each failed); this module reads the fields itself, with none of
+and says where each failed), with the long braced values hidden from it behind
+placeholders of the same line count (`_hide_long_values`: its splitter steps
+through every comma of an abstract in Python); this module reads the fields itself, with none of
 bibtexparser's middleware: `@string` macros and `#` concatenation are resolved
 here, and only the title and the authors' names are decoded from LaTeX
 (tui.corpus.latex_names), because decoding every field with the middleware cost
@@ -27,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from tui.corpus.latex_names import bibtex_authors, decode, group_end
 from tui.corpus.model import Collection
 from tui.corpus.paper import Paper, normalise_arxiv
+from tui.corpus.parse import collapse
 from tui.corpus.readers import ReadResult, failed, url_ids_and_link
 
 if TYPE_CHECKING:
@@ -105,6 +108,23 @@ _URL_ESCAPE = re.compile(r"\\([%_&#~])")
 _KEYWORD_SEP = re.compile(r"\s*[,;]\s*")
 _NOT_CLOSED = ("Unexpectedly reached end of file", "Unexpected block start")
 
+# The pre-pass that hides long braced values from bibtexparser's splitter (see
+# `_hide_long_values`). The splitter's rules: a character right after a backslash is
+# never one of its marks; `@word{` (or `(`) starts a block wherever it stands; `"`
+# matters in some states. A group's inside is hidden only when it holds no unescaped
+# `"`, no block start, and balanced unescaped braces (up to three deep): such a group
+# reads the same to the splitter in every state it can be in (a value, a quoted value,
+# a comment, between blocks), so a placeholder of the same line count changes nothing.
+_PLAIN = r'(?:[^{}"@\\]++|\\+[^@]|@(?!\w*[ \t]*[{(]))'
+_DEPTH2 = rf"{_PLAIN}*+"
+_DEPTH1 = rf"(?:{_PLAIN}|\{{{_DEPTH2}\}})*+"
+_DEPTH0 = rf"(?:{_PLAIN}|\{{{_DEPTH1}\}})*+"
+# `= {inside}`: after `=`, so never the brace that opens an entry (`@article{`).
+_BRACED_VALUE = re.compile(rf"(=[ \t\r\n]*\{{)({_DEPTH0})\}}")
+_PLACEHOLDER = re.compile(r"\x00(\d+)\x00\n*")
+# Shorter insides are left in place: hiding them saves the splitter too little.
+_LONG_VALUE = 64
+
 
 def read(text: str, path: Path) -> ReadResult:
     """Every entry of a BibTeX file with its paper record. Never raises for bad input."""
@@ -129,7 +149,8 @@ def _read(text: str, path: Path) -> ReadResult:
     from bibtexparser.model import DuplicateBlockKeyBlock, Entry, ParsingFailedBlock, String
 
     _quiet_parser_log()
-    library = parse_string(text.lstrip("\ufeff"), parse_stack=[])
+    hidden, values = _hide_long_values(text.lstrip("\ufeff"))
+    library = parse_string(hidden, parse_stack=[])
     strings = dict(_PREDEFINED)
     entries: list[Entry] = []
     # (line, message) of what went wrong, by kind, so that a badly broken file is summed up.
@@ -139,7 +160,7 @@ def _read(text: str, path: Path) -> ReadResult:
     first_line: dict[str, int] = {}
     for block in library.blocks:
         if isinstance(block, String):
-            strings[block.key.lower()] = _value(block.value, strings)
+            strings[block.key.lower()] = _value(_shown(block.value, values), strings)
         elif isinstance(block, Entry):
             entries.append(block)
             first_line.setdefault(block.key.lower(), _line(block))
@@ -157,8 +178,8 @@ def _read(text: str, path: Path) -> ReadResult:
                     )
                 )
         elif isinstance(block, ParsingFailedBlock):
-            problems.append((_line(block), _failure(block)))
-    fields = [_fields(entry, strings, odd_fields) for entry in entries]
+            problems.append((_line(block), _shown(_failure(block), values)))
+    fields = [_fields(entry, strings, odd_fields, values) for entry in entries]
     containers = _resolve_crossrefs(entries, fields)
     texts: list[str] = []
     papers: list[Paper | None] = []
@@ -167,7 +188,7 @@ def _read(text: str, path: Path) -> ReadResult:
         if id(entry) in containers:
             continue
         title = entry_fields.get("title", "")
-        abstract = " ".join(entry_fields.get("abstract", "").split())
+        abstract = collapse(entry_fields.get("abstract", ""))
         if not title.strip() and not abstract:
             empty.append(_line(entry))
             continue
@@ -193,6 +214,38 @@ def _read(text: str, path: Path) -> ReadResult:
         )
     warnings[:0] = _summed_up(problems, "blocks that could not be read")
     return ReadResult(FORMAT, Collection(label=path.stem), texts, papers, warnings)
+
+
+def _hide_long_values(text: str) -> tuple[str, list[str]]:
+    """`text` with the inside of each long braced field value replaced by a placeholder
+    of the same line count, and the insides, for `_shown` to put back.
+
+    bibtexparser's splitter steps through every brace, quote, comma, `=` and newline of
+    the file in Python; abstracts are long and full of commas. Hiding them leaves it
+    less to step through: entries, fields, line numbers and errors come out as before.
+    A value the pattern is not sure of is left for the splitter as it is.
+    """
+    values: list[str] = []
+    if "\x00" in text:  # the placeholders' mark: never hide anything then
+        return text, values
+
+    def hide(m: re.Match[str]) -> str:
+        inside = m.group(2)
+        if len(inside) < _LONG_VALUE:
+            return m.group(0)
+        # The splitter counts lines by the newlines not escaped by a backslash.
+        lines = inside.count("\n") - inside.count("\\\n")
+        values.append(inside)
+        return "".join((m.group(1), f"\x00{len(values) - 1}\x00", "\n" * lines, "}"))
+
+    return _BRACED_VALUE.sub(hide, text), values
+
+
+def _shown(text: str, values: list[str]) -> str:
+    """`text` with the values `_hide_long_values` hid put back."""
+    if not values or "\x00" not in text:
+        return text
+    return _PLACEHOLDER.sub(lambda m: values[int(m.group(1))], text)
 
 
 def _line(block: Block) -> int:
@@ -238,15 +291,29 @@ class _TwoValues(ValueError):
         self.first = first
 
 
-def _fields(entry: Any, strings: dict[str, str], odd: list[tuple[int, str]]) -> dict[str, str]:
-    """The entry's fields, names lower-cased, values with macros and `#` resolved."""
+def _fields(
+    entry: Any, strings: dict[str, str], odd: list[tuple[int, str]], hidden: list[str]
+) -> dict[str, str]:
+    """The entry's fields, names lower-cased, values with macros and `#` resolved
+    (and what `_hide_long_values` hid put back)."""
     out: dict[str, str] = {}
     for field in entry.fields:
         key = field.key.lower()
         if key in out:
             continue
+        value = field.value
+        if isinstance(value, str):
+            value = _shown(value, hidden) if "\x00" in value else value
+            if (
+                value[:1] == "{"
+                and value[-1:] == "}"
+                and "#" not in value
+                and value.count("{") == 1
+            ):
+                out[key] = value[1:-1]  # the common case, as `_value` reads it, without calls
+                continue
         try:
-            out[key] = _value(field.value, strings)
+            out[key] = _value(value, strings)
         except _TwoValues as err:
             out[key] = err.first
             line = _line(entry)
@@ -378,7 +445,7 @@ def _paper(key: str, kind: str, f: dict[str, str]) -> Paper:
         links=tuple(links),
         keywords=keywords,
         kind=kind,
-        extra=tuple((name, " ".join(f[name].split())) for name in _EXTRA if name in f),
+        extra=tuple((name, collapse(f[name])) for name in _EXTRA if name in f),
     )
 
 

@@ -2,7 +2,8 @@
 
 Parsed with defusedxml over the standard library's expat parser, which refuses
 entity declarations (so no billion laughs from the file) and external entities,
-and never fetches a DTD. feedparser was measured beside it (bench/readers_feed.py):
+and never fetches a DTD; a file without a DTD (where neither can be) goes straight
+to the standard library's C parser, the same expat without Python callbacks. feedparser was measured beside it (bench/readers_feed.py):
 it reads a truncated feed without saying so, and is several times slower.
 
 Elements are matched by local name, so the Atom, RSS 2.0 and RSS 1.0 (RDF)
@@ -15,6 +16,7 @@ from __future__ import annotations
 import html
 import re
 from pathlib import Path
+from xml.etree import ElementTree
 from xml.etree.ElementTree import Element, ParseError
 
 from defusedxml import DefusedXmlException, DTDForbidden, EntitiesForbidden
@@ -22,6 +24,7 @@ from defusedxml import ElementTree as SafeET
 
 from tui.corpus.model import Collection
 from tui.corpus.paper import Author, Paper, openreview_from_url, split_arxiv
+from tui.corpus.parse import collapse
 from tui.corpus.readers import ReadResult, failed
 from tui.corpus.readers._fields import count, date_of, split_authors, year_of
 
@@ -71,7 +74,9 @@ def _text(element: Element | None) -> str:
     """An element's whole text (children's too, as an XHTML summary has), collapsed."""
     if element is None:
         return ""
-    return " ".join("".join(element.itertext()).split())
+    if len(element) == 0 and isinstance(element.tag, str):
+        return collapse(element.text or "")  # no children: its text is all of it
+    return collapse("".join(element.itertext()))
 
 
 def _prose(element: Element | None) -> str:
@@ -80,7 +85,7 @@ def _prose(element: Element | None) -> str:
     text = _text(element)
     if _HTML_TAG.search(text):
         text = html.unescape(_HTML_TAG.sub(" ", text))
-        text = " ".join(text.split())
+        text = collapse(text)
     return text
 
 
@@ -267,8 +272,13 @@ def _position(err: ParseError) -> str:
 
 def read(text: str, path: Path) -> ReadResult:
     """Every entry of an Atom or RSS feed as a paper. Never raises for bad input."""
+    body = text.lstrip("\ufeff")
+    # Entities can only be declared, and external ones named, in a DTD: a file without
+    # one is safe for the standard library's C parser (defusedxml drives the same expat
+    # parser from Python callbacks, a quarter slower); one with a DTD goes to defusedxml.
+    safe = "<!DOCTYPE" not in body and "<!ENTITY" not in body
     try:
-        root = SafeET.fromstring(text.lstrip("\ufeff"))
+        root = ElementTree.fromstring(body) if safe else SafeET.fromstring(body)
     except EntitiesForbidden as err:
         if err.sysid or err.pubid:
             return failed(

@@ -5,12 +5,14 @@ API); `{"notes": [...]}` (OpenReview's API 1, fields plain, and API 2, fields
 `{"value": ...}`); CSL-JSON (Zotero's export, an array); one object per line
 (JSON Lines, where a bad line is named and skipped). Field names are matched as
 `tui.corpus.readers._fields` maps them, whatever their case.
+
+Every object here comes from `json.loads`, so a mapping is a `dict` (tested as
+such: far cheaper than testing against the `Mapping` ABC, per field of every paper).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -51,37 +53,40 @@ _NAMED_BAD_LINES = 5
 
 def _unwrap(value: object) -> object:
     """OpenReview API 2 writes each field as `{"value": ...}`."""
-    if isinstance(value, Mapping) and "value" in value and len(value) <= 2:
+    if isinstance(value, dict) and "value" in value and len(value) <= 2:
         return value["value"]
     return value
 
 
-def _present(value: object) -> bool:
-    return value not in (None, "", [], {})
+_ABSENT: tuple[object, ...] = (None, "", [], {})
 
 
 def _name(value: object) -> str | None:
     """A venue from a string or an object with a `name` (Semantic Scholar's `journal`)."""
-    if isinstance(value, Mapping):
+    if isinstance(value, dict):
         return text_of(value.get("name"))
     return text_of(value)
 
 
-def _fields(obj: Mapping[str, Any]) -> dict[str, Any]:
+def _fields(obj: dict[str, Any]) -> dict[str, Any]:
     """The object's fields by meaning (`title`, `abstract`, ...), OpenReview's `content` first."""
     out: dict[str, Any] = {}
     content = obj.get("content")
-    sources = [content, obj] if isinstance(content, Mapping) else [obj]
+    sources = (content, obj) if isinstance(content, dict) else (obj,)
     for source in sources:
-        for name, raw in source.items():
+        for name, value in source.items():
             field = field_of(str(name))
-            value = _unwrap(raw)
-            if field is not None and _present(value) and not _present(out.get(field)):
+            # Only present values are kept: a field in `out` already has one.
+            if field is None or field in out:
+                continue
+            if isinstance(value, dict):
+                value = _unwrap(value)
+            if value not in _ABSENT:
                 out[field] = value
     return out
 
 
-def _openreview_year(obj: Mapping[str, Any]) -> int | None:
+def _openreview_year(obj: dict[str, Any]) -> int | None:
     """The year of an OpenReview note's publication time, in milliseconds (its creation
     time is the submission's, often the year before)."""
     from datetime import UTC, datetime
@@ -93,11 +98,11 @@ def _openreview_year(obj: Mapping[str, Any]) -> int | None:
     return None
 
 
-def _paper(obj: Mapping[str, Any]) -> tuple[str, Paper] | None:
+def _paper(obj: dict[str, Any]) -> tuple[str, Paper] | None:
     """One paper object as (abstract, paper), or None without a title and an abstract."""
     for wrapper in _WRAPPERS:
         inner = obj.get(wrapper)
-        if isinstance(inner, Mapping) and len(obj) <= 3:
+        if isinstance(inner, dict) and len(obj) <= 3:
             obj = inner
     fields = _fields(obj)
     title = text_of(fields.get("title"))
@@ -109,7 +114,7 @@ def _paper(obj: Mapping[str, Any]) -> tuple[str, Paper] | None:
     extra: list[tuple[str, str]] = []
     venue = _name(fields.get("venue")) or _name(obj.get("publicationVenue"))
     year = year_of(fields.get("year")) or year_of(fields.get("date"))
-    openreview = isinstance(obj.get("content"), Mapping) and isinstance(
+    openreview = isinstance(obj.get("content"), dict) and isinstance(
         obj.get("forum") or obj.get("id"), str
     )
     if openreview:
@@ -128,7 +133,7 @@ def _paper(obj: Mapping[str, Any]) -> tuple[str, Paper] | None:
     if arxiv := text_of(fields.get("arxiv")):
         ids.append(("arxiv", arxiv))
     external = obj.get("externalIds")
-    if isinstance(external, Mapping):
+    if isinstance(external, dict):
         for name, value in external.items():
             kind = _EXTERNAL_IDS.get(key(str(name)))
             if kind and text_of(value):
@@ -154,17 +159,17 @@ def _paper(obj: Mapping[str, Any]) -> tuple[str, Paper] | None:
         elif not ids:
             ids.append(("url", url))
     pdf = fields.get("pdf")
-    pdf_url = text_of(pdf.get("url")) if isinstance(pdf, Mapping) else text_of(pdf)
+    pdf_url = text_of(pdf.get("url")) if isinstance(pdf, dict) else text_of(pdf)
     if pdf_url and pdf_url.startswith("/pdf") and openreview:
         pdf_url = f"https://openreview.net/pdf?id={ids[0][1]}"
     if pdf_url and pdf_url.startswith("http"):
         links.append(("pdf", pdf_url))
 
     for name in ("pages", "volume", "issue", "publisher"):
-        if value := text_of(fields.get(name)):
+        if name in fields and (value := text_of(fields[name])):
             extra.append((name, value))
     journal = obj.get("journal")
-    if isinstance(journal, Mapping):
+    if isinstance(journal, dict):
         for name in ("volume", "pages"):
             if (value := text_of(journal.get(name))) and name not in dict(extra):
                 extra.append((name, value))

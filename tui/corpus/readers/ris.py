@@ -21,6 +21,7 @@ from typing import Any
 
 from tui.corpus.model import Collection
 from tui.corpus.paper import Author, Paper
+from tui.corpus.parse import collapse
 from tui.corpus.readers import ReadResult, failed, url_ids_and_link
 
 FORMAT = "ris"
@@ -177,7 +178,7 @@ def _text(fields: dict[str, Any], *names: str) -> str:
 def _list(fields: dict[str, Any], name: str) -> list[str]:
     value = fields.get(name) or []
     items = value if isinstance(value, list) else [value]
-    return [" ".join(str(v).split()) for v in items if str(v).strip()]
+    return [collapse(str(v)) for v in items if str(v).strip()]
 
 
 def _entry(fields: dict[str, Any]) -> tuple[str, Paper]:
