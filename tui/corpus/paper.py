@@ -276,6 +276,10 @@ class Paper(Record):
         ids: dict[str, str] = {}
         for kind, value in self.ids:
             ids.setdefault(kind, value)
+        # The first link of each kind, in the order given (so from_json gives them back).
+        links: dict[str, str] = {}
+        for kind, url in self.links:
+            links.setdefault(kind, url)
         return {
             "title": self.title,
             "authors": [{"family": a.family, "given": a.given} for a in self.authors],
@@ -283,7 +287,7 @@ class Paper(Record):
             "year": self.year,
             "date": self.date,
             "ids": ids,
-            "links": {kind: url for kind, url in reversed(self.links)},
+            "links": links,
             "keywords": list(self.keywords),
             "kind": self.kind,
             "extra": dict(self.extra),
