@@ -1,10 +1,11 @@
-"""Export the store as Markdown, JSON, BibTeX or CSV; merge a JSON export back in.
+"""Export the store as Markdown, JSON, BibTeX, CSV, RIS or CSL-JSON; merge a JSON export back in.
 
 Everything works from the store alone: each record carries a snapshot of its
 abstract, so no corpus needs to be loaded. JSON is the lossless format (records,
 bookmarks, dismissals, reading state, notes with versions, conflict copies, aliases, UI
-state, tags); importing it is an idempotent merge that never overwrites a note. The other
-formats live in `formats` (re-exported here).
+state, tags, each record's paper); importing it is an idempotent merge that never overwrites
+a note. The other formats live in `formats`, `cite` (a paper's BibTeX entry) and
+`interchange` (RIS, CSL-JSON), re-exported here.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from tui.store.importcheck import ImportLimit as ImportLimit
 from tui.store.importcheck import ImportProblem as ImportProblem  # re-exported
 from tui.store.importcheck import check_document, check_nesting
 from tui.store.importcheck import read_export as read_export
+from tui.store.interchange import to_csljson as to_csljson
+from tui.store.interchange import to_ris as to_ris
 from tui.store.records import Snapshot, StoreData, paper_text
 from tui.store.schema import SCHEMA_VERSION
 from tui.store.searches import import_search
@@ -35,7 +38,7 @@ from tui.tagnames import normalise_tag
 
 FORMAT = "abstracts-export"
 FORMAT_VERSION = 1
-FORMATS = ("md", "json", "bibtex", "csv")
+FORMATS = ("md", "json", "bibtex", "csv", "ris", "csljson")
 
 
 def snapshot_fields(s: Snapshot) -> dict[str, Any]:
