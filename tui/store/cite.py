@@ -263,14 +263,16 @@ def original_key(paper: Paper) -> str | None:
     return key if key and _KEY_OK.match(key) else None
 
 
-def paper_key_base(paper: Paper, year: int | None = None) -> str | None:
-    """`vaswani2017attention`: the first author's family name, the year and the title's
-    first content word, lowercase ASCII; None when no author gives a letter."""
+def paper_key_base(paper: Paper, year: int | None = None, headline: str = "") -> str | None:
+    """`vaswani2017attention`: the first author's family name, the year (the paper's, else
+    `year`) and the first content word of the title (else `headline`), lowercase ASCII;
+    None when no author gives a letter."""
     family = _family_word(paper.authors[0].family) if paper.authors else ""
     if not family:
         return None
     year = paper.year or year
-    return family + (str(year) if year else "") + key_word(_ascii(to_plain(paper.title or "")))
+    word = key_word(_ascii(to_plain(paper.title))) if paper.title else key_word(headline)
+    return family + (str(year) if year else "") + word
 
 
 def bibtex_entry(

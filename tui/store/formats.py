@@ -25,7 +25,7 @@ import io
 import re
 import time
 from collections import Counter
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from tui.corpus.headline import make_headline
@@ -153,7 +153,8 @@ def bib_key_base(snapshot: Snapshot) -> str:
     """`vaswani2017attention` for a paper with authors (see `cite.paper_key_base`), else
     `iclr2023contrastive`: venue (or collection), year and the headline's first content
     word, lowercase ASCII; `abstract` when none of them has a letter to give."""
-    if snapshot.paper is not None and (base := paper_key_base(snapshot.paper, snapshot.year)):
+    paper = snapshot.paper
+    if paper is not None and (base := paper_key_base(paper, snapshot.year, snapshot.headline)):
         return base
     venue = key_word(snapshot.venue or snapshot.collection)
     year = str(snapshot.year) if snapshot.year else ""
@@ -170,18 +171,17 @@ def _suffix(n: int) -> str:
     return letters
 
 
-def bib_keys(snapshots: Iterable[Snapshot]) -> list[str]:
+def bib_keys(snapshots: Sequence[Snapshot]) -> list[str]:
     """Keys for the entries in order, unique. A paper's original citekey (from its `.bib`)
     is kept, unless an entry before already has it; readable keys that collide (with each
     other or with a kept citekey) all get a letter (`iclr2023grapha`, `iclr2023graphb`),
     in the order of the entries."""
-    chosen = list(snapshots)
+    originals = [original_key(s.paper) if s.paper is not None else None for s in snapshots]
     kept: dict[int, str] = {}
-    for n, s in enumerate(chosen):
-        original = original_key(s.paper) if s.paper is not None else None
+    for n, original in enumerate(originals):
         if original is not None and original not in kept.values():
             kept[n] = original
-    bases = [kept.get(n) or bib_key_base(s) for n, s in enumerate(chosen)]
+    bases = [o or bib_key_base(s) for o, s in zip(originals, snapshots, strict=True)]
     counts = Counter(bases)
     taken = {b for b in bases if counts[b] == 1}
     next_letter: dict[str, int] = {}
@@ -203,7 +203,7 @@ def to_bibtex(selected: Iterable[Item]) -> str:
     @misc with its first sentence as the title."""
     chosen = list(selected)
     entries = []
-    for key, it in zip(bib_keys(it.snapshot for it in chosen), chosen, strict=True):
+    for key, it in zip(bib_keys([it.snapshot for it in chosen]), chosen, strict=True):
         s = it.snapshot
         if s.paper is not None and s.paper.title:
             entry = bibtex_entry(s.paper, s.text, key=key, tags=it.tags, note=it.note, year=s.year)

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from tui.corpus.latex import to_plain
-from tui.corpus.paper import Paper
+from tui.corpus.paper import Paper, normalise_arxiv
 from tui.sanitize import json_safe, visible, visible_line
 from tui.store.cite import entry_type
 from tui.store.formats import Item, bib_keys, bib_title
@@ -54,8 +54,7 @@ _CSL_TYPES = {
     "techreport": "report",
     "manual": "report",
     "unpublished": "manuscript",
-    # CSL's `article` is Zotero's preprint: what an arXiv paper without venue is.
-    "misc": "article",
+    "misc": "document",
 }
 _ISO_DATE = re.compile(r"^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?")
 _PAGES = re.compile(r"^\s*(\S+?)\s*(?:-+|–)\s*(\S+)\s*$")
@@ -137,8 +136,10 @@ def ris_record(it: Item, key: str) -> str:
             lines.append(_ris_line("DO", visible_line(doi)))
         if isbn := paper.id_of("isbn"):
             lines.append(_ris_line("SN", visible_line(isbn)))
-        urls = [_page_url(paper)]
-        if arxiv := paper.id_of("arxiv"):
+        page = _page_url(paper)
+        urls = [page]
+        arxiv = paper.id_of("arxiv")
+        if arxiv and normalise_arxiv(page or "") != arxiv:
             urls.append(f"https://arxiv.org/abs/{arxiv}")
         if openreview := paper.id_of("openreview"):
             urls.append(f"https://openreview.net/forum?id={openreview}")
@@ -158,19 +159,17 @@ def ris_record(it: Item, key: str) -> str:
 def to_ris(selected: Iterable[Item]) -> str:
     """One RIS record per abstract, keyed as in the BibTeX export."""
     chosen = list(selected)
-    keys = bib_keys(it.snapshot for it in chosen)
+    keys = bib_keys([it.snapshot for it in chosen])
     return "\n".join(ris_record(it, key) for it, key in zip(chosen, keys, strict=True))
 
 
 def csl_item(it: Item, key: str) -> dict[str, Any]:
     """One CSL-JSON item, the fields Zotero reads."""
     s, paper = it.snapshot, it.snapshot.paper
-    item: dict[str, Any] = {
-        "id": key,
-        "citation-key": key,
-        "type": _CSL_TYPES[_kind(s)],
-        "title": _title(s),
-    }
+    kind = _CSL_TYPES[_kind(s)]
+    if kind == "document" and paper is not None and paper.id_of("arxiv"):
+        kind = "article"  # CSL's `article` is Zotero's preprint
+    item: dict[str, Any] = {"id": key, "citation-key": key, "type": kind, "title": _title(s)}
     if paper is not None and paper.authors:
         item["author"] = [
             {"family": _plain(a.family), "given": _plain(a.given)}
@@ -221,6 +220,6 @@ def csl_item(it: Item, key: str) -> dict[str, Any]:
 def to_csljson(selected: Iterable[Item]) -> str:
     """A CSL-JSON array, one item per abstract, keyed as in the BibTeX export."""
     chosen = list(selected)
-    keys = bib_keys(it.snapshot for it in chosen)
+    keys = bib_keys([it.snapshot for it in chosen])
     items = [csl_item(it, key) for it, key in zip(chosen, keys, strict=True)]
     return json_safe(json.dumps(items, ensure_ascii=False, indent=1)) + "\n"
