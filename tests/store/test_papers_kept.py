@@ -233,10 +233,20 @@ def test_a_rescue_file_carries_the_paper(tmp_path: Path) -> None:
     store.close()
 
 
-def test_a_paper_of_the_wrong_shape_in_an_import_keeps_what_is_right(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "paper",
+    [
+        {"title": "Kept", "year": "2017", "authors": [{"given": "X"}]},
+        {"title": "Kept", "authors": 5, "keywords": "a", "ids": ["doi"], "links": 3},
+        {"title": "Kept", "authors": {"family": "Doe"}, "year": True, "extra": None},
+    ],
+)
+def test_a_paper_of_the_wrong_shape_in_an_import_keeps_what_is_right(
+    tmp_path: Path, paper: dict[str, object]
+) -> None:
     """Fields of the wrong type are dropped, as from any source; the record is imported."""
     doc = parse_export(to_json(StoreData(records={P.id: Snapshot.of(P)})))
-    doc["records"][0]["paper"] = {"title": "Kept", "year": "2017", "authors": [{"given": "X"}]}
+    doc["records"][0]["paper"] = paper
     store = Store.open(tmp_path)
     merge(store, doc, origin="test")
     assert store.load().records[P.id].paper == Paper(title="Kept")

@@ -301,7 +301,8 @@ class Paper(Record):
             return value if isinstance(value, str) and value else None
 
         authors = []
-        for a in data.get("authors") or ():
+        listed = data.get("authors")
+        for a in listed if isinstance(listed, list) else ():
             if isinstance(a, Mapping) and isinstance(a.get("family"), str):
                 given = a.get("given")
                 authors.append(Author(a["family"], given if isinstance(given, str) else ""))
