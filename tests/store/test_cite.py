@@ -112,6 +112,7 @@ def test_the_copy_entry_of_one_paper_is_the_exported_entry() -> None:
         (r"\(x_1\) y_2 \[z_3\] $$w_4$$ v_5", r"\(x_1\) y\_2 \[z_3\] $$w_4$$ v\_5"),
         # Not LaTeX (braces or math shifts unpaired): every special typeset literally.
         ("a } b {", r"a \textbraceright{} b \textbraceleft{}"),
+        ("x {y", r"x \textbraceleft{}y"),
         ("costs $5 a month", r"costs \$5 a month"),
         ("ends with \\", r"ends with \textbackslash{}"),
         # One line, controls visible, non-ASCII kept.
@@ -131,13 +132,14 @@ def test_names_that_would_read_as_two_are_braced() -> None:
             Author("Smith, Jr.", "John"),
             Author("Plato"),
             Author("Doe", "Jane and Joe"),
+            Author("Roe", "Ann, B."),
         ),
     )
     entry = bibtex_entry(paper, key="k")
     assert entry == (
         "@misc{k,\n"
         "  author = {{Gemini Team} and {Barnes and Noble} and {Smith, Jr.}, John and Plato"
-        " and Doe, {Jane and Joe}},\n"
+        " and Doe, {Jane and Joe} and Roe, {Ann, B.}},\n"
         "  title = {T}\n"
         "}\n"
     )
@@ -280,3 +282,35 @@ def test_papers_read_from_the_store_export_as_from_memory(
 def test_every_paper_of_the_fixture_is_distinct() -> None:
     assert len({a.id for a in LIBRARY}) == len(LIBRARY)
     assert {ARTICLE, ORGANISATION, PREPRINT} <= {a.paper for a in LIBRARY}
+
+
+def test_the_sources_other_fields_add_to_the_entry_and_never_repeat_one() -> None:
+    paper = Paper(
+        title="T",
+        kind="article",
+        ids=(("arxiv", "1901.00001"),),
+        keywords=("to-cite", "x"),
+        extra=(
+            ("journal", "J"),
+            ("booktitle", "Not the venue of an article"),
+            ("doi", "10.1234/only-here"),
+            ("eprint", "1901.00001"),
+            ("Bad Key", "v"),
+            ("ISSN", "1234-5678"),
+            ("primaryClass", "math.PR"),
+            ("pages", "e1234"),
+        ),
+    )
+    assert bibtex_entry(paper, tags=["to-cite", "y_z"]) == (
+        "@article{paper,\n"
+        "  title = {T},\n"
+        "  journal = {J},\n"
+        "  doi = {10.1234/only-here},\n"
+        "  issn = {1234-5678},\n"
+        "  pages = {e1234},\n"
+        "  eprint = {1901.00001},\n"
+        "  archivePrefix = {arXiv},\n"
+        "  primaryClass = {math.PR},\n"
+        "  keywords = {to-cite, x, y\\_z}\n"
+        "}\n"
+    )

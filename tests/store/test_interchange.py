@@ -13,6 +13,8 @@ from tests.store.helpers import PAPER, PAPER_TEXT, make_paper_abstract
 from tui.commands.export import main_export, render
 from tui.corpus.paper import Author, Paper
 from tui.store.db import Store
+from tui.store.formats import Item
+from tui.store.interchange import csl_item, ris_record
 from tui.store.records import NoteRow, SetBookmark, Snapshot, StoreData
 
 LIBRARY = library()
@@ -211,3 +213,75 @@ def test_the_command_writes_ris_and_csl_json(
     data = StoreData(records={abstract.id: Snapshot.of(abstract)}, bookmarks={abstract.id: 1.0})
     expected = render(data, fmt, bookmarked=False, with_notes=False)
     assert target.read_text(encoding="utf-8") == expected
+
+
+def _item(paper: Paper) -> Item:
+    return Item("i", Snapshot("Text.", "h", paper=paper), False, None, None, ())
+
+
+def test_ids_and_dates_each_find_their_ris_tag_and_csl_field() -> None:
+    openreview = Paper(
+        title="Open",
+        authors=(Author("Doe", "Jane"),),
+        date="2020-05",
+        year=2020,
+        ids=(("openreview", "AbCd12"), ("isbn", "978-3-16-148410-0")),
+        links=(("pdf", "https://openreview.net/pdf?id=AbCd12"),),
+        extra=(("pages", "e1234"),),
+    )
+    assert ris_record(_item(openreview), "k").splitlines() == [
+        "TY  - GEN",
+        "ID  - k",
+        "TI  - Open",
+        "AU  - Doe, Jane",
+        "PY  - 2020",
+        "DA  - 2020/05",
+        "SP  - e1234",
+        "SN  - 978-3-16-148410-0",
+        "UR  - https://openreview.net/forum?id=AbCd12",
+        "L1  - https://openreview.net/pdf?id=AbCd12",
+        "AB  - Text.",
+        "ER  - ",
+    ]
+    assert csl_item(_item(openreview), "k") == {
+        "id": "k",
+        "citation-key": "k",
+        "type": "document",
+        "title": "Open",
+        "author": [{"family": "Doe", "given": "Jane"}],
+        "issued": {"date-parts": [[2020, 5]]},
+        "page": "e1234",
+        "ISBN": "978-3-16-148410-0",
+        "URL": "https://openreview.net/forum?id=AbCd12",
+        "abstract": "Text.",
+    }
+
+
+def test_a_preprint_is_linked_to_arxiv_unless_it_has_a_doi() -> None:
+    preprint = Paper(title="Pre", date="May 2020", year=2020, ids=(("arxiv", "2005.00001v2"),))
+    assert csl_item(_item(preprint), "k") == {
+        "id": "k",
+        "citation-key": "k",
+        "type": "article",
+        "title": "Pre",
+        "issued": {"date-parts": [[2020]]},
+        "publisher": "arXiv",
+        "number": "arXiv:2005.00001",
+        "URL": "https://arxiv.org/abs/2005.00001",
+        "abstract": "Text.",
+    }
+    published = Paper(
+        title="Pub", kind="article", ids=(("doi", "10.1234/x"), ("arxiv", "2005.00002"))
+    )
+    assert csl_item(_item(published), "k") == {
+        "id": "k",
+        "citation-key": "k",
+        "type": "article-journal",
+        "title": "Pub",
+        "DOI": "10.1234/x",
+        "abstract": "Text.",
+    }
+    assert ris_record(_item(published), "k").splitlines()[3:5] == [
+        "DO  - 10.1234/x",
+        "UR  - https://arxiv.org/abs/2005.00002",
+    ]

@@ -167,25 +167,8 @@ _VENUE_FIELD = {
     "incollection": "booktitle",
     "inbook": "booktitle",
 }
-# Fields the entry writes itself; the paper's other fields (`extra`) add to them.
-_WRITTEN = frozenset(
-    [
-        "author",
-        "title",
-        "journal",
-        "booktitle",
-        "howpublished",
-        "year",
-        "doi",
-        "eprint",
-        "archiveprefix",
-        "primaryclass",
-        "url",
-        "keywords",
-        "abstract",
-        "note",
-    ]
-)
+# The venue is written once, under the name its type calls for.
+_VENUE_FIELDS = frozenset(("journal", "booktitle", "howpublished"))
 _FIELD_NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
 _ARXIV_CATEGORY = re.compile(
     r"^(?:cs|econ|eess|math|physics|q-bio|q-fin|stat|astro-ph|cond-mat|gr-qc|hep-ex|hep-lat|"
@@ -291,30 +274,33 @@ def bibtex_entry(
     kind = entry_type(paper)
     extra = {k.lower(): v for k, v in paper.extra if _FIELD_NAME.match(k.lower())}
     venue = paper.venue or extra.get(_VENUE_FIELD.get(kind, "")) or None
-    fields: list[tuple[str, str]] = []
+    head: list[tuple[str, str]] = []
     if paper.authors:
-        fields.append(("author", bib_authors(paper)))
-    fields.append(("title", latex_source(paper.title or "")))
+        head.append(("author", bib_authors(paper)))
+    head.append(("title", latex_source(paper.title or "")))
     if venue:
-        fields.append((_VENUE_FIELD.get(kind, "howpublished"), latex_source(venue)))
+        head.append((_VENUE_FIELD.get(kind, "howpublished"), latex_source(venue)))
     if paper.year or year:
-        fields.append(("year", str(paper.year or year)))
-    fields += [(k, latex_source(v)) for k, v in extra.items() if k not in _WRITTEN]
+        head.append(("year", str(paper.year or year)))
+    tail: list[tuple[str, str]] = []
     if doi := paper.id_of("doi"):
-        fields.append(("doi", bib_url(doi)))
+        tail.append(("doi", bib_url(doi)))
     if arxiv := paper.id_of("arxiv"):
-        fields += [("eprint", bib_url(arxiv)), ("archivePrefix", "arXiv")]
+        tail += [("eprint", bib_url(arxiv)), ("archivePrefix", "arXiv")]
         if category := primary_class(paper):
-            fields.append(("primaryClass", bib_url(category)))
+            tail.append(("primaryClass", bib_url(category)))
     if url := paper.link("page") or paper.id_of("url"):
-        fields.append(("url", bib_url(url)))
+        tail.append(("url", bib_url(url)))
     words = [latex_source(w) for w in paper.keywords]
     words += [bib_text(t) for t in tags if t not in paper.keywords]
     if words:
-        fields.append(("keywords", ", ".join(words)))
+        tail.append(("keywords", ", ".join(words)))
     if text:
-        fields.append(("abstract", latex_source(text)))
+        tail.append(("abstract", latex_source(text)))
     if note:
-        fields.append(("note", bib_text(note)))
+        tail.append(("note", bib_text(note)))
+    # The source's other fields (pages, volume, publisher...), each unless written above.
+    written = _VENUE_FIELDS | {name.lower() for name, value in head + tail if value}
+    fields = head + [(k, latex_source(v)) for k, v in extra.items() if k not in written] + tail
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields if value)
     return f"@{kind}{{{key},\n{body}\n}}\n"
