@@ -221,6 +221,19 @@ def test_keys_are_unique_and_an_original_citekey_is_kept() -> None:
     ]
 
 
+def test_a_made_key_never_takes_an_original_key_that_comes_later() -> None:
+    made = Paper(title="Graphs", authors=(Author("Smith", "Ann"),), year=2020)
+    cited = Paper(title="Other", ids=(("citekey", "smith2020graphsa"),))
+    twice = Paper(title="Again", ids=(("citekey", "smith2020graphsa"),))
+    snaps = [Snapshot("", "h", paper=p) for p in (made, made, cited, twice)]
+    assert bib_keys(snaps) == [
+        "smith2020graphsb",
+        "smith2020graphsc",
+        "smith2020graphsa",
+        "smith2020graphsaa",
+    ]
+
+
 def test_a_urls_braces_spaces_and_backslashes_cannot_break_the_entry() -> None:
     assert bib_url('https://x.org/a b{c}\\d"e%41') == "https://x.org/a%20b%7Bc%7D%5Cd%22e%41"
 

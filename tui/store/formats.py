@@ -183,7 +183,7 @@ def bib_keys(snapshots: Sequence[Snapshot]) -> list[str]:
             kept[n] = original
     bases = [o or bib_key_base(s) for o, s in zip(originals, snapshots, strict=True)]
     counts = Counter(bases)
-    taken = {b for b in bases if counts[b] == 1}
+    taken = {b for b in bases if counts[b] == 1} | set(kept.values())
     next_letter: dict[str, int] = {}
     keys = []
     for n, base in enumerate(bases):
