@@ -31,9 +31,9 @@ EXPORT_EXAMPLES = """\
 examples:
   abstracts export                                 notes and bookmarks as Markdown, to stdout
   abstracts export --bookmarked --format bibtex -o refs.bib
-  abstracts export --format bibtex --tag to-cite -o refs.bib   a LaTeX bibliography
+  abstracts export --format bibtex --tag to-cite -o refs.bib
   abstracts export --format ris -o library.ris     for Zotero, EndNote, Mendeley
-  abstracts export --format csljson -o library.json  CSL-JSON, for Zotero and pandoc
+  abstracts export --format csljson -o items.json  CSL-JSON, for Zotero and pandoc
   abstracts export --with-notes --format csv -o notes.csv
   abstracts export --format json -o backup.json    everything, lossless (for import)
   abstracts export --data-dir ~/other              another data directory
