@@ -113,6 +113,7 @@ def test_the_copy_entry_of_one_paper_is_the_exported_entry() -> None:
         # Not LaTeX (braces or math shifts unpaired): every special typeset literally.
         ("a } b {", r"a \textbraceright{} b \textbraceleft{}"),
         ("x {y", r"x \textbraceleft{}y"),
+        ("{{Nested}} {groups} 5%", r"{{Nested}} {groups} 5\%"),
         ("costs $5 a month", r"costs \$5 a month"),
         ("ends with \\", r"ends with \textbackslash{}"),
         # One line, controls visible, non-ASCII kept.
@@ -133,13 +134,16 @@ def test_names_that_would_read_as_two_are_braced() -> None:
             Author("Plato"),
             Author("Doe", "Jane and Joe"),
             Author("Roe", "Ann, B."),
+            Author("Barnes AND Noble", "X"),
+            Author("Poe", "Ed AND Al"),
         ),
     )
     entry = bibtex_entry(paper, key="k")
     assert entry == (
         "@misc{k,\n"
         "  author = {{Gemini Team} and {Barnes and Noble} and {Smith, Jr.}, John and Plato"
-        " and Doe, {Jane and Joe} and Roe, {Ann, B.}},\n"
+        " and Doe, {Jane and Joe} and Roe, {Ann, B.} and {Barnes AND Noble}, X"
+        " and Poe, {Ed AND Al}},\n"
         "  title = {T}\n"
         "}\n"
     )
@@ -193,6 +197,8 @@ def test_a_paper_without_year_takes_its_collections() -> None:
         ((Author("von Neumann", "John"),), "The Computer", "neumann2020computer"),
         ((Author("de la Fuente", "José"),), "A Study", "fuente2020study"),
         ((Author("王", "小明"), Author("Li", "Wei")), "Graphs", None),
+        ((Author("O'Brien", "Pat"),), "Graphs", "obrien2020graphs"),
+        ((Author(""),), "Graphs", None),
         ((), "Graphs", None),
     ],
 )
@@ -236,6 +242,21 @@ def test_a_made_key_never_takes_an_original_key_that_comes_later() -> None:
 
 def test_a_urls_braces_spaces_and_backslashes_cannot_break_the_entry() -> None:
     assert bib_url('https://x.org/a b{c}\\d"e%41') == "https://x.org/a%20b%7Bc%7D%5Cd%22e%41"
+    assert bib_url("https://x.org/a\u00a0b") == "https://x.org/a%C2%A0b"
+
+
+def test_an_entry_holds_only_what_is_known() -> None:
+    """A paper known by its authors alone (what a "copy BibTeX" key may be asked for)."""
+    paper = Paper(authors=(Author("Doe", "Jane"),), extra=(("howpublished", "A workshop"),))
+    assert paper_key_base(paper) == "doe"
+    assert bibtex_entry(paper) == (
+        "@misc{doe,\n  author = {Doe, Jane},\n  howpublished = {A workshop}\n}\n"
+    )
+
+
+def test_an_arxiv_category_named_by_the_source_is_the_primary_class() -> None:
+    paper = Paper(title="T", ids=(("arxiv", "2101.00001"),), extra=(("primary_class", "cs.CL"),))
+    assert "  primaryClass = {cs.CL}\n" in bibtex_entry(paper, key="k")
 
 
 def test_a_paper_without_title_keeps_the_paragraph_shape() -> None:

@@ -180,6 +180,7 @@ def test_csl_json_export_gives_each_paper_its_fields() -> None:
     text = render(_data(), "csljson", bookmarked=False, with_notes=False)
     assert text is not None and text.endswith("]\n")
     assert json.loads(text) == EXPECTED_CSL
+    assert '"family": "Müller"' in text  # UTF-8, as written
     # Key order as Zotero writes it, so a diff of two exports reads well.
     assert list(json.loads(text)[0]) == list(EXPECTED_CSL[0])
 
@@ -259,6 +260,10 @@ def test_ids_and_dates_each_find_their_ris_tag_and_csl_field() -> None:
 
 def test_a_preprint_is_linked_to_arxiv_unless_it_has_a_doi() -> None:
     preprint = Paper(title="Pre", date="May 2020", year=2020, ids=(("arxiv", "2005.00001v2"),))
+    assert ris_record(_item(preprint), "k").splitlines()[3:5] == [
+        "PY  - 2020",
+        "UR  - https://arxiv.org/abs/2005.00001",
+    ]
     assert csl_item(_item(preprint), "k") == {
         "id": "k",
         "citation-key": "k",
@@ -284,4 +289,11 @@ def test_a_preprint_is_linked_to_arxiv_unless_it_has_a_doi() -> None:
     assert ris_record(_item(published), "k").splitlines()[3:5] == [
         "DO  - 10.1234/x",
         "UR  - https://arxiv.org/abs/2005.00002",
+    ]
+
+
+def test_a_date_that_is_only_a_year_is_not_repeated_as_a_ris_date() -> None:
+    assert ris_record(_item(Paper(title="Y", date="2020", year=2020)), "k").splitlines()[3:5] == [
+        "PY  - 2020",
+        "AB  - Text.",
     ]

@@ -100,7 +100,7 @@ def latex_source(text: str) -> str:
             token = r"\textbackslash{}"
         elif token in (_MATH_CLOSE if math else _MATH_OPEN):
             math = not math
-        elif not token.startswith(("\\", "$")):
+        else:  # a command is kept; a special is escaped as the mode calls for
             token = (_MATH_MODE_ESCAPES if math else _TEXT_MODE_ESCAPES).get(token, token)
         out.append(token)
         last = m.end()
@@ -178,8 +178,7 @@ _ARXIV_CATEGORY = re.compile(
 
 def entry_type(paper: Paper) -> str:
     """The BibTeX type: the source's (BibTeX, RIS or CSL name), else from its venue field."""
-    known = _BIB_TYPES.get((paper.kind or "").lower())
-    if known is not None:
+    if paper.kind and (known := _BIB_TYPES.get(paper.kind.lower())):
         return known
     extra = dict(paper.extra)
     if "journal" in extra:
@@ -273,13 +272,15 @@ def bibtex_entry(
     key = key or original_key(paper) or paper_key_base(paper, year) or "paper"
     kind = entry_type(paper)
     extra = {k.lower(): v for k, v in paper.extra if _FIELD_NAME.match(k.lower())}
-    venue = paper.venue or extra.get(_VENUE_FIELD.get(kind, "")) or None
+    venue_field = _VENUE_FIELD.get(kind, "howpublished")
+    venue = paper.venue or extra.get(venue_field)
     head: list[tuple[str, str]] = []
     if paper.authors:
         head.append(("author", bib_authors(paper)))
-    head.append(("title", latex_source(paper.title or "")))
+    if paper.title:
+        head.append(("title", latex_source(paper.title)))
     if venue:
-        head.append((_VENUE_FIELD.get(kind, "howpublished"), latex_source(venue)))
+        head.append((venue_field, latex_source(venue)))
     if paper.year or year:
         head.append(("year", str(paper.year or year)))
     tail: list[tuple[str, str]] = []

@@ -60,14 +60,14 @@ _ISO_DATE = re.compile(r"^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?")
 _PAGES = re.compile(r"^\s*(\S+?)\s*(?:-+|–)\s*(\S+)\s*$")
 
 
-def _plain(text: str | None) -> str:
+def _plain(text: str) -> str:
     """Source text as the reader shows it, on one line, controls visible."""
-    return visible_line(" ".join(to_plain(text).split())) if text else ""
+    return visible_line(" ".join(to_plain(text).split()))
 
 
 def _date_parts(date: str | None, year: int | None) -> list[int]:
     """[year, month, day] as far as known, from an ISO-like date, else the year."""
-    m = _ISO_DATE.match(date or "")
+    m = _ISO_DATE.match(date) if date else None
     if m is not None:
         return [int(part) for part in m.groups() if part]
     return [year] if year else []
@@ -85,8 +85,20 @@ def _venue(s: Snapshot) -> str:
     return visible_line(s.venue_year)
 
 
-def _page_url(paper: Paper | None) -> str | None:
-    return (paper.link("page") or paper.id_of("url")) if paper is not None else None
+def _page_url(paper: Paper) -> str | None:
+    """The paper's own page as its source gave it (none made from its ids)."""
+    return paper.link("page") or paper.id_of("url")
+
+
+def _pages(extra: dict[str, str]) -> tuple[str, str | None] | None:
+    """(first page, last page or None) from a `pages` field (`5998--6008`, `e1234`)."""
+    pages = extra.get("pages")
+    if not pages:
+        return None
+    m = _PAGES.match(pages)
+    if m is None:
+        return visible_line(pages), None
+    return visible_line(m.group(1)), visible_line(m.group(2))
 
 
 def _keywords(paper: Paper | None, tags: Iterable[str]) -> list[str]:
@@ -121,13 +133,10 @@ def ris_record(it: Item, key: str) -> str:
     if len(parts) > 1:
         lines.append(_ris_line("DA", "/".join(f"{p:02d}" for p in parts)))
     extra = {k.lower(): v for k, v in paper.extra} if paper is not None else {}
-    if m := _PAGES.match(extra.get("pages", "")):
-        lines += [
-            _ris_line("SP", visible_line(m.group(1))),
-            _ris_line("EP", visible_line(m.group(2))),
-        ]
-    elif "pages" in extra:
-        lines.append(_ris_line("SP", visible_line(extra["pages"])))
+    if pages := _pages(extra):
+        lines.append(_ris_line("SP", pages[0]))
+        if pages[1] is not None:
+            lines.append(_ris_line("EP", pages[1]))
     for field, tag in (("volume", "VL"), ("number", "IS"), ("publisher", "PB")):
         if field in extra:
             lines.append(_ris_line(tag, _plain(extra[field])))
@@ -139,7 +148,7 @@ def ris_record(it: Item, key: str) -> str:
         page = _page_url(paper)
         urls = [page]
         arxiv = paper.id_of("arxiv")
-        if arxiv and normalise_arxiv(page or "") != arxiv:
+        if arxiv and (page is None or normalise_arxiv(page) != arxiv):
             urls.append(f"https://arxiv.org/abs/{arxiv}")
         if openreview := paper.id_of("openreview"):
             urls.append(f"https://openreview.net/forum?id={openreview}")
@@ -184,10 +193,8 @@ def csl_item(it: Item, key: str) -> dict[str, Any]:
     if venue := _venue(s):
         item["container-title"] = venue
     extra = {k.lower(): v for k, v in paper.extra} if paper is not None else {}
-    if m := _PAGES.match(extra.get("pages", "")):
-        item["page"] = f"{visible_line(m.group(1))}-{visible_line(m.group(2))}"
-    elif "pages" in extra:
-        item["page"] = visible_line(extra["pages"])
+    if pages := _pages(extra):
+        item["page"] = pages[0] if pages[1] is None else f"{pages[0]}-{pages[1]}"
     for field, name in (("volume", "volume"), ("number", "issue")):
         if field in extra:
             item[name] = _plain(extra[field])
