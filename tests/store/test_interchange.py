@@ -181,6 +181,8 @@ def test_csl_json_export_gives_each_paper_its_fields() -> None:
     assert text is not None and text.endswith("]\n")
     assert json.loads(text) == EXPECTED_CSL
     assert '"family": "Müller"' in text  # UTF-8, as written
+    # One value per line, indented by one as the JSON export is: a diff of two reads well.
+    assert text.startswith('[\n {\n  "id": "vaswani2017attention",\n  "citation-key": ')
     # Key order as Zotero writes it, so a diff of two exports reads well.
     assert list(json.loads(text)[0]) == list(EXPECTED_CSL[0])
 
