@@ -207,12 +207,17 @@ def test_importing_a_json_export_gives_back_each_paper(tmp_path: Path) -> None:
 def test_an_import_gives_a_stored_record_its_paper_only_when_it_has_none(tmp_path: Path) -> None:
     store = Store.open(tmp_path)
     bare = Snapshot(PAPER_TEXT, "kept headline")
-    store.apply([SetBookmark(P.id, True, bare, 1.0)])
-    doc = parse_export(to_json(StoreData(records={P.id: Snapshot.of(P)})))
-    assert merge(store, doc, origin="test").records == 1
-    assert store.load().records[P.id] == Snapshot(PAPER_TEXT, "kept headline", paper=PAPER)
+    second = make_paper_abstract(Paper(title="Second"), "Another abstract.")
+    store.apply([SetBookmark(i, True, bare, 1.0) for i in (P.id, second.id)])
+    snapshots = {P.id: Snapshot.of(P), second.id: Snapshot.of(second)}
+    doc = parse_export(to_json(StoreData(records=snapshots)))
+    assert merge(store, doc, origin="test").records == 2
+    records = store.load().records
+    assert records[P.id] == Snapshot(PAPER_TEXT, "kept headline", paper=PAPER)
+    assert records[second.id] == Snapshot(PAPER_TEXT, "kept headline", paper=Paper(title="Second"))
     other = Paper(title="Another title")
-    doc["records"][0]["paper"] = other.to_json()
+    for record in doc["records"]:
+        record["paper"] = other.to_json()
     assert merge(store, doc, origin="test").records == 0
     assert store.load().records[P.id].paper == PAPER
     store.close()
