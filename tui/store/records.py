@@ -41,7 +41,7 @@ def paper_text(paper: Paper | None) -> str | None:
 def paper_of(text: object) -> Paper | None:
     """The paper kept as `text` by `paper_text`; None for NULL or for text that is not a
     JSON object (a damaged value must not make the record unreadable)."""
-    if not isinstance(text, str) or not text:
+    if not isinstance(text, str):
         return None
     try:
         data = json.loads(text)
