@@ -11,6 +11,7 @@ import sqlite3
 from pathlib import Path
 
 from tui.corpus.model import Abstract, Collection, Corpus, SourceRef, abstract_id, normalise
+from tui.corpus.paper import Author, Paper, id_from_ids
 
 HEADER = re.compile(r"^(?P<venue>\w+) (?P<year>\d{4})")
 
@@ -66,3 +67,40 @@ def sqlite_file(path: Path, *statements: str, version: int) -> Path:
     conn.commit()
     conn.close()
     return path
+
+
+def make_paper_abstract(
+    paper: Paper, text: str, path: str = "library.bib", position: int = 1
+) -> Abstract:
+    """An entry of a library as the loader makes it: id from the paper's DOI, arXiv or
+    OpenReview id (else its text), collection from its venue and year."""
+    text = normalise(text)
+    label = f"{paper.venue} {paper.year}" if paper.venue and paper.year else Path(path).stem
+    collection = Collection(label, paper.venue, paper.year)
+    aid = id_from_ids(paper.ids) or abstract_id(text)
+    return Abstract(aid, text, collection, [SourceRef(Path(path), position)], paper=paper)
+
+
+#: A paper as a BibTeX library gives it: diacritics, a von particle, LaTeX in the title.
+PAPER = Paper(
+    title="Attention Is All You Need: {BERT} & Friends at 100% of $O(n^2)$",
+    authors=(Author("Vaswani", "Ashish"), Author("Müller", "Jörg"), Author("von Neumann", "John")),
+    venue="Advances in Neural Information Processing Systems",
+    year=2017,
+    ids=(
+        ("doi", "10.5555/3295222.3295349"),
+        ("arxiv", "1706.03762"),
+        ("citekey", "vaswani2017attention"),
+    ),
+    links=(
+        ("page", "https://papers.nips.cc/paper/7181"),
+        ("pdf", "https://arxiv.org/pdf/1706.03762"),
+    ),
+    keywords=("transformers", "attention"),
+    kind="inproceedings",
+    extra=(("pages", "5998--6008"), ("publisher", "Curran Associates")),
+)
+PAPER_TEXT = (
+    "The dominant sequence transduction models are based on complex recurrent networks. "
+    "We propose the Transformer, based solely on attention mechanisms, at $O(n^2)$ cost."
+)

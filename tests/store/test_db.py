@@ -233,7 +233,7 @@ def test_migration_from_v2_keeps_every_row_and_adds_the_v3_tables(tmp_path: Path
     conn.commit()
     conn.close()
     store = Store.open(tmp_path)
-    assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 3
+    assert store.conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
     data = store.load()
     assert data.bookmarks == {"a1": 5.0}
     assert data.notes["a1"].text == "kept note" and data.notes["a1"].version == 3
@@ -242,7 +242,7 @@ def test_migration_from_v2_keeps_every_row_and_adds_the_v3_tables(tmp_path: Path
         for row in store.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
     }
     assert {"tags", "dismissals", "saved_searches"} <= tables
-    assert schema.foreign_reason(store.conn, 3) is None
+    assert schema.foreign_reason(store.conn, schema.SCHEMA_VERSION) is None
     assert store.integrity_check() == "ok"
 
 

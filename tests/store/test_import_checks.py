@@ -44,6 +44,26 @@ MALFORMED = [
     ({"conflict_copies": [{"id": "abc", "text": "t", "origin": 3}]}, "conflict_copies", "origin"),
     ({"aliases": [{"old_id": "a", "new_id": None}]}, "aliases[0]", "new_id"),
     ({"notes": [{"id": "abc", "text": "\ud800"}]}, "notes[0]", "text"),
+    ({"records": [{"id": "abc", "text": "t", "headline": "h", "paper": "Title"}]}, "", "paper"),
+    (
+        {"records": [{"id": "abc", "text": "t", "headline": "h", "paper": {"title": "\ud800"}}]},
+        "records[0]",
+        "paper",
+    ),
+    (
+        {"records": [{"id": "a", "text": "t", "headline": "h", "paper": {"ids": {"\udc80": "x"}}}]},
+        "records[0]",
+        "paper",
+    ),
+    (
+        {
+            "records": [
+                {"id": "a", "text": "t", "headline": "h", "paper": {"authors": [["\udc80"]]}}
+            ]
+        },
+        "records[0]",
+        "paper",
+    ),
 ]
 
 

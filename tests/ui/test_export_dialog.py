@@ -122,3 +122,23 @@ async def test_the_current_list_exports_exactly_the_rows_shown(
             else set(doc["records"])
         )
         assert exported == set(shown)
+
+
+async def test_the_current_list_exports_as_ris_and_csl_json_for_zotero(
+    seeds_dir: Path, data_dir: Path, tmp_path: Path
+) -> None:
+    app = make_app([seeds_dir], data_dir=data_dir, clock=ManualClock())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        await pilot.press("slash", *"graph", "enter")
+        await wait_until(pilot, lambda: 0 < len(app.abstract_list.rows) < len(app.corpus))
+        shown = len(app.abstract_list.rows)
+        ris, csl = tmp_path / "list.ris", tmp_path / "list.json"
+        await _choose(pilot, await _open(pilot), "ris", "list", ris)
+        await wait_until(pilot, ris.exists)
+        await _choose(pilot, await _open(pilot), "csljson", "list", csl)
+        await wait_until(pilot, csl.exists)
+        records = ris.read_text(encoding="utf-8").split("\n\n")
+        assert len(records) == shown and all(r.startswith("TY  - GEN\nID  - ") for r in records)
+        items = json.loads(csl.read_text(encoding="utf-8"))
+        assert [i["id"] for i in items] == [r.split("\n")[1][6:] for r in records]

@@ -23,6 +23,7 @@ from tui.sanitize import visible_line
 from tui.store import export
 from tui.store.db import Store, StoreError
 from tui.store.records import StoreData
+from tui.tagnames import TagError, normalise_tag
 
 EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, EXIT_NOTHING = 0, 1, 2, 3
 
@@ -30,6 +31,9 @@ EXPORT_EXAMPLES = """\
 examples:
   abstracts export                                 notes and bookmarks as Markdown, to stdout
   abstracts export --bookmarked --format bibtex -o refs.bib
+  abstracts export --format bibtex --tag to-cite -o refs.bib
+  abstracts export --format ris -o library.ris     for Zotero, EndNote, Mendeley
+  abstracts export --format csljson -o items.json  CSL-JSON, for Zotero and pandoc
   abstracts export --with-notes --format csv -o notes.csv
   abstracts export --format json -o backup.json    everything, lossless (for import)
   abstracts export --data-dir ~/other              another data directory
@@ -58,9 +62,18 @@ def _export_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=export.FORMATS, default="md", help="default: md")
     p.add_argument("--bookmarked", action="store_true", help="only bookmarked abstracts")
     p.add_argument("--with-notes", action="store_true", help="only abstracts with a note")
+    p.add_argument("--tag", metavar="NAME", type=_tag_name, help="only abstracts with this tag")
     p.add_argument("-o", "--output", metavar="FILE", help="write here (atomically); default stdout")
     p.add_argument("--data-dir", metavar="DIR", help="where bookmarks and notes are kept")
     return p
+
+
+def _tag_name(text: str) -> str:
+    """A tag as the store keeps it (`#To Cite` -> `to-cite`); bad usage when it cannot be one."""
+    try:
+        return normalise_tag(text)
+    except TagError as e:
+        raise argparse.ArgumentTypeError(str(e)) from e
 
 
 class NoStore(Exception):
@@ -100,8 +113,11 @@ def write_problem(target: Path, error: OSError) -> str:
     return reason
 
 
-def _nothing(fmt: str, bookmarked: bool, with_notes: bool) -> str:
+def _nothing(fmt: str, bookmarked: bool, with_notes: bool, tag: str | None = None) -> str:
     """Why there is nothing to export, in the words of what was asked for."""
+    if tag is not None:
+        narrowed = " bookmarked" * bookmarked + " noted" * with_notes
+        return f"no{narrowed} abstract is tagged {tag}"
     if bookmarked and with_notes:
         return "no bookmarked abstract has a note"
     if bookmarked:
@@ -118,16 +134,19 @@ def render(
     bookmarked: bool,
     with_notes: bool,
     ids: Collection[str] | None = None,
+    tag: str | None = None,
 ) -> str | None:
     """The export text in one of `export.FORMATS`, or None when there is nothing to export
     (JSON, unfiltered, exports read marks and saved state too; the other formats
     bookmarks and notes). `ids` narrows to those abstracts, marked or not (the reader's
-    current list; their records must be in `data.records`)."""
+    current list; their records must be in `data.records`); `tag` to those with that tag."""
     if fmt == "json":
-        if bookmarked or with_notes or ids is not None:
+        if bookmarked or with_notes or ids is not None or tag is not None:
             keep = {
                 i.id
-                for i in export.items(data, bookmarked=bookmarked, with_notes=with_notes, ids=ids)
+                for i in export.items(
+                    data, bookmarked=bookmarked, with_notes=with_notes, ids=ids, tag=tag
+                )
             }
             data = StoreData(
                 records={k: v for k, v in data.records.items() if k in keep},
@@ -143,18 +162,22 @@ def render(
         if not (listed or marked or data.dismissals or data.state or data.searches):
             return None
         return export.to_json(data)
-    selected = export.items(data, bookmarked=bookmarked, with_notes=with_notes, ids=ids)
+    selected = export.items(data, bookmarked=bookmarked, with_notes=with_notes, ids=ids, tag=tag)
     if not selected:
         return None
-    if fmt == "md":
-        return export.to_markdown(selected)
-    if fmt == "bibtex":
-        return export.to_bibtex(selected)
-    return export.to_csv(selected)
+    writers = {
+        "md": export.to_markdown,
+        "bibtex": export.to_bibtex,
+        "csv": export.to_csv,
+        "ris": export.to_ris,
+        "csljson": export.to_csljson,
+    }
+    return writers[fmt](selected)
 
 
 def main_export(argv: Sequence[str]) -> int:
-    """`abstracts export [--format md|json|bibtex|csv] [--bookmarked] [--with-notes] [-o FILE]`."""
+    """`abstracts export [--format md|json|bibtex|csv|ris|csljson] [--bookmarked] [--with-notes]
+    [--tag NAME] [-o FILE]`."""
     args = _parse(_export_parser(), argv)
     if isinstance(args, int):
         return args
@@ -167,10 +190,12 @@ def main_export(argv: Sequence[str]) -> int:
     except (StoreError, sqlite3.Error) as e:
         complain(f"abstracts export: {e}")
         return EXIT_PROBLEM
-    text = render(data, args.format, bookmarked=args.bookmarked, with_notes=args.with_notes)
+    text = render(
+        data, args.format, bookmarked=args.bookmarked, with_notes=args.with_notes, tag=args.tag
+    )
     if text is None:
         # No empty file and no empty page: one would read as a successful export.
-        scope = _nothing(args.format, args.bookmarked, args.with_notes)
+        scope = _nothing(args.format, args.bookmarked, args.with_notes, args.tag)
         complain(f"abstracts export: nothing to export: {scope} in {directory}; nothing written")
         return EXIT_NOTHING
     if args.output is None or args.output == "-":

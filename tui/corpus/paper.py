@@ -308,6 +308,10 @@ class Paper(Record):
         ids: dict[str, str] = {}
         for kind, value in self.ids:
             ids.setdefault(kind, value)
+        # The first link of each kind, in the order given (so from_json gives them back).
+        links: dict[str, str] = {}
+        for kind, url in self.links:
+            links.setdefault(kind, url)
         return {
             "title": self.title,
             "authors": [{"family": a.family, "given": a.given} for a in self.authors],
@@ -315,7 +319,7 @@ class Paper(Record):
             "year": self.year,
             "date": self.date,
             "ids": ids,
-            "links": {kind: url for kind, url in reversed(self.links)},
+            "links": links,
             "keywords": list(self.keywords),
             "kind": self.kind,
             "extra": dict(self.extra),
@@ -329,7 +333,8 @@ class Paper(Record):
             return value if isinstance(value, str) and value else None
 
         authors = []
-        for a in data.get("authors") or ():
+        listed = data.get("authors")
+        for a in listed if isinstance(listed, list) else ():
             if isinstance(a, Mapping) and isinstance(a.get("family"), str):
                 given = a.get("given")
                 authors.append(Author(a["family"], given if isinstance(given, str) else ""))

@@ -47,6 +47,7 @@ from tui.store.records import (
     SetTag,
     Snapshot,
     StoreData,
+    paper_text,
 )
 from tui.store.searches import apply_search_op
 
@@ -177,12 +178,12 @@ def put_record(conn: sqlite3.Connection, abstract_id: str, snap: Snapshot, at: f
     """Insert or refresh the snapshot kept for an abstract id."""
     conn.execute(
         """INSERT INTO records(id, text, headline, source, position, collection, venue, year,
-                               created, updated)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                               paper, created, updated)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT(id) DO UPDATE SET text=excluded.text, headline=excluded.headline,
              source=excluded.source, position=excluded.position,
              collection=excluded.collection, venue=excluded.venue, year=excluded.year,
-             updated=excluded.updated""",
+             paper=excluded.paper, updated=excluded.updated""",
         (
             abstract_id,
             snap.text,
@@ -192,6 +193,7 @@ def put_record(conn: sqlite3.Connection, abstract_id: str, snap: Snapshot, at: f
             snap.collection,
             snap.venue,
             snap.year,
+            paper_text(snap.paper),
             at,
             at,
         ),

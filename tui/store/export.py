@@ -1,10 +1,11 @@
-"""Export the store as Markdown, JSON, BibTeX or CSV; merge a JSON export back in.
+"""Export the store as Markdown, JSON, BibTeX, CSV, RIS or CSL-JSON; merge a JSON export back in.
 
 Everything works from the store alone: each record carries a snapshot of its
 abstract, so no corpus needs to be loaded. JSON is the lossless format (records,
 bookmarks, dismissals, reading state, notes with versions, conflict copies, aliases, UI
-state, tags); importing it is an idempotent merge that never overwrites a note. The other
-formats live in `formats` (re-exported here).
+state, tags, each record's paper); importing it is an idempotent merge that never overwrites
+a note. The other formats live in `formats`, `cite` (a paper's BibTeX entry) and
+`interchange` (RIS, CSL-JSON), re-exported here.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from tui.corpus.paper import Paper
 from tui.sanitize import json_safe
 from tui.store.db import Store, add_conflict_copy, put_record
 from tui.store.formats import Item as Item  # re-exported, as are the formats below
@@ -27,19 +29,22 @@ from tui.store.importcheck import ImportLimit as ImportLimit
 from tui.store.importcheck import ImportProblem as ImportProblem  # re-exported
 from tui.store.importcheck import check_document, check_nesting
 from tui.store.importcheck import read_export as read_export
-from tui.store.records import Snapshot, StoreData
+from tui.store.interchange import to_csljson as to_csljson
+from tui.store.interchange import to_ris as to_ris
+from tui.store.records import Snapshot, StoreData, paper_text
 from tui.store.schema import SCHEMA_VERSION
 from tui.store.searches import import_search
 from tui.tagnames import normalise_tag
 
 FORMAT = "abstracts-export"
 FORMAT_VERSION = 1
-FORMATS = ("md", "json", "bibtex", "csv")
+FORMATS = ("md", "json", "bibtex", "csv", "ris", "csljson")
 
 
 def snapshot_fields(s: Snapshot) -> dict[str, Any]:
-    """A snapshot as the JSON export writes it (with the record's id added by the caller)."""
-    return {
+    """A snapshot as the JSON export writes it (with the record's id added by the caller);
+    `paper` (`Paper.to_json()`) only when the record has one."""
+    fields: dict[str, Any] = {
         "text": s.text,
         "headline": s.headline,
         "source": s.source,
@@ -48,6 +53,9 @@ def snapshot_fields(s: Snapshot) -> dict[str, Any]:
         "venue": s.venue,
         "year": s.year,
     }
+    if s.paper is not None:
+        fields["paper"] = s.paper.to_json()
+    return fields
 
 
 def to_json(data: StoreData) -> str:
@@ -125,7 +133,7 @@ def parse_export(text: str) -> dict[str, Any]:
     except json.JSONDecodeError as e:
         raise ImportProblem(f"not JSON ({e})") from e
     except RecursionError as e:  # the parser recurses once per level of nesting
-        raise ImportLimit("nested too deeply to read; an export has 3 levels") from e
+        raise ImportLimit("nested too deeply to read; an export has 6 levels") from e
     check_nesting(doc)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ImportProblem('not an abstracts export (no "format": "abstracts-export")')
@@ -144,7 +152,16 @@ def merge(store: Store, doc: dict[str, Any], origin: str) -> ImportReport:
     try:
         with store.transaction() as conn:
             for r in doc.get("records", []):
+                paper = Paper.from_json(r["paper"]) if r.get("paper") is not None else None
                 if conn.execute("SELECT 1 FROM records WHERE id = ?", (r["id"],)).fetchone():
+                    # A record kept here is not replaced; it only learns its paper if it
+                    # had none (made by a version that did not keep papers).
+                    if paper is not None:
+                        cur = conn.execute(
+                            "UPDATE records SET paper = ? WHERE id = ? AND paper IS NULL",
+                            (paper_text(paper), r["id"]),
+                        )
+                        report.records += cur.rowcount
                     continue
                 snap = Snapshot(
                     r["text"],
@@ -154,6 +171,7 @@ def merge(store: Store, doc: dict[str, Any], origin: str) -> ImportReport:
                     r.get("collection") or "",
                     r.get("venue"),
                     r.get("year"),
+                    paper,
                 )
                 put_record(conn, r["id"], snap, now)
                 report.records += 1

@@ -25,14 +25,14 @@ import io
 import re
 import time
 from collections import Counter
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from tui.corpus.headline import make_headline
 from tui.corpus.latex import to_plain
-from tui.corpus.stopwords import STOPWORDS
-from tui.corpus.tokens import tokenize
 from tui.sanitize import visible, visible_line
+from tui.store.cite import bib_text as bib_text  # re-exported: the one BibTeX escaping
+from tui.store.cite import bibtex_entry, key_word, original_key, paper_key_base
 from tui.store.records import ConflictCopy, Snapshot, StoreData
 from tui.tagnames import format_tags
 
@@ -58,10 +58,11 @@ def items(
     bookmarked: bool = False,
     with_notes: bool = False,
     ids: Collection[str] | None = None,
+    tag: str | None = None,
 ) -> list[Item]:
-    """Bookmarked, noted or tagged abstracts (`bookmarked` and `with_notes` narrow), ordered
-    by collection and file; with `ids`, exactly those abstracts (a list the reader showed),
-    marked or not."""
+    """Bookmarked, noted or tagged abstracts (`bookmarked`, `with_notes` and `tag` narrow),
+    ordered by collection and file; with `ids`, exactly those abstracts (a list the reader
+    showed), marked or not."""
     copies: dict[str, list[ConflictCopy]] = {}
     for c in data.conflicts:
         copies.setdefault(c.abstract_id, []).append(c)
@@ -71,6 +72,8 @@ def items(
         chosen &= set(data.bookmarks)
     if with_notes:
         chosen &= set(data.notes) | set(copies)
+    if tag is not None:
+        chosen &= {i for i, tags in data.tags.items() if tag in tags}
     out = []
     for i in chosen:
         snap = data.records.get(i) or Snapshot(text="", headline=f"(no snapshot for {i})")
@@ -132,34 +135,6 @@ def to_markdown(selected: Iterable[Item]) -> str:
     return visible("\n".join(parts))
 
 
-# Each LaTeX special as the command that typesets it. The braces are written as
-# commands too: BibTeX counts `\{` as a brace, so escaping them that way could unbalance.
-_BIB_ESCAPES = {
-    "\\": r"\textbackslash{}",
-    "{": r"\textbraceleft{}",
-    "}": r"\textbraceright{}",
-    "%": r"\%",
-    "#": r"\#",
-    "&": r"\&",
-    "_": r"\_",
-    "$": r"\$",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-}
-_BIB_SPECIAL = re.compile(r"[\\{}%#&_$~^]")
-_NOT_KEY_CHAR = re.compile(r"[^a-z0-9]")
-
-
-def bib_text(text: str) -> str:
-    """`text` as a BibTeX field's content: one line, typeset literally, braces balanced.
-
-    The abstract is exported as its source, character for character, not as LaTeX
-    to interpret: a `$` the source meant as math prints as a `$`.
-    """
-    one_line = " ".join(visible(text).split())
-    return _BIB_SPECIAL.sub(lambda m: _BIB_ESCAPES[m.group()], one_line)
-
-
 _TITLE_LIMIT = 300
 
 
@@ -174,21 +149,16 @@ def bib_title(snapshot: Snapshot) -> str:
     return title[:-1] if title.endswith(".") and not title.endswith("..") else title
 
 
-def _key_word(text: str) -> str:
-    """The first content word of `text` as lowercase ASCII letters and digits, or ""."""
-    for token in tokenize(text):
-        word = _NOT_KEY_CHAR.sub("", token)
-        if len(word) > 1 and word not in STOPWORDS and not word.isdigit():
-            return word
-    return ""
-
-
 def bib_key_base(snapshot: Snapshot) -> str:
-    """`iclr2023contrastive`: venue (or collection), year and the headline's first
-    content word, lowercase ASCII; `abstract` when none of them has a letter to give."""
-    venue = _key_word(snapshot.venue or snapshot.collection)
+    """`vaswani2017attention` for a paper with authors (see `cite.paper_key_base`), else
+    `iclr2023contrastive`: venue (or collection), year and the headline's first content
+    word, lowercase ASCII; `abstract` when none of them has a letter to give."""
+    paper = snapshot.paper
+    if paper is not None and (base := paper_key_base(paper, snapshot.year, snapshot.headline)):
+        return base
+    venue = key_word(snapshot.venue or snapshot.collection)
     year = str(snapshot.year) if snapshot.year else ""
-    return venue + year + _key_word(snapshot.headline) or "abstract"
+    return venue + year + key_word(snapshot.headline) or "abstract"
 
 
 def _suffix(n: int) -> str:
@@ -201,17 +171,24 @@ def _suffix(n: int) -> str:
     return letters
 
 
-def bib_keys(snapshots: Iterable[Snapshot]) -> list[str]:
-    """Readable keys for the entries in order, unique: keys that collide all get a
-    letter (`iclr2023grapha`, `iclr2023graphb`), in the order of the entries."""
-    bases = [bib_key_base(s) for s in snapshots]
+def bib_keys(snapshots: Sequence[Snapshot]) -> list[str]:
+    """Keys for the entries in order, unique. A paper's original citekey (from its `.bib`)
+    is kept, unless an entry before already has it; readable keys that collide (with each
+    other or with a kept citekey) all get a letter (`iclr2023grapha`, `iclr2023graphb`),
+    in the order of the entries."""
+    originals = [original_key(s.paper) if s.paper is not None else None for s in snapshots]
+    kept: dict[int, str] = {}
+    for n, original in enumerate(originals):
+        if original is not None and original not in kept.values():
+            kept[n] = original
+    bases = [o or bib_key_base(s) for o, s in zip(originals, snapshots, strict=True)]
     counts = Counter(bases)
-    taken = {b for b in bases if counts[b] == 1}
+    taken = {b for b in bases if counts[b] == 1} | set(kept.values())
     next_letter: dict[str, int] = {}
     keys = []
-    for base in bases:
+    for n, base in enumerate(bases):
         key = base
-        if counts[base] > 1:
+        if n not in kept and (counts[base] > 1 or base in kept.values()):
             while key in taken or key == base:
                 key = base + _suffix(next_letter.get(base, 0))
                 next_letter[base] = next_letter.get(base, 0) + 1
@@ -221,11 +198,17 @@ def bib_keys(snapshots: Iterable[Snapshot]) -> list[str]:
 
 
 def to_bibtex(selected: Iterable[Item]) -> str:
-    """One @misc entry per abstract, with a readable key (see `bib_keys`)."""
+    """One entry per abstract, with a unique key (see `bib_keys`): a paper with a title is
+    cited as its source describes it (`cite.bibtex_entry`); a conference paragraph is an
+    @misc with its first sentence as the title."""
     chosen = list(selected)
     entries = []
-    for key, it in zip(bib_keys(it.snapshot for it in chosen), chosen, strict=True):
+    for key, it in zip(bib_keys([it.snapshot for it in chosen]), chosen, strict=True):
         s = it.snapshot
+        if s.paper is not None and s.paper.title:
+            entry = bibtex_entry(s.paper, s.text, key=key, tags=it.tags, note=it.note, year=s.year)
+            entries.append(entry)
+            continue
         fields = [("title", bib_title(s)), ("howpublished", s.venue_year), ("abstract", s.text)]
         if s.year:
             fields.append(("year", str(s.year)))

@@ -7,7 +7,7 @@ with a message naming the section, the record and the field.
 
 Before that, the file itself is bounded: only a regular file is read, at most
 `MAX_IMPORT_BYTES` of it, and JSON nested deeper than `MAX_DEPTH` (an export is
-three levels deep) is refused.
+six levels deep) is refused.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ _INT_MIN, _INT_MAX = -(2**63), 2**63 - 1  # what an SQLite INTEGER holds
 #: Well above a real export (about 1.7 KB per abstract it keeps, on the seeds: some
 #: 150,000 abstracts), and small enough to parse in memory.
 MAX_IMPORT_BYTES = 256 * 1024 * 1024
-#: An export is an object of lists of objects of strings and numbers: depth 3.
+#: An export is an object of lists of objects of strings and numbers (depth 3), a
+#: record's paper three more (paper, its authors, an author).
 MAX_DEPTH = 16
 
 
@@ -72,7 +73,7 @@ def check_nesting(doc: Any, limit: int = MAX_DEPTH) -> None:
         value, depth = stack.pop()
         children = value.values() if isinstance(value, dict) else value
         if depth > limit:
-            raise ImportLimit(f"nested more than {limit} levels deep; an export has 3")
+            raise ImportLimit(f"nested more than {limit} levels deep; an export has 6")
         stack.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
 
 
@@ -141,6 +142,28 @@ def _tag(value: Any) -> bool:
 
 TAG = _rule(_tag, "a tag name (not empty, no control character, comma or quote)")
 
+
+def _paper(value: Any) -> bool:
+    """An object as `Paper.to_json()` writes it: every string in it storable (a field of
+    the wrong type is dropped when read, as a paper from any source is)."""
+    if not isinstance(value, dict):
+        return False
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if not all(_is_text(k) for k in item):
+                return False
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and not _is_text(item):
+            return False
+    return True
+
+
+OPT_PAPER = _rule(_optional(_paper), "an object (title, authors, ids, ...) or null")
+
 #: Per section: field -> (check, required). Fields not listed are ignored.
 SECTIONS: dict[str, dict[str, tuple[Callable[[Any], bool], bool]]] = {
     "records": {
@@ -152,6 +175,7 @@ SECTIONS: dict[str, dict[str, tuple[Callable[[Any], bool], bool]]] = {
         "collection": (TEXT, False),
         "venue": (OPT_TEXT, False),
         "year": (OPT_INT, False),
+        "paper": (OPT_PAPER, False),
     },
     "bookmarks": {"id": (ID, True), "created": (TIME, True)},
     "dismissals": {"id": (ID, True), "created": (TIME, True)},

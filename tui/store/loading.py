@@ -13,7 +13,14 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from tui.store.names import name_key
-from tui.store.records import ConflictCopy, NoteRow, SavedSearch, Snapshot, StoreData
+from tui.store.records import (
+    ConflictCopy,
+    NoteRow,
+    SavedSearch,
+    Snapshot,
+    StoreData,
+    paper_of,
+)
 
 Rows = Callable[[str], Iterable[tuple[Any, ...]]]
 
@@ -83,8 +90,12 @@ class RowReader:
 
 def read_all(rows: Rows, data: StoreData, reader: RowReader) -> None:
     """Fill `data` from every table, through `reader`."""
+    # A store of schema 3 or older, opened read-only (an export), has no `paper` column.
+    columns = {as_text(c[0]) for c in rows("SELECT name FROM pragma_table_info('records')")}
+    paper = "paper" if "paper" in columns else "NULL"
     for r in rows(
-        "SELECT id, text, headline, source, position, collection, venue, year FROM records"
+        f"SELECT id, text, headline, source, position, collection, venue, year, {paper} "
+        "FROM records"
     ):
         i = as_text(r[0])
         data.records[i] = Snapshot(
@@ -95,6 +106,7 @@ def read_all(rows: Rows, data: StoreData, reader: RowReader) -> None:
             collection=as_text(r[5]),
             venue=None if r[6] is None else as_text(r[6]),
             year=reader.integer(r[7], f"the year of record {i}", None),
+            paper=paper_of(r[8]),
         )
     for i, t in rows("SELECT id, created FROM bookmarks"):
         data.bookmarks[as_text(i)] = reader.time(t, f"the bookmark time of {as_text(i)}")

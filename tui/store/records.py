@@ -6,11 +6,13 @@ types without pulling in the database code.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from tui.corpus.model import venue_year
+from tui.corpus.paper import Paper
 from tui.sanitize import storable
 
 if TYPE_CHECKING:
@@ -26,9 +28,35 @@ def fallback_headline(text: str, limit: int = _HEADLINE_LIMIT) -> str:
     return first if len(first) <= limit else first[: limit - 1].rstrip() + "…"
 
 
+def paper_text(paper: Paper | None) -> str | None:
+    """A paper as the store keeps it: `Paper.to_json()` as JSON text (None: no paper).
+
+    Non-ASCII is kept as written; a lone surrogate (from a file name's bytes, say),
+    which SQLite cannot take, is kept as U+FFFD."""
+    if paper is None:
+        return None
+    return storable(json.dumps(paper.to_json(), ensure_ascii=False))
+
+
+def paper_of(text: object) -> Paper | None:
+    """The paper kept as `text` by `paper_text`; None for NULL or for text that is not a
+    JSON object (a damaged value must not make the record unreadable)."""
+    if not isinstance(text, str):
+        return None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return Paper.from_json(data) if isinstance(data, dict) else None
+
+
 @dataclass(frozen=True, slots=True)
 class Snapshot:
-    """What an abstract looked like when a record was made, so no record needs the files."""
+    """What an abstract looked like when a record was made, so no record needs the files.
+
+    `paper` is what its source said of the paper (title, authors, ids, links), so the
+    citation exports work from the store alone; None for a conference paragraph.
+    """
 
     text: str
     headline: str
@@ -37,6 +65,7 @@ class Snapshot:
     collection: str = ""
     venue: str | None = None
     year: int | None = None
+    paper: Paper | None = None
 
     @classmethod
     def of(cls, abstract: Abstract) -> Snapshot:
@@ -59,6 +88,7 @@ class Snapshot:
             collection=storable(abstract.collection.label),
             venue=abstract.collection.venue,
             year=abstract.collection.year,
+            paper=abstract.paper,
         )
 
     @property

@@ -4,7 +4,9 @@ The version lives in `PRAGMA user_version`. Version 1 kept only bookmarks and
 notes, each with its own copy of the abstract; version 2 adds reading state, note
 versions, conflict copies, aliases of re-attached records and UI state, and moves
 the abstract snapshots into one `records` table. Version 3 adds tags, dismissals
-("not interested", for the taste feed) and saved searches.
+("not interested", for the taste feed) and saved searches. Version 4 keeps what the
+source said of each record's paper (title, authors, ids, links: `Paper.to_json()` as
+JSON text, NULL for a conference paragraph) in a `paper` column of `records`.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from functools import cache
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 _V2_TABLES = (
     """CREATE TABLE records(
@@ -64,6 +66,11 @@ _V3_ADDED = (
 )
 _V3_TABLES = _V2_TABLES + _V3_ADDED
 
+# Version 4: the record's paper, as JSON text (NULL: none known). A column added in
+# place, so every row of version 3 is kept as it was.
+_V4_ADDED = ("ALTER TABLE records ADD COLUMN paper TEXT",)
+_V4_TABLES = _V3_TABLES + _V4_ADDED
+
 # Kept so tests (and this docstring's reader) can see exactly what version 1 was.
 V1_TABLES = (
     """CREATE TABLE bookmarks(
@@ -101,8 +108,8 @@ def _v1_to_v2(conn: sqlite3.Connection) -> None:
     conn.execute("DROP TABLE notes_v1")
 
 
-def _create_v3(conn: sqlite3.Connection) -> None:
-    for statement in _V3_TABLES:
+def _create_v4(conn: sqlite3.Connection) -> None:
+    for statement in _V4_TABLES:
         conn.execute(statement)
 
 
@@ -111,11 +118,17 @@ def _v2_to_v3(conn: sqlite3.Connection) -> None:
         conn.execute(statement)
 
 
+def _v3_to_v4(conn: sqlite3.Connection) -> None:
+    for statement in _V4_ADDED:
+        conn.execute(statement)
+
+
 # MIGRATIONS[v] takes a database at version v to the next one; 0 is a new file.
 MIGRATIONS: dict[int, tuple[int, Callable[[sqlite3.Connection], None]]] = {
-    0: (3, _create_v3),
+    0: (4, _create_v4),
     1: (2, _v1_to_v2),
     2: (3, _v2_to_v3),
+    3: (4, _v3_to_v4),
 }
 
 
@@ -148,6 +161,7 @@ KNOWN_SCHEMAS: dict[int, Sequence[str]] = {
     1: V1_TABLES,
     2: _V2_TABLES,
     3: _V3_TABLES,
+    4: _V4_TABLES,
 }
 
 

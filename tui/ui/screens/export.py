@@ -25,6 +25,8 @@ FORMATS: tuple[tuple[str, str, str], ...] = (
     ("json", "JSON (lossless, for import)", "json"),
     ("bibtex", "BibTeX", "bib"),
     ("csv", "CSV", "csv"),
+    ("ris", "RIS (Zotero, EndNote)", "ris"),
+    ("csljson", "CSL-JSON (Zotero, pandoc)", "json"),
 )
 #: Scope name and label.
 SCOPES: tuple[tuple[str, str], ...] = (
