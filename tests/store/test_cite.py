@@ -164,7 +164,8 @@ def test_names_that_would_read_as_two_are_braced() -> None:
         (None, (("journal", "JMLR"),), "article", "journal"),
         (None, (("booktitle", "ICML"),), "inproceedings", "booktitle"),
         ("webpage", (), "misc", "howpublished"),
-        (None, (), "misc", "howpublished"),
+        # No type: the venue's name tells (V is no journal's name).
+        (None, (), "inproceedings", "booktitle"),
     ],
 )
 def test_the_entry_type_and_venue_field_follow_the_source(
@@ -174,6 +175,12 @@ def test_the_entry_type_and_venue_field_follow_the_source(
     assert entry_type(paper) == expected
     assert f"  {venue_field} = {{V}}" in bibtex_entry(paper, key="k")
     assert bibtex_entry(paper, key="k").startswith(f"@{expected}{{k,")
+
+
+def test_without_a_type_a_journal_is_an_article_and_no_venue_is_misc() -> None:
+    journal = Paper(title="T", venue="Transactions on Machine Learning Research")
+    assert entry_type(journal) == "article"
+    assert entry_type(Paper(title="T")) == "misc"
 
 
 def test_a_venue_given_only_as_a_field_is_written_once() -> None:

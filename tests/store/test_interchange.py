@@ -113,6 +113,8 @@ EXPECTED_CSL = [
         "page": "5998-6008",
         "publisher": "Curran Associates",
         "DOI": "10.5555/3295222.3295349",
+        # Zotero's place for any paper's arXiv id: a line of the note (its Extra field).
+        "note": "arXiv: 1706.03762",
         "URL": "https://papers.nips.cc/paper/7181",
         "keyword": "transformers, attention",
         "abstract": PAPER_TEXT,
@@ -286,6 +288,7 @@ def test_a_preprint_is_linked_to_arxiv_unless_it_has_a_doi() -> None:
         "type": "article-journal",
         "title": "Pub",
         "DOI": "10.1234/x",
+        "note": "arXiv: 2005.00002",
         "abstract": "Text.",
     }
     assert ris_record(_item(published), "k").splitlines()[3:5] == [

@@ -9,10 +9,9 @@ import pytest
 
 from tests.search.papers import paper_abstract, paper_corpus
 from tests.ui.helpers import record_notifications, wait_until
-from tui.corpus.cite import bibtex_entry, citekey, field_value
 from tui.corpus.paper import Author, Paper
 from tui.ui.app import make_app
-from tui.ui.controllers.papers import can_start_browser
+from tui.ui.controllers.papers import bibtex_of, can_start_browser
 
 # Rows of paper_corpus(): 0 Vaswani (arXiv), 1 Müller (DOI and page), 3 no abstract
 # (OpenReview), 4 no id and no link, 5 and 6 conference text.
@@ -152,44 +151,19 @@ def test_no_display_means_no_browser_unless_one_is_named() -> None:
     assert can_start_browser({}, "darwin")
 
 
-def test_bibtex_entry_of_a_paper_has_its_fields() -> None:
+def test_the_copied_entry_is_the_exports_entry() -> None:
     corpus = paper_corpus()
-    entry = bibtex_entry(corpus.abstracts[1])
+    key, entry = bibtex_of(corpus.abstracts[1])
+    assert key == "muller2023sparse"
     assert entry.startswith("@inproceedings{muller2023sparse,\n")
     assert r"  title = {Sparse Recovery with $\ell_1$ Penalties and {BERT} Features}," in entry
     assert "  author = {Müller, Jörg and Ńowak, Zofia}," in entry
-    assert (
-        "  booktitle = {Proceedings of the 40th International Conference on Machine Learning},"
-        in entry
-    )
     assert "  year = {2023}," in entry and "  doi = {10.5555/icml.2023.1234}," in entry
-    assert entry.endswith("}\n") and "abstract" not in entry
-    vaswani = bibtex_entry(corpus.abstracts[0], with_abstract=True)
-    assert "  eprint = {1706.03762},\n  archiveprefix = {arXiv}," in vaswani
+    key, vaswani = bibtex_of(corpus.abstracts[0])
+    assert "  eprint = {1706.03762},\n  archivePrefix = {arXiv}," in vaswani
     assert "  pages = {5998--6008}," in vaswani and "  abstract = {The dominant" in vaswani
-
-
-def test_bibtex_entry_type_follows_the_venue() -> None:
-    corpus = paper_corpus()
-    assert bibtex_entry(corpus.abstracts[3]).startswith("@article{mueller2024survey,")
-    assert "  journal = {Transactions on Machine Learning Research}," in bibtex_entry(
-        corpus.abstracts[3]
-    )
+    _, journal = bibtex_of(corpus.abstracts[3])
+    assert journal.startswith("@article{mueller2024survey,")
+    assert "  journal = {Transactions on Machine Learning Research}," in journal
     arxiv_only = Paper(title="On Things", authors=(Author("Ng", "Ann"),), year=2021)
-    assert bibtex_entry(paper_abstract(arxiv_only, "", 1)).startswith("@misc{ng2021things,")
-
-
-def test_bibtex_values_escape_what_would_break_latex() -> None:
-    assert field_value("Q&A at 100% #1") == r"Q\&A at 100\% \#1"
-    assert field_value(r"Already \& escaped") == r"Already \& escaped"
-    assert field_value("An {unbalanced brace") == r"An \{unbalanced brace"
-    assert field_value("A closing} first{") == r"A closing\} first\{"
-    assert field_value("Kept {BERT} braces") == "Kept {BERT} braces"
-
-
-def test_citekey_without_one_in_the_source() -> None:
-    paper = Paper(title="The Élan of Models", authors=(Author("Öztürk", "Ayşe"),), year=2022)
-    assert citekey(paper_abstract(paper, "Text.", 1)) == "ozturk2022elan"
-    assert citekey(paper_abstract(Paper(title="!"), "", 1)) == "paper"
-    untitled = Paper(title="Graphs", venue="International Conference on Learning Representations")
-    assert citekey(paper_abstract(untitled, "", 1)) == "iclrgraphs"
+    assert bibtex_of(paper_abstract(arxiv_only, "", 1))[1].startswith("@misc{ng2021things,")

@@ -177,7 +177,9 @@ _ARXIV_CATEGORY = re.compile(
 
 
 def entry_type(paper: Paper) -> str:
-    """The BibTeX type: the source's (BibTeX, RIS or CSL name), else from its venue field."""
+    """The BibTeX type: the source's (BibTeX, RIS or CSL name), else from its venue field,
+    else from the venue's name (`article` in a journal, `inproceedings` elsewhere), else
+    `misc`."""
     if paper.kind and (known := _BIB_TYPES.get(paper.kind.lower())):
         return known
     extra = dict(paper.extra)
@@ -185,6 +187,11 @@ def entry_type(paper: Paper) -> str:
         return "article"
     if "booktitle" in extra:
         return "inproceedings"
+    if paper.venue and not paper.kind:
+        # A feed or a JSON export names a venue but no type: a journal, or a conference.
+        from tui.corpus.venues import is_journal
+
+        return "article" if is_journal(paper.venue) else "inproceedings"
     return "misc"
 
 

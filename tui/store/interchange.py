@@ -210,6 +210,10 @@ def csl_item(it: Item, key: str) -> dict[str, Any]:
             # As Zotero writes a preprint: the archive's name and its number.
             item.setdefault("publisher", "arXiv")
             item["number"] = f"arXiv:{arxiv}"
+        elif arxiv:
+            # Any other paper's arXiv id goes where Zotero keeps it: a line of its Extra
+            # field, which CSL-JSON carries as the note.
+            item["note"] = f"arXiv: {arxiv}"
         url = _page_url(paper)
         if url is None and (arxiv or paper.id_of("openreview")) and not paper.id_of("doi"):
             url = paper.page_url
@@ -220,7 +224,7 @@ def csl_item(it: Item, key: str) -> dict[str, Any]:
     if s.text:
         item["abstract"] = visible(s.text)
     if it.note:
-        item["note"] = visible(it.note)
+        item["note"] = "\n".join(filter(None, [item.get("note"), visible(it.note)]))
     return item
 
 

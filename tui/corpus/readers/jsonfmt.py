@@ -98,6 +98,9 @@ def _openreview_year(obj: dict[str, Any]) -> int | None:
     return None
 
 
+_CSL_ARXIV = re.compile(r"(?im)^\s*arxiv:\s*(\S+)")
+
+
 def _paper(obj: dict[str, Any]) -> tuple[str, Paper] | None:
     """One paper object as (abstract, paper), or None without a title and an abstract."""
     for wrapper in _WRAPPERS:
@@ -142,6 +145,13 @@ def _paper(obj: dict[str, Any]) -> tuple[str, Paper] | None:
         ids.append(("s2", obj["paperId"]))
     citekey = text_of(fields.get("citekey"))
     is_csl = "issued" in obj or "container-title" in obj or "citation-key" in obj
+    if is_csl:
+        # Zotero writes a preprint's id as its `number` (arXiv:2101.00001) and any
+        # paper's in its Extra field, which CSL-JSON carries as `note` (arXiv: 2101.00001).
+        for name in ("number", "note"):
+            value = obj.get(name)
+            if isinstance(value, str) and (found := _CSL_ARXIV.search(value)):
+                ids.append(("arxiv", found.group(1)))
     if citekey is None and is_csl and isinstance(obj.get("id"), str):
         citekey = obj["id"] if _CITEKEY.fullmatch(obj["id"]) else None
     if citekey:

@@ -114,10 +114,9 @@ class PaperController:
             return
         paper = abstract.paper
         if kind == "bibtex":
-            from tui.corpus.cite import bibtex_entry, citekey
-
-            self.app.copy_to_clipboard(bibtex_entry(abstract))
-            self._say(f"Copied the BibTeX entry {citekey(abstract)}")
+            key, entry = bibtex_of(abstract)
+            self.app.copy_to_clipboard(entry)
+            self._say(f"Copied the BibTeX entry {key}")
             return
         if paper is None:
             missing = "No id to copy" if kind == "id" else "No link known"
@@ -163,3 +162,13 @@ class PaperController:
             "A citation of the highlighted abstract (c)",
             partial(self.copy, current, "bibtex"),
         )
+
+
+def bibtex_of(abstract: Abstract) -> tuple[str, str]:
+    """(key, entry): the abstract's BibTeX entry exactly as `abstracts export` writes it."""
+    from tui.store.formats import Item, bib_keys, to_bibtex
+    from tui.store.records import Snapshot
+
+    snapshot = Snapshot.of(abstract)
+    [key] = bib_keys([snapshot])
+    return key, to_bibtex([Item(abstract.id, snapshot, False, None, None, ())])
