@@ -6,6 +6,7 @@ types without pulling in the database code.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -14,6 +15,8 @@ from tui.corpus.model import venue_year
 from tui.sanitize import storable
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from tui.corpus.model import Abstract
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
@@ -24,6 +27,14 @@ def fallback_headline(text: str, limit: int = _HEADLINE_LIMIT) -> str:
     """A first-sentence headline, used only when the corpus headline code is unavailable."""
     first = _SENTENCE_END.split(" ".join(text.split()), maxsplit=1)[0]
     return first if len(first) <= limit else first[: limit - 1].rstrip() + "…"
+
+
+@functools.lru_cache(maxsize=256)
+def _absolute(path: Path) -> str:
+    # Absolute: a relative path would mean something else from another directory.
+    # Cached: a bulk step snapshots thousands of abstracts from a few files, and
+    # `Path.absolute` was most of a snapshot's cost.
+    return storable(str(path.absolute()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +64,7 @@ class Snapshot:
         return cls(
             text=abstract.text,
             headline=storable(headline),
-            # Absolute: a relative path would mean something else from another directory.
-            source=storable(str(source.path.absolute())) if source else "",
+            source=_absolute(source.path) if source else "",
             position=source.position if source else 0,
             collection=storable(abstract.collection.label),
             venue=abstract.collection.venue,
@@ -295,6 +305,13 @@ class SaveFailed(StoreEvent):
 @dataclass(frozen=True, slots=True)
 class SavingRecovered(StoreEvent):
     """Saving works again and everything kept in memory has been written."""
+
+
+@dataclass(frozen=True, slots=True)
+class BulkSaved(StoreEvent):
+    """A bulk step (see `Writer.bulk_saving`) has been committed: `changes` in all."""
+
+    changes: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from tui.store.db import Store
 from tui.store.memory import Memory
 from tui.store.names import name_key
 from tui.store.records import (
+    BulkSaved,
     DeleteNote,
     Notice,
     Operation,
@@ -34,6 +35,10 @@ from tui.store.records import (
 
 Listener = Callable[[StoreEvent], None]
 _Key = tuple[str, str]
+
+#: A step changing at least this many things at once is a bulk step: the UI says
+#: "saving…" until it is committed, and is told when it is.
+BULK_STEP = 100
 
 
 class _Refresh:
@@ -72,6 +77,12 @@ class Writer(Memory):
         self._retry_at = 0.0
         self._stopping = False
         self._refreshes: list[_Refresh] = []
+        # Every queueing call is numbered; a batch commits everything queued up to the
+        # number it was taken at. A bulk step is saved once a batch past it commits.
+        self._queued_seq = 0
+        self._saved_seq = 0
+        self._bulk_seq = 0
+        self._bulk_changes = 0
         self._saving = store is not None and store.read_only is None
         self._last_error = "" if self._saving else (notices[-1] if notices else "")
         self._merge(data, frozenset())
@@ -96,6 +107,13 @@ class Writer(Memory):
         """Why saving is unavailable, ready to show; empty when saving works."""
         return self._last_error
 
+    @property
+    def bulk_saving(self) -> bool:
+        """True from a bulk step (tagging or marking many abstracts at once) until the
+        transaction holding it has committed."""
+        with self._lock:
+            return self._bulk_seq > self._saved_seq
+
     def _queue(self, key: _Key, op: Operation) -> None:
         self._queue_many([(key, op)])
 
@@ -104,9 +122,15 @@ class Writer(Memory):
         # One wake-up for the whole batch (marking 100,000 abstracts read woke the
         # writer 100,000 times and took over half a second).
         pending = self._pending
+        count = 0
         for key, op in items:
             pending.pop(key, None)
             pending[key] = op
+            count += 1
+        self._queued_seq += 1
+        if count >= BULK_STEP:
+            self._bulk_seq = self._queued_seq
+            self._bulk_changes += count
         self._cond.notify_all()
 
     def _wait_flushed(self, timeout: float | None) -> bool:
@@ -179,6 +203,7 @@ class Writer(Memory):
             with self._lock:
                 batch = list(self._pending.items())
                 ops = [self._with_base(op) for _, op in batch]
+                taken_seq = self._queued_seq
             ops = [self._completed(op) for op in ops]  # outside the lock: may take a while
             results = store.apply(ops)
         except Exception as e:  # sqlite3.Error, OSError, StoreError: all kept and retried
@@ -199,9 +224,16 @@ class Writer(Memory):
                 events += self._apply_result(result)
             recovered = not self._saving
             self._saving, self._failures, self._last_error = True, 0, ""
+            bulk_saved = self._saved_seq < self._bulk_seq <= taken_seq
+            self._saved_seq = taken_seq
+            changes = self._bulk_changes
+            if bulk_saved:  # every bulk step so far: a later one keeps counting its own
+                self._bulk_changes = 0
             self._cond.notify_all()
         if recovered:
             events.append(SavingRecovered("Saving works again; every change is saved."))
+        if bulk_saved:
+            events.append(BulkSaved(f"Saved: {changes:,} changes.", changes))
         self._emit(events)
 
     def _ensure_store(self, events: list[StoreEvent]) -> Store:
