@@ -11,6 +11,7 @@ Opening (damaged files set aside, newer schemas read-only) lives in `opening.py`
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import sqlite3
 import threading
@@ -87,6 +88,12 @@ class Store:
         #: Why writes are refused, or None when the store is writable.
         self.read_only = read_only
         self._lock = threading.RLock()
+        # The file as opened, held so that a file deleted or moved away can still be told
+        # apart from one replaced (see `file_change`). None for a read-only store.
+        self._opened: int | None = None
+        if read_only is None and copy_dir is None:
+            with contextlib.suppress(OSError):
+                self._opened = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
 
     @classmethod
     def open(cls, directory: Path, *, read_only: bool = False) -> Store:
@@ -177,6 +184,34 @@ class Store:
         """Save one note now (see `SaveNote`); returns the new version and any conflict copy."""
         return self.apply([SaveNote(abstract_id, text, None, base_version, time.time())])[0]
 
+    def file_change(self) -> str | None:
+        """None while `path` still names the file this store opened; else what became of
+        it: "deleted" (no link left), "moved" (linked elsewhere, nothing at `path`) or
+        "replaced" (another file at `path`). See `lostfile`."""
+        if self._opened is None:
+            return None
+        opened = os.fstat(self._opened)
+        try:
+            now = os.stat(self.path)
+        except FileNotFoundError:
+            return "moved" if opened.st_nlink else "deleted"
+        except OSError:
+            return None  # cannot look (the folder's permissions changed): the commit says
+        if (now.st_dev, now.st_ino) == (opened.st_dev, opened.st_ino):
+            return None
+        return "replaced"
+
+    def close_lost(self) -> None:
+        """Close a store whose file was deleted, moved or replaced (`file_change`).
+
+        SQLite does not checkpoint or remove the write-ahead log of a file no longer at
+        its path; left there, it would be replayed into whatever file is put at the path
+        next. Checkpointing with TRUNCATE first leaves it empty, which is harmless.
+        """
+        with self._lock, contextlib.suppress(sqlite3.Error):
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self.close()
+
     def integrity_check(self) -> str:
         """`ok`, or what `PRAGMA integrity_check` found."""
         with self._lock:
@@ -187,6 +222,9 @@ class Store:
         """Close the connection (SQLite checkpoints the WAL when the last one closes)."""
         with self._lock:
             self.conn.close()
+            if self._opened is not None:
+                os.close(self._opened)
+                self._opened = None
         if self.copy_dir is not None:
             shutil.rmtree(self.copy_dir, ignore_errors=True)
 

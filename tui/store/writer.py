@@ -77,6 +77,12 @@ class Writer(Memory):
         self._retry_at = 0.0
         self._stopping = False
         self._refreshes: list[_Refresh] = []
+        #: Why the last `refresh` could not read the database ("" when it could).
+        self.refresh_problem = ""
+        #: The rescue file written when the database file was replaced under the app.
+        self.lost_file_rescue: Path | None = None
+        # What became of the database file, until the file at its path is set up again.
+        self._lost: str | None = None
         # Every queueing call is numbered; a batch commits everything queued up to the
         # number it was taken at. A bulk step is saved once a batch past it commits.
         self._queued_seq = 0
@@ -163,7 +169,10 @@ class Writer(Memory):
         with self._cond:
             self._refreshes.append(request)
             self._cond.notify_all()
-        return request.done.wait(timeout) and request.changed
+        if not request.done.wait(timeout):
+            self.refresh_problem = f"Reading your data took more than {timeout:g} s."
+            return False
+        return request.changed
 
     def _stop_writer(self, timeout: float) -> None:
         with self._cond:
@@ -237,14 +246,54 @@ class Writer(Memory):
         self._emit(events)
 
     def _ensure_store(self, events: list[StoreEvent]) -> Store:
+        if self._store is not None and (change := self._store.file_change()) is not None:
+            # Writing on would go to a file nobody will read again (see lostfile.py).
+            self._store.close_lost()
+            self._store, self._lost = None, change
         if self._store is None:
             store = Store.open(self.directory)
-            data = store.load()
+            try:
+                if self._lost is not None:
+                    events.append(self._recover(store, self._lost))
+                    self._lost = None
+                data = store.load()
+            except BaseException:
+                store.close()
+                raise
             events += [Notice(n) for n in store.notices]  # after load: it may add one
             with self._lock:
                 self._store = store
                 self._merge(data, self._pending_ids())
         return self._store
+
+    def _recover(self, store: Store, change: str) -> Notice:
+        """The database file was deleted, moved or replaced (`change`): make it again
+        from memory in `store` (the file now at its path), or, when another file took
+        its place, write what memory holds to a rescue file. Says which."""
+        from tui.store import lostfile
+        from tui.store.export import merge, to_json
+        from tui.store.rescue import rescue_dirs, write_rescue_file
+
+        name = store.path.name
+        held = lostfile.memory_data(self)
+        if change == "replaced":
+            path, errors = write_rescue_file(to_json(held), rescue_dirs(self.directory))
+            kept = (
+                f"what it held before ({lostfile.summary(held)}) is in {path}; "
+                f"`abstracts import {path}` merges it"
+                if path is not None
+                else f"what it held before could not be written anywhere ({'; '.join(errors)})"
+            )
+            self.lost_file_rescue = path
+            return Notice(
+                f"{name} {lostfile.WHAT[change]} while the app was running. Changes from "
+                f"now on are saved to the new file; {kept}."
+            )
+        merge(store, lostfile.as_document(held), origin=f"kept in memory when {name} went")
+        return Notice(
+            f"{name} {lostfile.WHAT[change]} while the app was running. It was made "
+            f"again from what the app holds: {lostfile.summary(held)}."
+        )
 
     def _with_base(self, op: Operation) -> Operation:
         # The version a note text is based on is the one last seen in the database,
@@ -258,14 +307,21 @@ class Writer(Memory):
         return op
 
     def _reload(self) -> bool:
+        self.refresh_problem = ""
+        events: list[StoreEvent] = []
         try:
-            if self._store is None:
-                return False
-            data = self._store.load()
-        except Exception:
+            if self._store is None or self._store.file_change() is not None:
+                self._ensure_store(events)  # reopens, making the file again if it went
+            store = self._store
+            assert store is not None
+            data = store.load()
+        except Exception as e:
+            self.refresh_problem = f"Could not read your data ({e}); what is shown may be old."
+            self._emit(events)
             return False
+        self._emit(events)
         with self._lock:
-            return self._merge(data, self._pending_ids())
+            return self._merge(data, self._pending_ids()) or bool(events)
 
     def _pending_ids(self) -> frozenset[_Key]:
         keys = set(self._pending)

@@ -1,0 +1,152 @@
+"""The database file deleted, moved or replaced while the app runs: the store notices at
+the next commit or refresh, makes the file again from memory or writes a rescue file,
+and says which; a refresh that cannot read is never taken for "nothing changed"."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from tests.store.helpers import make_abstract
+from tui.locations import database_path
+from tui.store.db import Store
+from tui.store.records import Notice, StoreEvent
+from tui.store.userdata import UserData
+
+A, B, C = (make_abstract(f"Abstract {n} about graphs.") for n in "ABC")
+
+
+def _opened(data_dir: Path) -> tuple[UserData, list[StoreEvent]]:
+    data = UserData.open(data_dir)
+    events: list[StoreEvent] = []
+    data.listener = events.append
+    data.set_bookmark(A, True)
+    data.save_note(A, "a note written before")
+    data.set_tags(on=[(A.id, "kept")])
+    assert data.flush(timeout=10)
+    return data, events
+
+
+def _stored(data_dir: Path) -> tuple[set[str], dict[str, str], dict[str, set[str]]]:
+    store = Store.open(data_dir)
+    loaded = store.load()
+    store.close()
+    notes = {i: n.text for i, n in loaded.notes.items()}
+    return set(loaded.bookmarks), notes, {i: set(t) for i, t in loaded.tags.items()}
+
+
+def _notices(events: list[StoreEvent]) -> list[str]:
+    return [e.message for e in events if isinstance(e, Notice)]
+
+
+@pytest.mark.parametrize(
+    ("lose", "said"),
+    [
+        (lambda db, tmp: os.unlink(db), "was deleted"),
+        (lambda db, tmp: os.rename(db, tmp / "elsewhere.db"), "was moved away"),
+    ],
+    ids=["deleted", "moved"],
+)
+def test_a_database_gone_from_its_path_is_made_again_from_memory(
+    data_dir: Path, tmp_path: Path, lose: object, said: str
+) -> None:
+    data, events = _opened(data_dir)
+    lose(database_path(data_dir), tmp_path)  # type: ignore[operator]
+    data.set_bookmark(B, True)  # the next commit notices
+    assert data.flush(timeout=10)
+    data.close()
+    assert _stored(data_dir) == (
+        {A.id, B.id},
+        {A.id: "a note written before"},
+        {A.id: {"kept"}},
+    )
+    assert _notices(events) == [
+        f"abstracts.db {said} while the app was running. It was made again from what the "
+        "app holds: 2 bookmarks, 1 note and 1 tag."
+    ]
+
+
+def test_a_database_replaced_is_kept_and_what_memory_held_goes_to_a_rescue_file(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    data, events = _opened(data_dir)
+    other = tmp_path / "other"
+    store = Store.open(other)
+    store.apply([])
+    store.close()
+    other_data = UserData.open(other)
+    other_data.set_bookmark(C, True)
+    other_data.close()
+    os.replace(database_path(other), database_path(data_dir))
+    data.set_bookmark(B, True)
+    assert data.flush(timeout=10)
+    data.close()
+    # The file put in its place is not overwritten: it gets the change made after.
+    assert _stored(data_dir)[0] == {B.id, C.id}
+    rescue = data.lost_file_rescue
+    assert rescue is not None and rescue.parent == data_dir
+    held = json.loads(rescue.read_text(encoding="utf-8"))
+    assert {b["id"] for b in held["bookmarks"]} == {A.id, B.id}
+    assert [n["text"] for n in held["notes"]] == ["a note written before"]
+    assert _notices(events) == [
+        "abstracts.db was replaced by another file while the app was running. Changes from "
+        f"now on are saved to the new file; what it held before (2 bookmarks, 1 note and "
+        f"1 tag) is in {rescue}; `abstracts import {rescue}` merges it."
+    ]
+
+
+def test_a_refresh_notices_a_deleted_database_and_makes_it_again(data_dir: Path) -> None:
+    data, events = _opened(data_dir)
+    os.unlink(database_path(data_dir))
+    assert data.refresh() is True  # the file was made again: not "up to date"
+    assert data.refresh_problem == ""
+    assert _stored(data_dir)[0] == {A.id}
+    data.close()
+    assert len(_notices(events)) == 1
+
+
+def test_a_refresh_that_cannot_read_says_why(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data, _ = _opened(data_dir)
+
+    def broken(store: Store) -> object:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(Store, "load", broken)
+    assert data.refresh() is False
+    assert data.refresh_problem == (
+        "Could not read your data (disk I/O error); what is shown may be old."
+    )
+    monkeypatch.undo()
+    assert data.refresh() is False and data.refresh_problem == ""
+    data.close()
+
+
+def test_an_unchanged_file_is_not_taken_for_a_lost_one(data_dir: Path) -> None:
+    store = Store.open(data_dir)
+    assert store.file_change() is None
+    os.link(database_path(data_dir), data_dir / "hard-link.db")
+    assert store.file_change() is None  # another name for it changes nothing
+    os.unlink(database_path(data_dir))
+    assert store.file_change() == "moved"
+    os.unlink(data_dir / "hard-link.db")
+    assert store.file_change() == "deleted"
+    (database_path(data_dir)).write_bytes(b"")
+    assert store.file_change() == "replaced"
+    store.close()
+    assert Store.open(data_dir, read_only=True).file_change() is None
+
+
+def test_a_database_deleted_with_nothing_left_to_save_is_made_again_at_close(
+    data_dir: Path,
+) -> None:
+    data, events = _opened(data_dir)
+    os.unlink(database_path(data_dir))
+    assert data.close() is None
+    assert _stored(data_dir)[0] == {A.id}
+    assert "was deleted" in _notices(events)[0]
