@@ -162,3 +162,19 @@ def test_a_mistyped_subcommand_is_suggested(
     assert close_subcommand("./serach") is None
     assert close_subcommand("exprot") == "export"
     assert close_subcommand("papers") is None
+
+
+def test_a_topic_search_says_why_when_the_cache_folder_is_unusable_or_the_topic_missing(
+    seeds_dir: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (data_dir / "cache").write_text("not a folder", encoding="utf-8")
+    assert main(["search", "topic:1", str(seeds_dir), "--limit", "1"]) == 0
+    assert capsys.readouterr().err == (
+        f"abstracts search: warning: no cache can be kept in {data_dir / 'cache'} "
+        f"({data_dir / 'cache'} is not a folder); the topics were computed for this search alone\n"
+    )
+    (data_dir / "cache").unlink()
+    assert main(["search", "topic:99", str(seeds_dir)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("abstracts search: there is no topic 99: this corpus has ")
+    assert err.count("\n") == 1

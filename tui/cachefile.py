@@ -107,7 +107,21 @@ def ensure_dir(cache_dir: Path) -> None:
         with contextlib.suppress(FileExistsError):
             new.mkdir(mode=0o700)
     if not _private(cache_dir):
+        if cache_dir.exists() and not cache_dir.is_dir():
+            raise NotADirectoryError(f"{cache_dir} is not a folder")
         raise PermissionError(f"{cache_dir} is not a private folder of this user")
+
+
+def unusable(cache_dir: Path) -> str | None:
+    """Why no cache can be kept in `cache_dir` (made a private folder if it can be), or
+    None when caches can be written and read there."""
+    try:
+        ensure_dir(cache_dir)
+    except OSError as e:
+        return e.strerror or str(e)
+    if not os.access(cache_dir, os.R_OK | os.W_OK | os.X_OK):
+        return "permission denied"
+    return None
 
 
 def save(
