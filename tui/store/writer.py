@@ -29,6 +29,8 @@ from tui.store.records import (
     SaveFailed,
     SaveNote,
     SavingRecovered,
+    SetRead,
+    SetTag,
     StoreData,
     StoreEvent,
 )
@@ -227,10 +229,14 @@ class Writer(Memory):
             self._emit(events)
             return
         with self._cond:
+            pending = self._pending
             for (key, sent), result in zip(batch, results, strict=True):
-                if self._pending.get(key) is sent:
-                    del self._pending[key]
-                events += self._apply_result(result)
+                if pending.get(key) is sent:
+                    del pending[key]
+                # A tag or a read mark changes nothing else once saved: skipping them keeps
+                # a bulk step's 100,000 results from costing a call each.
+                if not isinstance(sent, SetTag | SetRead):
+                    events += self._apply_result(result)
             recovered = not self._saving
             self._saving, self._failures, self._last_error = True, 0, ""
             bulk_saved = self._saved_seq < self._bulk_seq <= taken_seq
