@@ -107,11 +107,14 @@ def test_a_small_change_after_a_bulk_step_does_not_report_it_again(data_dir: Pat
     data = UserData.open(data_dir)
     events: list[StoreEvent] = []
     data.listener = events.append
-    data.set_read(abstracts, True)
+    data.set_read(abstracts, True)  # exactly a bulk step
     assert data.flush(timeout=10)
     data.set_bookmark(abstracts[0], True)
     assert data.flush(timeout=10)
+    data.set_tags(on=[(a.id, "t") for a in abstracts[:-1]] + [(abstracts[0].id, "u")])
+    assert data.flush(timeout=10)
     data.close()
     assert [e for e in events if isinstance(e, BulkSaved)] == [
-        BulkSaved("Saved: 100 changes.", 100)
+        BulkSaved("Saved: 100 changes.", 100),
+        BulkSaved("Saved: 100 changes.", 100),  # each step counted alone
     ]

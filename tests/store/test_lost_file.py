@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,10 @@ def _opened(data_dir: Path) -> tuple[UserData, list[StoreEvent]]:
     data.set_bookmark(A, True)
     data.save_note(A, "a note written before")
     data.set_tags(on=[(A.id, "kept")])
+    data.set_read([A], True)
+    data.set_dismissed(C, True)
+    data.save_search("graphs", "graph", "relevance")
+    data.set_state("resume", "A")
     assert data.flush(timeout=10)
     return data, events
 
@@ -37,6 +42,16 @@ def _stored(data_dir: Path) -> tuple[set[str], dict[str, str], dict[str, set[str
     store.close()
     notes = {i: n.text for i, n in loaded.notes.items()}
     return set(loaded.bookmarks), notes, {i: set(t) for i, t in loaded.tags.items()}
+
+
+def _rest(data_dir: Path) -> tuple[set[str], set[str], list[str], dict[str, str], set[str]]:
+    """Read marks, dismissals, saved searches, state and records as stored."""
+    store = Store.open(data_dir)
+    loaded = store.load()
+    store.close()
+    searches = [s.query for s in loaded.searches.values()]
+    records = set(loaded.records)
+    return set(loaded.reads), set(loaded.dismissals), searches, loaded.state, records
 
 
 def _notices(events: list[StoreEvent]) -> list[str]:
@@ -64,9 +79,10 @@ def test_a_database_gone_from_its_path_is_made_again_from_memory(
         {A.id: "a note written before"},
         {A.id: {"kept"}},
     )
+    assert _rest(data_dir) == ({A.id}, {C.id}, ["graph"], {"resume": "A"}, {A.id, B.id, C.id})
     assert _notices(events) == [
         f"abstracts.db {said} while the app was running. It was made again from what the "
-        "app holds: 2 bookmarks, 1 note and 1 tag."
+        "app holds: 2 bookmarks, 1 note, 1 read mark, 1 tag, 1 dismissal and 1 saved search."
     ]
 
 
@@ -92,10 +108,11 @@ def test_a_database_replaced_is_kept_and_what_memory_held_goes_to_a_rescue_file(
     held = json.loads(rescue.read_text(encoding="utf-8"))
     assert {b["id"] for b in held["bookmarks"]} == {A.id, B.id}
     assert [n["text"] for n in held["notes"]] == ["a note written before"]
+    assert [s["name"] for s in held["saved_searches"]] == ["graphs"]
     assert _notices(events) == [
         "abstracts.db was replaced by another file while the app was running. Changes from "
-        f"now on are saved to the new file; what it held before (2 bookmarks, 1 note and "
-        f"1 tag) is in {rescue}; `abstracts import {rescue}` merges it."
+        f"now on are saved to the new file; what it held before (2 bookmarks, 1 note, "
+        f"1 read mark, 1 tag, 1 dismissal and 1 saved search) is in {rescue}; `abstracts import {rescue}` merges it."
     ]
 
 
@@ -139,7 +156,39 @@ def test_an_unchanged_file_is_not_taken_for_a_lost_one(data_dir: Path) -> None:
     (database_path(data_dir)).write_bytes(b"")
     assert store.file_change() == "replaced"
     store.close()
-    assert Store.open(data_dir, read_only=True).file_change() is None
+    read_only = Store.open(data_dir, read_only=True)
+    os.unlink(database_path(data_dir))
+    assert read_only.file_change() is None  # a store that never writes has nothing to lose
+    read_only.close()
+
+
+def test_a_refresh_that_takes_too_long_says_so(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data, _ = _opened(data_dir)
+    release = threading.Event()
+    real_load = Store.load
+
+    def slow(store: Store) -> object:
+        release.wait(10)
+        return real_load(store)
+
+    monkeypatch.setattr(Store, "load", slow)
+    assert data.refresh(timeout=0.05) is False
+    assert data.refresh_problem == "Reading your data took more than 0.05 s."
+    release.set()
+    data.close()
+
+
+def test_what_was_kept_is_counted_in_words() -> None:
+    from tui.store.lostfile import summary
+    from tui.store.records import SavedSearch, StoreData
+
+    search = SavedSearch("s", "q", "relevance", 1.0, 1.0)
+    assert summary(StoreData()) == "nothing"
+    assert summary(StoreData(reads={"a": 1.0})) == "1 read mark"
+    two = StoreData(dismissals={"a": 1.0, "b": 1.0}, searches={"s": search, "t": search})
+    assert summary(two) == "2 dismissals and 2 saved searches"
 
 
 def test_a_database_deleted_with_nothing_left_to_save_is_made_again_at_close(
