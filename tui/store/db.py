@@ -188,9 +188,10 @@ class Store:
         """None while `path` still names the file this store opened; else what became of
         it: "deleted" (no link left), "moved" (linked elsewhere, nothing at `path`) or
         "replaced" (another file at `path`). See `lostfile`."""
-        if self._opened is None:
-            return None
-        opened = os.fstat(self._opened)
+        with self._lock:  # not while another thread closes it
+            if self._opened is None:
+                return None
+            opened = os.fstat(self._opened)
         try:
             now = os.stat(self.path)
         except FileNotFoundError:
