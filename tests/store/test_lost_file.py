@@ -15,13 +15,18 @@ import pytest
 from tests.store.helpers import make_abstract
 from tui.locations import database_path
 from tui.store.db import Store
-from tui.store.records import Notice, StoreEvent
+from tui.store.records import Notice, Reattach, SaveNote, StoreEvent
 from tui.store.userdata import UserData
 
 A, B, C = (make_abstract(f"Abstract {n} about graphs.") for n in "ABC")
 
 
 def _opened(data_dir: Path) -> tuple[UserData, list[StoreEvent]]:
+    store = Store.open(data_dir)
+    store.save_note(C.id, "theirs")
+    # Based on no version while one is stored: "theirs" is kept as a conflict copy.
+    store.apply([SaveNote(C.id, "ours", None, 0, 1.0), Reattach("gone", C.id, None, 1.0)])
+    store.close()
     data = UserData.open(data_dir)
     events: list[StoreEvent] = []
     data.listener = events.append
@@ -51,6 +56,8 @@ def _rest(data_dir: Path) -> tuple[set[str], set[str], list[str], dict[str, str]
     store.close()
     searches = [s.query for s in loaded.searches.values()]
     records = set(loaded.records)
+    assert [(c.abstract_id, c.text) for c in loaded.conflicts] == [(C.id, "theirs")]
+    assert loaded.aliases == {"gone": C.id}
     return set(loaded.reads), set(loaded.dismissals), searches, loaded.state, records
 
 
@@ -76,13 +83,13 @@ def test_a_database_gone_from_its_path_is_made_again_from_memory(
     data.close()
     assert _stored(data_dir) == (
         {A.id, B.id},
-        {A.id: "a note written before"},
+        {A.id: "a note written before", C.id: "ours"},
         {A.id: {"kept"}},
     )
     assert _rest(data_dir) == ({A.id}, {C.id}, ["graph"], {"resume": "A"}, {A.id, B.id, C.id})
     assert _notices(events) == [
         f"abstracts.db {said} while the app was running. It was made again from what the "
-        "app holds: 2 bookmarks, 1 note, 1 read mark, 1 tag, 1 dismissal and 1 saved search."
+        "app holds: 2 bookmarks, 2 notes, 1 read mark, 1 tag, 1 dismissal and 1 saved search."
     ]
 
 
@@ -107,11 +114,16 @@ def test_a_database_replaced_is_kept_and_what_memory_held_goes_to_a_rescue_file(
     assert rescue is not None and rescue.parent == data_dir
     held = json.loads(rescue.read_text(encoding="utf-8"))
     assert {b["id"] for b in held["bookmarks"]} == {A.id, B.id}
-    assert [n["text"] for n in held["notes"]] == ["a note written before"]
+    assert sorted(n["text"] for n in held["notes"]) == ["a note written before", "ours"]
+    # Times memory keeps are kept; those it does not (a tag's) are when it was written.
+    assert all(isinstance(n["updated"], float) for n in held["notes"])
+    assert [type(t["created"]) for t in held["tags"]] == [float]
+    assert [c["text"] for c in held["conflict_copies"]] == ["theirs"]
+    assert held["aliases"] == [{"old_id": "gone", "new_id": C.id}]
     assert [s["name"] for s in held["saved_searches"]] == ["graphs"]
     assert _notices(events) == [
         "abstracts.db was replaced by another file while the app was running. Changes from "
-        f"now on are saved to the new file; what it held before (2 bookmarks, 1 note, "
+        f"now on are saved to the new file; what it held before (2 bookmarks, 2 notes, "
         f"1 read mark, 1 tag, 1 dismissal and 1 saved search) is in {rescue}; `abstracts import {rescue}` merges it."
     ]
 
