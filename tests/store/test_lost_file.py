@@ -116,7 +116,7 @@ def test_a_database_replaced_is_kept_and_what_memory_held_goes_to_a_rescue_file(
     assert {b["id"] for b in held["bookmarks"]} == {A.id, B.id}
     assert sorted(n["text"] for n in held["notes"]) == ["a note written before", "ours"]
     # Times memory keeps are kept; those it does not (a tag's) are when it was written.
-    assert all(isinstance(n["updated"], float) for n in held["notes"])
+    assert {n["text"]: n["updated"] for n in held["notes"]}["ours"] == 1.0
     assert [type(t["created"]) for t in held["tags"]] == [float]
     assert [c["text"] for c in held["conflict_copies"]] == ["theirs"]
     assert held["aliases"] == [{"old_id": "gone", "new_id": C.id}]
