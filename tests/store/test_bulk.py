@@ -93,12 +93,14 @@ def test_a_bulk_step_is_saving_until_committed_then_reported_once(
     assert not data.bulk_saving  # fewer changes than a bulk step: no "saving…"
     data.set_tags(on=[(a.id, "many") for a in abstracts])
     assert data.bulk_saving
+    data.set_read(abstracts[:100], True)
     held.set()
     assert data.flush(timeout=10)
     assert not data.bulk_saving
     data.close()  # the writer has stopped: every event it had to tell is told
+    # Both steps were queued before either was saved: told once, counted together.
     saved = [e for e in events if isinstance(e, BulkSaved)]
-    assert saved == [BulkSaved("Saved: 150 changes.", 150)]
+    assert saved == [BulkSaved("Saved: 250 changes.", 250)]
     assert Store.open(data_dir).load().tags[abstracts[0].id].keys() == {"all", "many"}
 
 

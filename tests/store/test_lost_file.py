@@ -211,3 +211,48 @@ def test_a_database_deleted_with_nothing_left_to_save_is_made_again_at_close(
     assert data.close() is None
     assert _stored(data_dir)[0] == {A.id}
     assert "was deleted" in _notices(events)[0]
+
+
+def test_a_replaced_database_with_nowhere_for_a_rescue_file_says_so(
+    data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tui.store.rescue
+
+    data, events = _opened(data_dir)
+    nowhere, gone = tmp_path / "missing", tmp_path / "gone"
+    monkeypatch.setattr(tui.store.rescue, "rescue_dirs", lambda directory: [nowhere, gone])
+    os.unlink(database_path(data_dir))
+    Store.open(data_dir).close()  # another file at the path
+    data.set_bookmark(B, True)
+    assert data.flush(timeout=10)
+    data.close()
+    (notice,) = _notices(events)
+    assert notice.endswith(
+        "Changes from now on are saved to the new file; what it held before could not be "
+        f"written anywhere ({nowhere}: No such file or directory; "
+        f"{gone}: No such file or directory)."
+    )
+    assert data.lost_file_rescue is None
+
+
+def test_a_refresh_opens_a_store_that_could_not_be_opened_or_says_why(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tui.store.db import StoreUnavailable
+
+    def refused(directory: Path, *, read_only: bool = False) -> Store:
+        raise StoreUnavailable("the disk is away")
+
+    real_open = Store.open
+    monkeypatch.setattr(Store, "open", refused)
+    data = UserData.open(data_dir)
+    assert data.refresh() is False
+    assert data.refresh_problem == (
+        "Could not read your data (the disk is away); what is shown may be old."
+    )
+    monkeypatch.setattr(Store, "open", real_open)
+    data.refresh()
+    assert data.refresh_problem == ""
+    data.set_bookmark(A, True)
+    data.close()
+    assert _stored(data_dir)[0] == {A.id}
