@@ -73,3 +73,59 @@ def test_a_cache_folder_that_is_a_file_is_an_error_when_saving(tmp_path: Path) -
     (tmp_path / "cache").write_text("a file")
     with pytest.raises(OSError):
         cachefile.ensure_dir(tmp_path / "cache")
+
+
+def _npy_member(header: dict[str, object], data: bytes) -> bytes:
+    import io
+
+    out = io.BytesIO()
+    np.lib.format.write_array_header_1_0(out, header)  # type: ignore[no-untyped-call]
+    return out.getvalue() + data
+
+
+def test_an_array_declaring_more_than_it_holds_is_no_cache_and_never_allocated(
+    tmp_path: Path,
+) -> None:
+    import tracemalloc
+    import zipfile
+
+    path, head = _saved(tmp_path)
+    huge = {"descr": "<f8", "fortran_order": False, "shape": (2**27,)}  # 1 GiB declared
+    with zipfile.ZipFile(path, "a") as archive:
+        archive.writestr("a:huge.npy", _npy_member(huge, b"\0" * 64))
+    tracemalloc.start()
+    try:
+        assert cachefile.load(path, head) is None
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 * 2**20
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        {"descr": "|O", "fortran_order": False, "shape": (1,)},
+        {"descr": "<i4", "fortran_order": False, "shape": (3,)},  # 4 elements stored
+    ],
+    ids=["objects", "fewer-than-stored"],
+)
+def test_an_array_not_exactly_as_its_header_says_is_no_cache(
+    tmp_path: Path, header: dict[str, object]
+) -> None:
+    import zipfile
+
+    path, head = _saved(tmp_path)
+    with zipfile.ZipFile(path, "a") as archive:
+        archive.writestr("a:odd.npy", _npy_member(header, b"\0" * 16))
+    assert cachefile.load(path, head) is None
+
+
+def test_a_compressed_member_is_no_cache(tmp_path: Path) -> None:
+    import zipfile
+
+    path, head = _saved(tmp_path)
+    member = _npy_member({"descr": "<i4", "fortran_order": False, "shape": (4,)}, b"\0" * 16)
+    with zipfile.ZipFile(path, "a") as archive:
+        archive.writestr("a:packed.npy", member, compress_type=zipfile.ZIP_DEFLATED)
+    assert cachefile.load(path, head) is None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from tui.caches import CacheBuild
@@ -41,3 +42,21 @@ def test_stop_ends_the_child_and_wakes_a_waiter(tmp_path: Path) -> None:
     build = CacheBuild(corpus, tmp_path / "cache")
     build.stop()  # at once: the child has not even finished importing
     assert build.wait_for("index") is False
+
+
+def test_a_child_that_finished_is_reaped_without_anyone_waiting_for_its_last_report(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "a.txt").write_text(
+        "ICLR 2023 Papers\n\nOne abstract about graphs.\n\nAnother about graphs and trees.\n",
+        encoding="utf-8",
+    )
+    corpus = load_corpus([tmp_path / "a.txt"])
+    build = CacheBuild(corpus, tmp_path / "cache")
+    assert build.wait_for("index")  # the topics report is never read, as when they were cached
+    pid = build._process.pid if build._process is not None else 0
+    deadline = time.monotonic() + 60
+    # A finished child left unreaped stays in the process table (<defunct>).
+    while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not Path(f"/proc/{pid}").exists()

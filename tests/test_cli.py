@@ -79,3 +79,102 @@ def test_every_subcommand_help_shows_examples(
     assert len(examples) >= 2
     assert any(line.startswith(f"  abstracts {name} ") for line in examples)
     assert all(line.startswith("  abstracts ") for line in examples if line.strip())
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["search", "learning"], ["similar", "--json", "FIRST"]],
+    ids=["search", "similar-json"],
+)
+def test_output_that_cannot_be_written_fails_with_one_line(
+    command: list[str],
+    seeds_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tui.corpus.load import load_corpus
+
+    first = load_corpus([seeds_dir]).abstracts[0].id
+    argv = [first if word == "FIRST" else word for word in command] + [str(seeds_dir)]
+    with open("/dev/full", "w", encoding="utf-8") as full:
+        monkeypatch.setattr(sys, "stdout", full)
+        assert main(argv) == 74
+    err = capsys.readouterr().err
+    assert (
+        err == f"abstracts {command[0]}: cannot write to standard output: No space left on device\n"
+    )
+
+
+def test_export_to_a_full_disk_exits_non_zero(data_dir: Path, tmp_path: Path) -> None:
+    import json
+
+    doc = {"format": "abstracts-export", "version": 1, "state": {"k": "v" * 200_000}}
+    (tmp_path / "in.json").write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["import", str(tmp_path / "in.json")]) == 0
+    with open("/dev/full", "wb") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "tui", "export", "--format", "json"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    assert result.returncode == 74
+    assert result.stderr == (
+        "abstracts export: cannot write to standard output: No space left on device\n"
+    )
+
+
+def test_an_unexpected_error_is_one_line_and_a_log_in_the_data_dir(
+    data_dir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tui.commands.feed
+
+    def broken(argv: list[str]) -> int:
+        raise RuntimeError("something nobody expected")
+
+    monkeypatch.setattr(tui.commands.feed, "main_list", broken)
+    assert main(["list", "--data-dir", str(data_dir)]) == 70
+    err = capsys.readouterr().err
+    (log,) = data_dir.glob("crash-*.log")
+    assert err == (
+        f"abstracts list: unexpected error: RuntimeError: something nobody expected; "
+        f"the details are in {log}\n"
+    )
+    text = log.read_text(encoding="utf-8")
+    assert "Traceback" in text and "in broken" in text
+
+
+def test_a_mistyped_subcommand_is_suggested(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["serach", "x"]) == 2
+    assert capsys.readouterr().err == (
+        "abstracts: serach: no such file or directory; did you mean search? "
+        "(a file of that name: ./serach)\n"
+    )
+    # A file of that name is a file, as is anything that looks like a path.
+    (tmp_path / "serach").write_text("", encoding="utf-8")
+    from tui.cli import close_subcommand
+
+    assert close_subcommand("serach") is None
+    assert close_subcommand("./serach") is None
+    assert close_subcommand("exprot") == "export"
+    assert close_subcommand("papers") is None
+
+
+def test_a_topic_search_says_why_when_the_cache_folder_is_unusable_or_the_topic_missing(
+    seeds_dir: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (data_dir / "cache").write_text("not a folder", encoding="utf-8")
+    assert main(["search", "topic:1", str(seeds_dir), "--limit", "1"]) == 0
+    assert capsys.readouterr().err == (
+        f"abstracts search: warning: no cache can be kept in {data_dir / 'cache'} "
+        f"({data_dir / 'cache'} is not a folder); the topics were computed for this search alone\n"
+    )
+    (data_dir / "cache").unlink()
+    assert main(["search", "topic:99", str(seeds_dir)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("abstracts search: there is no topic 99: this corpus has ")
+    assert err.count("\n") == 1

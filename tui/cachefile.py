@@ -7,7 +7,9 @@ the abstract ids in order), named arrays, and named lists of strings (stored as
 one UTF-8 blob split on NUL, which no loaded text contains). Files are written
 atomically into a folder kept at mode 0700 and read only from such a folder;
 anything unreadable, foreign or not matching means "no cache" (build instead),
-never an error. Only the few most recent files of each kind are kept.
+never an error. Each array is checked against its own header before it is read
+(plain numbers, exactly the bytes its shape needs), and each kind's loader checks
+the arrays against the corpus (shapes, types, values in range) before using them. Only the few most recent files of each kind are kept.
 """
 
 from __future__ import annotations
@@ -15,6 +17,9 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import math
+import os
+import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,6 +79,18 @@ class Contents:
     strings: dict[str, list[str]]
 
 
+def unusable(cache_dir: Path) -> str | None:
+    """Why no cache can be kept in `cache_dir` (made a private folder if it can be), or
+    None when caches can be written and read there."""
+    try:
+        ensure_dir(cache_dir)
+    except OSError as e:
+        return e.strerror or str(e)
+    if not os.access(cache_dir, os.R_OK | os.W_OK | os.X_OK):
+        return "permission denied"
+    return None
+
+
 def save(
     path: Path,
     head: dict[str, Any],
@@ -114,6 +131,9 @@ def load(path: Path, head: dict[str, Any]) -> Contents | None:
     if not _private(path.parent):
         return None
     try:
+        with zipfile.ZipFile(path) as archive:
+            if not all(_sound_member(archive, name) for name in archive.namelist()):
+                return None
         with np.load(path, allow_pickle=False) as npz:
             if not isinstance(npz, np.lib.npyio.NpzFile):
                 return None
@@ -137,6 +157,30 @@ def load(path: Path, head: dict[str, Any]) -> Contents | None:
         # Missing, truncated, garbage or crafted: all mean "build instead".
         return None
     return Contents(arrays, strings)
+
+
+#: The kinds of arrays a cache holds: booleans, integers and floats (never objects).
+_KINDS = frozenset("biuf")
+
+
+def _sound_member(archive: zipfile.ZipFile, name: str) -> bool:
+    """True when the array stored as `name` is what its own header says: stored
+    uncompressed, of a plain numeric type, holding exactly the bytes its shape needs.
+    Checked before it is read: NumPy allocates the declared shape first, so a header
+    declaring a huge one would take the memory before the data was found missing."""
+    info = archive.getinfo(name)
+    if info.compress_type != zipfile.ZIP_STORED or not name.endswith(".npy"):
+        return False
+    with archive.open(info) as member:
+        version = np.lib.format.read_magic(member)
+        if version == (1, 0):
+            shape, _, dtype = np.lib.format.read_array_header_1_0(member)
+        elif version == (2, 0):
+            shape, _, dtype = np.lib.format.read_array_header_2_0(member)
+        else:
+            return False
+        data_bytes = info.file_size - member.tell()
+    return dtype.kind in _KINDS and math.prod(shape) * dtype.itemsize == data_bytes
 
 
 def _bytes(array: np.ndarray[Any, Any]) -> bytes:

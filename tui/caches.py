@@ -9,7 +9,8 @@ is saved, and exits. The app loads each cache as soon as it is reported, which
 takes milliseconds. Small corpora build in a thread: starting a second
 interpreter would cost more than the build. The app keeps the child's stdin open
 after the list of files: when the app ends, however it ends (even SIGKILL), the
-child reads end-of-file and exits too.
+child reads end-of-file and exits too. A thread waits for the child, so once it
+has finished it is reaped at once (no `<defunct>` entry), whoever reads its reports.
 """
 
 from __future__ import annotations
@@ -56,6 +57,10 @@ class CacheBuild:
             self._process.stdin.flush()
         except OSError:
             self._process = None
+            return
+        threading.Thread(
+            target=_reap, args=(self._process,), name="abstracts-cache-reaper", daemon=True
+        ).start()
 
     def stop(self) -> None:
         """Stop the child (the app is quitting); a waiting `wait_for` returns False."""
@@ -81,6 +86,12 @@ class CacheBuild:
                 return False
             self.done.add(line.decode("ascii", "replace").strip())
         return True
+
+
+def _reap(process: subprocess.Popen[bytes]) -> None:
+    """Wait for the child to end (it exits after its last report, or when stopped)."""
+    process.wait()
+    _close_stdin(process)
 
 
 def _close_stdin(process: subprocess.Popen[bytes]) -> None:

@@ -3,7 +3,14 @@
 `abstracts [PATH ...]` opens the app (no PATH: the library of fetched papers when it has
 some, else the bundled seeds). The words `search`, `similar`, `export`, `import`, `list`,
 `feed`, `follow` and `fetch` as the first argument run
-the subcommand of that name instead (write `./search` for a file called search).
+the subcommand of that name instead (write `./search` for a file called search);
+a first argument that is no file but close to one of those words is taken for a
+typo (`did you mean search?`, exit 2).
+
+A subcommand's output is checked: a failed write to stdout (a full disk, /dev/full)
+ends it with one line on stderr and `EXIT_OUTPUT_FAILED`; an exception nothing
+handled ends it with one line, the traceback in a log file in the data directory
+and `EXIT_CRASHED`.
 """
 
 from __future__ import annotations
@@ -12,10 +19,12 @@ import argparse
 import contextlib
 import gc
 import importlib
+import io
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO, cast
 
 from tui import __version__
 from tui.sanitize import json_safe, visible_line
@@ -36,6 +45,10 @@ SUBCOMMANDS = {
 }
 
 EXIT_NOTHING_LOADED = 2
+EXIT_USAGE = 2
+#: Distinct from every subcommand's own codes (BSD sysexits' EX_SOFTWARE and EX_IOERR).
+EXIT_CRASHED = 70
+EXIT_OUTPUT_FAILED = 74
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -65,19 +78,156 @@ def _subcommand_first(args: list[str]) -> list[str]:
     return args
 
 
+def close_subcommand(word: str) -> str | None:
+    """The subcommand `word` was probably meant to be (`serach`: `search`), or None when
+    it may be a path (it exists, or has a slash or a glob character) or is close to none."""
+    if word.startswith("-") or any(c in word for c in "/*?[") or os.path.lexists(word):
+        return None
+    import difflib  # here: only a word that is no file pays for it
+
+    close = difflib.get_close_matches(word, SUBCOMMANDS, n=1, cutoff=0.75)
+    return close[0] if close else None
+
+
+class OutputFailed(Exception):
+    """Writing to stdout failed (not a closed pipe): `error` says why."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(error)
+        self.error = error
+
+
+class CheckedStdout(io.TextIOBase):
+    """stdout for a subcommand: a failed write or flush raises `OutputFailed`, so no
+    command can end 0 with its output cut short. A closed pipe stays BrokenPipeError."""
+
+    def __init__(self, inner: TextIO) -> None:
+        super().__init__()
+        self.inner = inner
+
+    def write(self, text: str) -> int:
+        try:
+            return self.inner.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise OutputFailed(e) from e
+
+    def flush(self) -> None:
+        try:
+            self.inner.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise OutputFailed(e) from e
+
+    def isatty(self) -> bool:
+        return self.inner.isatty()
+
+    def fileno(self) -> int:
+        return self.inner.fileno()
+
+    def writable(self) -> bool:
+        return True
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]  # TextIOBase declares a plain attribute
+        return self.inner.encoding
+
+    def close(self) -> None:
+        """The real stdout stays open (the interpreter closes it)."""
+
+
+def _silence_stdout() -> None:
+    """Send what is still buffered for stdout nowhere: flushing it at exit would only fail
+    again (and turn the status into 120)."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+
+
+def _data_dir_given(args: Sequence[str]) -> str | None:
+    for at, arg in enumerate(args):
+        if arg == "--data-dir" and at + 1 < len(args):
+            return args[at + 1]
+        if arg.startswith("--data-dir="):
+            return arg.partition("=")[2]
+    return None
+
+
+def write_crash_log(args: Sequence[str], error: BaseException) -> Path | None:
+    """The traceback of `error` in `crash-<time>.log` in the data directory (or the
+    system's temporary directory); its path, or None when neither could be written."""
+    import tempfile
+    import time
+    import traceback
+
+    from tui import locations
+
+    text = "".join(traceback.format_exception(error))
+    name = f"crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.log"
+    try:
+        given = locations.data_dir(_data_dir_given(args))
+    except Exception:  # no home directory to find the platform's: the temp dir will do
+        given = None
+
+    for directory in (given, Path(tempfile.gettempdir())):
+        if directory is None:
+            continue
+        try:
+            directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+            path = directory / name
+            with open(path, "x", encoding="utf-8") as f:
+                f.write(f"abstracts {__version__}: {' '.join(args)}\n{text}")
+        except OSError:
+            continue
+        return path
+    return None
+
+
+def run_subcommand(args: Sequence[str]) -> int:
+    """Run `abstracts NAME ...` (NAME in SUBCOMMANDS) with its output checked."""
+    name = args[0]
+    module_name, function = SUBCOMMANDS[name]
+    real = sys.stdout
+    sys.stdout = cast(TextIO, CheckedStdout(real))
+    try:
+        command = getattr(importlib.import_module(module_name), function)
+        status = int(command(list(args[1:])))
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:
+        # `abstracts search x | head`: the reader has gone; that is not an error.
+        _silence_stdout()
+        return 0
+    except OutputFailed as e:
+        _silence_stdout()
+        reason = e.error.strerror or str(e.error)
+        print(f"abstracts {name}: cannot write to standard output: {reason}", file=sys.stderr)
+        return EXIT_OUTPUT_FAILED
+    except Exception as e:
+        log = write_crash_log(args, e)
+        where = f"; the details are in {visible_line(str(log))}" if log else ""
+        message = visible_line(f"{type(e).__name__}: {e}")
+        print(f"abstracts {name}: unexpected error: {message}{where}", file=sys.stderr)
+        return EXIT_CRASHED
+    finally:
+        sys.stdout = real
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `abstracts` console script and `python -m tui`."""
     args_list = _subcommand_first(list(sys.argv[1:] if argv is None else argv))
     if args_list and args_list[0] in SUBCOMMANDS:
-        module_name, function = SUBCOMMANDS[args_list[0]]
-        command = getattr(importlib.import_module(module_name), function)
-        try:
-            return int(command(args_list[1:]))
-        except BrokenPipeError:
-            # `abstracts search x | head`: the reader has gone; that is not an error.
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            return 0
+        return run_subcommand(args_list)
+    if args_list and (meant := close_subcommand(args_list[0])) is not None:
+        word = visible_line(args_list[0])
+        print(
+            f"abstracts: {word}: no such file or directory; did you mean {meant}? "
+            f"(a file of that name: ./{word})",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
 
     args = build_parser().parse_args(args_list)
     # Start-up allocates many long-lived objects (Textual, the corpus); cyclic garbage

@@ -4,12 +4,18 @@ The new content goes to a temporary file made with `mkstemp` in the target's own
 directory (so the rename stays on one filesystem and the file is created 0600),
 is flushed and fsynced, then renamed over the target with `os.replace`. On any
 error the temporary file is removed and the target is left as it was.
+
+An export (`write_export`) writes through a symlink to the file it points to and
+refuses anything that is not a regular file (a device, a FIFO, a socket), which a
+rename would otherwise silently replace.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
@@ -24,6 +30,7 @@ def atomic_write(
     binary: Literal[False] = False,
     prefix: str | None = None,
     suffix: str = "",
+    mode: int | None = None,
 ) -> AbstractContextManager[TextIO]: ...
 
 
@@ -34,6 +41,7 @@ def atomic_write(
     binary: Literal[True],
     prefix: str | None = None,
     suffix: str = "",
+    mode: int | None = None,
 ) -> AbstractContextManager[BinaryIO]: ...
 
 
@@ -44,6 +52,7 @@ def atomic_write(
     binary: bool = False,
     prefix: str | None = None,
     suffix: str = "",
+    mode: int | None = None,
 ) -> Iterator[Any]:  # Any: the overloads above give callers TextIO or BinaryIO
     """Open a temporary file next to `path`; on a clean exit it replaces `path`.
 
@@ -66,6 +75,8 @@ def atomic_write(
         with handle:
             yield handle
             handle.flush()
+            if mode is not None:
+                os.fchmod(handle.fileno(), mode)
             os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
@@ -78,3 +89,45 @@ def write_text_atomically(path: Path, text: str) -> None:
     """Write `text` (UTF-8, line endings as given) to `path` atomically, as a 0600 file."""
     with atomic_write(path) as f:
         f.write(text)
+
+
+#: What `stat` calls the files an export refuses, in words.
+_KINDS = (
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+class NotARegularFile(OSError):
+    """An export target that is not a regular file; `strerror` says what it is."""
+
+
+def export_target(path: Path) -> Path:
+    """The file an export to `path` writes: `path` with every symlink followed (a link
+    stays a link, its target gets the new content). Raises `NotARegularFile` for a device,
+    a FIFO or a socket: renaming over one would replace it, writing into one is no export."""
+    real = Path(os.path.realpath(path))
+    try:
+        mode = os.stat(real).st_mode
+    except OSError:
+        return real  # not there (yet): the write says what is wrong, if anything
+    for is_kind, kind in _KINDS:
+        if is_kind(mode):
+            what = "it is" if real == path.absolute() else f"it leads to {real}, which is"
+            raise NotARegularFile(errno.EINVAL, f"{what} {kind}, not a regular file")
+    return real
+
+
+def write_export(path: Path, text: str) -> Path:
+    """Write an export to `path` atomically (see `export_target`) and return the file
+    written. A file replaced keeps its permissions; a new one is private (0600)."""
+    real = export_target(path)
+    try:
+        mode: int | None = stat.S_IMODE(os.stat(real).st_mode)
+    except OSError:
+        mode = None
+    with atomic_write(real, mode=mode) as f:
+        f.write(text)
+    return real

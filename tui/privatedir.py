@@ -42,4 +42,6 @@ def ensure_dir(folder: Path) -> None:
         with contextlib.suppress(FileExistsError):
             new.mkdir(mode=0o700)
     if not is_private(folder):
+        if folder.exists() and not folder.is_dir():
+            raise NotADirectoryError(f"{folder} is not a folder")
         raise PermissionError(f"{folder} is not a private folder of this user")

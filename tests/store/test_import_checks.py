@@ -322,3 +322,45 @@ def test_the_notice_names_which_value_was_replaced(data_dir: Path, row: str, nam
     [notice] = store.notices
     assert f"replaced: {named}. No note text" in notice
     store.close()
+
+
+def test_an_import_with_a_huge_integer_is_refused_in_one_line(
+    data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    f = tmp_path / "p.json"
+    f.write_text(
+        '{"format": "abstracts-export", "version": 1, "reads": '
+        '[{"id": "a", "read_at": ' + "9" * 5000 + "}]}",
+        encoding="utf-8",
+    )
+    capsys.readouterr()
+    assert main_import([str(f)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"abstracts import: {f}: a number in it is too long to read (")
+    assert err.count("\n") == 1 and not database_path(data_dir).exists()
+
+
+def test_an_import_starting_with_a_byte_order_mark_is_read(data_dir: Path, tmp_path: Path) -> None:
+    f = tmp_path / "p.json"
+    f.write_bytes(b"\xef\xbb\xbf" + json.dumps(_doc(notes=[GOOD_NOTE])).encode("utf-8"))
+    assert main_import([str(f)]) == 0
+    assert Store.open(data_dir).load().notes["good"].text == "a good note"
+
+
+@pytest.mark.parametrize(
+    ("version", "message"),
+    [
+        ('"1"', '"version" must be a whole number from 1, not "1"'),
+        ("true", '"version" must be a whole number from 1, not true'),
+        ("0", '"version" must be a whole number from 1, not 0'),
+        ("2", "export format 2 is newer than this version reads (1)"),
+    ],
+)
+def test_an_export_version_that_is_not_one_this_reads_is_named(
+    data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], version: str, message: str
+) -> None:
+    f = tmp_path / "p.json"
+    f.write_text(f'{{"format": "abstracts-export", "version": {version}}}', encoding="utf-8")
+    capsys.readouterr()
+    assert main_import([str(f)]) == 1
+    assert capsys.readouterr().err == f"abstracts import: {f}: {message}\n"

@@ -1372,7 +1372,8 @@ def test_rescued_edits_of_stored_notes_count_as_notes_added(tmp_path: Path) -> N
         ("[1, 2]", 'not an abstracts export (no "format": "abstracts-export")'),
         ('{"format": "other"}', 'not an abstracts export (no "format": "abstracts-export")'),
         ('{"format": "abstracts-export", "version": 99}', "export format 99 is newer than"),
-        ('{"format": "abstracts-export", "version": "1"}', "export format '1' is newer than"),
+        ('{"format": "abstracts-export", "version": "1"}', '"version" must be a whole number'),
+        ('{"format": "abstracts-export", "version": 1.0}', '"version" must be a whole number'),
     ],
 )
 def test_what_an_import_says_about_a_file_that_is_not_an_export(text: str, problem: str) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from tui import locations
 from tui.commands import complain, help_formatter
-from tui.fileio import write_text_atomically
+from tui.fileio import NotARegularFile, write_export
 from tui.sanitize import visible_line
 from tui.store import export
 from tui.store.db import Store, StoreError
@@ -63,7 +63,13 @@ def _export_parser() -> argparse.ArgumentParser:
     p.add_argument("--bookmarked", action="store_true", help="only bookmarked abstracts")
     p.add_argument("--with-notes", action="store_true", help="only abstracts with a note")
     p.add_argument("--tag", metavar="NAME", type=_tag_name, help="only abstracts with this tag")
-    p.add_argument("-o", "--output", metavar="FILE", help="write here (atomically); default stdout")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write here (atomically, through a symlink to its target; never over a device "
+        "or FIFO); - or none: stdout",
+    )
     p.add_argument("--data-dir", metavar="DIR", help="where bookmarks and notes are kept")
     return p
 
@@ -101,6 +107,8 @@ def load(directory: Path, prog: str = "abstracts export") -> StoreData:
 def write_problem(target: Path, error: OSError) -> str:
     """Why `target` cannot be written, in words about `target` itself."""
     reason = error.strerror or str(error)
+    if isinstance(error, NotARegularFile):
+        return f"{reason}; nothing was written"
     parent = target.parent
     if target.is_dir():
         return "it is a directory"
@@ -203,7 +211,7 @@ def main_export(argv: Sequence[str]) -> int:
         return EXIT_OK
     target = Path(args.output)
     try:
-        write_text_atomically(target, text)
+        write_export(target, text)
     except OSError as e:
         complain(f"abstracts export: cannot write {target}: {write_problem(target, e)}")
         return EXIT_PROBLEM

@@ -17,7 +17,7 @@ import sqlite3
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from tui import locations
 from tui.commands import (
@@ -122,14 +122,31 @@ def saved_search(name: str, data_dir: Path) -> tuple[str, Order]:
     raise UnknownSearch(f"no saved search named {name!r} in {data_dir}; {listed}")
 
 
-def _topic_numbers(corpus: Corpus, data_dir: Path) -> TopicNumbers:
+def _topic_numbers(corpus: Corpus, data_dir: Path, wanted: list[int]) -> TopicNumbers:
     """Each abstract's topic number, as the reader's topic view (T) numbers them (cached)."""
+    from tui import cachefile
     from tui.similar import load_or_build as load_or_build_similar
     from tui.similar.topic_cache import load_or_build as load_or_build_topics
 
     cache_dir = locations.cache_dir(data_dir)
     model = load_or_build_similar(corpus, cache_dir)
-    return load_or_build_topics(corpus, cache_dir, model).number
+    topics = load_or_build_topics(corpus, cache_dir, model)
+    why = cachefile.unusable(cache_dir)
+    if why is not None:
+        complain(
+            f"abstracts search: warning: no cache can be kept in {cache_dir} ({why}); "
+            "the topics were computed for this search alone"
+        )
+    for number in wanted:
+        if not 1 <= number <= topics.count:
+            # A topic that does not exist matches nothing: say so rather than look empty.
+            complain(
+                f"abstracts search: there is no topic {number}: this corpus has "
+                f"{topics.count} (topic:1 to topic:{topics.count}; the reader's T lists them)"
+                if topics.count
+                else f"abstracts search: there is no topic {number}: this corpus has none"
+            )
+    return topics.number
 
 
 @contextlib.contextmanager
@@ -199,7 +216,9 @@ def main(argv: list[str]) -> int:
 
     index = load_or_build(corpus, locations.cache_dir(data_dir))
     topics = (
-        _topic_numbers(corpus, data_dir) if any(f.name == "topic" for f in query.fields) else None
+        _topic_numbers(corpus, data_dir, [cast(int, f.arg) for f in wanted_topics])
+        if (wanted_topics := [f for f in query.fields if f.name == "topic"])
+        else None
     )
     with contextlib.ExitStack() as stack:
         personal = stack.enter_context(_personal_data(data_dir)) if query.needs_personal else None

@@ -69,6 +69,18 @@ def _to_file(data: IndexData) -> tuple[dict[str, np.ndarray[Any, Any]], dict[str
     return arrays, strings
 
 
+@functools.cache
+def _array_dtypes() -> dict[str, np.dtype[Any]]:
+    """The dtype of each array field of IndexData, read from its annotation
+    (`np.ndarray[Any, np.dtype[np.int32]]`)."""
+    hints = typing.get_type_hints(IndexData)
+    return {
+        name: np.dtype(typing.get_args(typing.get_args(hint)[1])[0])
+        for name, hint in hints.items()
+        if name not in _list_fields()
+    }
+
+
 def _from_file(contents: cachefile.Contents) -> IndexData | None:
     values: dict[str, Any] = {}
     for field in dataclasses.fields(IndexData):
@@ -78,7 +90,54 @@ def _from_file(contents: cachefile.Contents) -> IndexData | None:
         if field.name not in source:
             return None
         values[field.name] = source[field.name]
-    return IndexData(**values)
+    dtypes = _array_dtypes()
+    if any(values[name].dtype != dtype for name, dtype in dtypes.items()):
+        return None
+    data = IndexData(**values)
+    return data if consistent(data) else None
+
+
+def _offsets(ptr: np.ndarray[Any, Any], rows: int, total: int) -> bool:
+    """`ptr` cuts `total` items into `rows` runs: rows + 1 offsets from 0 up to `total`."""
+    return (
+        ptr.shape == (rows + 1,)
+        and int(ptr[0]) == 0
+        and int(ptr[-1]) == total
+        and bool(np.all(ptr[1:] >= ptr[:-1]))
+    )
+
+
+def _within(values: np.ndarray[Any, Any], stop: int) -> bool:
+    """Every value is a valid index below `stop` (1-D)."""
+    return values.ndim == 1 and (
+        len(values) == 0 or (int(values.min()) >= 0 and int(values.max()) < stop)
+    )
+
+
+def consistent(data: IndexData) -> bool:
+    """True when the arrays of `data` fit together and its `ids`: every offset table
+    cuts its array exactly, every number indexes what it names. A cache that parses
+    but fails this would index out of bounds (a crash) or find the wrong abstracts."""
+    docs, words, stems = len(data.ids), len(data.vocab), len(data.stems)
+    postings = len(data.post_doc)
+    per_doc = (data.doc_norm, data.years, data.venue_of)
+    return (
+        _offsets(data.post_ptr, words, postings)
+        and data.post_tf.shape == data.post_head.shape == (postings,)
+        and _within(data.post_doc, docs)
+        and all(a.shape == (docs,) for a in per_doc)
+        and bool(np.all(np.isfinite(data.doc_norm)) and np.all(data.doc_norm > 0))
+        and _offsets(data.tok_ptr, docs, len(data.tokens))
+        and _within(data.tokens, words)
+        and data.word_stem.shape == (words,)
+        and _within(data.word_stem, stems)
+        and _offsets(data.stem_ptr, stems, len(data.stem_words))
+        and _within(data.stem_words, words)
+        and _within(data.venue_of, len(data.venue_names))
+        and data.src_doc.shape == data.src_file.shape
+        and _within(data.src_doc, docs)
+        and _within(data.src_file, len(data.file_names))
+    )
 
 
 def load(corpus: Corpus, cache_dir: Path) -> SearchIndex | None:

@@ -62,8 +62,10 @@ def load(corpus: Corpus, cache_dir: Path) -> SimilarityModel | None:
     )
     if contents is None:
         return None
+    arrays = contents.arrays
+    if any(a.dtype.kind not in "iu" for a in arrays.values()):
+        return None  # counts and offsets are whole numbers: anything else is not ours
     try:
-        arrays = contents.arrays
         terms = TermMatrix(
             vocab=contents.strings["vocab"],
             indptr=arrays["indptr"].astype(np.int64),
@@ -90,6 +92,8 @@ def _consistent(terms: TermMatrix, n_docs: int) -> bool:
         and (len(terms.counts) == 0 or int(terms.counts.min()) >= 1)
         and terms.parts.shape == (len(terms.vocab), 2)
         and (len(terms.parts) == 0 or int(terms.parts.max()) < len(terms.vocab))
+        and (len(terms.parts) == 0 or int(terms.parts[:, 0].min()) >= 0)
+        and (len(terms.parts) == 0 or int(terms.parts[:, 1].min()) >= -1)
     )
 
 

@@ -59,6 +59,8 @@ def load(corpus: Corpus, cache_dir: Path) -> Topics | None:
     )
     if contents is None:
         return None
+    if any(a.dtype.kind not in "iu" for a in contents.arrays.values()):
+        return None  # topic numbers and label counts are whole numbers
     try:
         number = contents.arrays["number"].astype(np.int32)
         counts = contents.arrays["label_counts"].astype(np.int64)

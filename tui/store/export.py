@@ -134,13 +134,25 @@ def parse_export(text: str) -> dict[str, Any]:
         raise ImportProblem(f"not JSON ({e})") from e
     except RecursionError as e:  # the parser recurses once per level of nesting
         raise ImportLimit("nested too deeply to read; an export has 6 levels") from e
+    except ValueError as e:  # an integer longer than Python converts (4,300 digits)
+        raise ImportProblem(f"a number in it is too long to read ({e})") from e
     check_nesting(doc)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ImportProblem('not an abstracts export (no "format": "abstracts-export")')
-    if not isinstance(doc.get("version"), int) or doc["version"] > FORMAT_VERSION:
-        raise ImportProblem(f"export format {doc.get('version')!r} is newer than this version")
+    version = doc.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise ImportProblem(f'"version" must be a whole number from 1, not {_shown(version)}')
+    if version > FORMAT_VERSION:
+        raise ImportProblem(
+            f"export format {version} is newer than this version reads ({FORMAT_VERSION})"
+        )
     check_document(doc)
     return doc
+
+
+def _shown(value: object) -> str:
+    shown = json.dumps(value)
+    return shown if len(shown) <= 40 else shown[:37] + "..."
 
 
 def merge(store: Store, doc: dict[str, Any], origin: str) -> ImportReport:

@@ -48,7 +48,8 @@ def read_export(path: Path, limit: int | None = None) -> str:
     bytes (default `MAX_IMPORT_BYTES`).
 
     Raises `ImportLimit` for anything else (a FIFO would block, a device never end),
-    OSError when it cannot be read, UnicodeDecodeError when it is not UTF-8.
+    OSError when it cannot be read, UnicodeDecodeError when it is not UTF-8 (a leading
+    byte order mark is dropped).
     """
     limit = MAX_IMPORT_BYTES if limit is None else limit
     info = os.stat(path)
@@ -60,7 +61,8 @@ def read_export(path: Path, limit: int | None = None) -> str:
         data = f.read(limit + 1)  # the file may have grown since stat
     if len(data) > limit:
         raise ImportLimit(f"more than the {limit:,} bytes an import reads")
-    return data.decode("utf-8")
+    # A byte order mark, which some editors put first, is no part of the JSON.
+    return data.decode("utf-8-sig")
 
 
 def check_nesting(doc: Any, limit: int = MAX_DEPTH) -> None:

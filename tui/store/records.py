@@ -6,6 +6,7 @@ types without pulling in the database code.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass, field
@@ -16,6 +17,8 @@ from tui.corpus.paper import Paper
 from tui.sanitize import storable
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from tui.corpus.model import Abstract
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
@@ -50,6 +53,14 @@ def paper_of(text: object) -> Paper | None:
     return Paper.from_json(data) if isinstance(data, dict) else None
 
 
+@functools.lru_cache(maxsize=256)
+def _absolute(path: Path) -> str:
+    # Absolute: a relative path would mean something else from another directory.
+    # Cached: a bulk step snapshots thousands of abstracts from a few files, and
+    # `Path.absolute` was most of a snapshot's cost.
+    return storable(str(path.absolute()))
+
+
 @dataclass(frozen=True, slots=True)
 class Snapshot:
     """What an abstract looked like when a record was made, so no record needs the files.
@@ -82,8 +93,7 @@ class Snapshot:
         return cls(
             text=abstract.text,
             headline=storable(headline),
-            # Absolute: a relative path would mean something else from another directory.
-            source=storable(str(source.path.absolute())) if source else "",
+            source=_absolute(source.path) if source else "",
             position=source.position if source else 0,
             collection=storable(abstract.collection.label),
             venue=abstract.collection.venue,
@@ -325,6 +335,13 @@ class SaveFailed(StoreEvent):
 @dataclass(frozen=True, slots=True)
 class SavingRecovered(StoreEvent):
     """Saving works again and everything kept in memory has been written."""
+
+
+@dataclass(frozen=True, slots=True)
+class BulkSaved(StoreEvent):
+    """A bulk step (see `Writer.bulk_saving`) has been committed: `changes` in all."""
+
+    changes: int = 0
 
 
 @dataclass(frozen=True, slots=True)

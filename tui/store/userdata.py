@@ -266,6 +266,10 @@ class UserData(SavedSearchWrites):
         returned (and kept in `rescue_path`, and reported as a `Notice`); None when
         everything was saved. Unsaved changes also stay readable here.
         """
+        store = self._store
+        if store is not None and store.file_change() is not None:
+            # The file went with nothing left to commit: the refresh makes it again.
+            self.refresh(timeout)
         # One immediate retry when saving is failing, rather than waiting the full timeout.
         self._wait_flushed(timeout if self._saving else min(timeout, 1.0))
         self._stop_writer(timeout)

@@ -20,6 +20,7 @@ from tui.store.db import Store
 from tui.store.memory import Memory
 from tui.store.names import name_key
 from tui.store.records import (
+    BulkSaved,
     DeleteNote,
     Notice,
     Operation,
@@ -28,12 +29,18 @@ from tui.store.records import (
     SaveFailed,
     SaveNote,
     SavingRecovered,
+    SetRead,
+    SetTag,
     StoreData,
     StoreEvent,
 )
 
 Listener = Callable[[StoreEvent], None]
 _Key = tuple[str, str]
+
+#: A step changing at least this many things at once is a bulk step: the UI says
+#: "saving…" until it is committed, and is told when it is.
+BULK_STEP = 100
 
 
 class _Refresh:
@@ -72,6 +79,18 @@ class Writer(Memory):
         self._retry_at = 0.0
         self._stopping = False
         self._refreshes: list[_Refresh] = []
+        #: Why the last `refresh` could not read the database ("" when it could).
+        self.refresh_problem = ""
+        #: The rescue file written when the database file was replaced under the app.
+        self.lost_file_rescue: Path | None = None
+        # What became of the database file, until the file at its path is set up again.
+        self._lost: str | None = None
+        # Every queueing call is numbered; a batch commits everything queued up to the
+        # number it was taken at. A bulk step is saved once a batch past it commits.
+        self._queued_seq = 0
+        self._saved_seq = 0
+        self._bulk_seq = 0
+        self._bulk_changes = 0
         self._saving = store is not None and store.read_only is None
         self._last_error = "" if self._saving else (notices[-1] if notices else "")
         self._merge(data, frozenset())
@@ -96,6 +115,13 @@ class Writer(Memory):
         """Why saving is unavailable, ready to show; empty when saving works."""
         return self._last_error
 
+    @property
+    def bulk_saving(self) -> bool:
+        """True from a bulk step (tagging or marking many abstracts at once) until the
+        transaction holding it has committed."""
+        with self._lock:
+            return self._bulk_seq > self._saved_seq
+
     def _queue(self, key: _Key, op: Operation) -> None:
         self._queue_many([(key, op)])
 
@@ -104,9 +130,15 @@ class Writer(Memory):
         # One wake-up for the whole batch (marking 100,000 abstracts read woke the
         # writer 100,000 times and took over half a second).
         pending = self._pending
+        count = 0
         for key, op in items:
             pending.pop(key, None)
             pending[key] = op
+            count += 1
+        self._queued_seq += 1
+        if count >= BULK_STEP:
+            self._bulk_seq = self._queued_seq
+            self._bulk_changes += count
         self._cond.notify_all()
 
     def _wait_flushed(self, timeout: float | None) -> bool:
@@ -139,7 +171,10 @@ class Writer(Memory):
         with self._cond:
             self._refreshes.append(request)
             self._cond.notify_all()
-        return request.done.wait(timeout) and request.changed
+        if not request.done.wait(timeout):
+            self.refresh_problem = f"Reading your data took more than {timeout:g} s."
+            return False
+        return request.changed
 
     def _stop_writer(self, timeout: float) -> None:
         with self._cond:
@@ -179,6 +214,7 @@ class Writer(Memory):
             with self._lock:
                 batch = list(self._pending.items())
                 ops = [self._with_base(op) for _, op in batch]
+                taken_seq = self._queued_seq
             ops = [self._completed(op) for op in ops]  # outside the lock: may take a while
             results = store.apply(ops)
         except Exception as e:  # sqlite3.Error, OSError, StoreError: all kept and retried
@@ -193,26 +229,77 @@ class Writer(Memory):
             self._emit(events)
             return
         with self._cond:
+            pending = self._pending
             for (key, sent), result in zip(batch, results, strict=True):
-                if self._pending.get(key) is sent:
-                    del self._pending[key]
-                events += self._apply_result(result)
+                if pending.get(key) is sent:
+                    del pending[key]
+                # A tag or a read mark changes nothing else once saved: skipping them keeps
+                # a bulk step's 100,000 results from costing a call each.
+                if not isinstance(sent, SetTag | SetRead):
+                    events += self._apply_result(result)
             recovered = not self._saving
             self._saving, self._failures, self._last_error = True, 0, ""
+            bulk_saved = self._saved_seq < self._bulk_seq <= taken_seq
+            self._saved_seq = taken_seq
+            changes = self._bulk_changes
+            if bulk_saved:  # every bulk step so far: a later one keeps counting its own
+                self._bulk_changes = 0
             self._cond.notify_all()
         if recovered:
             events.append(SavingRecovered("Saving works again; every change is saved."))
+        if bulk_saved:
+            events.append(BulkSaved(f"Saved: {changes:,} changes.", changes))
         self._emit(events)
 
     def _ensure_store(self, events: list[StoreEvent]) -> Store:
+        if self._store is not None and (change := self._store.file_change()) is not None:
+            # Writing on would go to a file nobody will read again (see lostfile.py).
+            self._store.close_lost()
+            self._store, self._lost = None, change
         if self._store is None:
             store = Store.open(self.directory)
-            data = store.load()
+            try:
+                if self._lost is not None:
+                    events.append(self._recover(store, self._lost))
+                    self._lost = None
+                data = store.load()
+            except BaseException:
+                store.close()
+                raise
             events += [Notice(n) for n in store.notices]  # after load: it may add one
             with self._lock:
                 self._store = store
                 self._merge(data, self._pending_ids())
         return self._store
+
+    def _recover(self, store: Store, change: str) -> Notice:
+        """The database file was deleted, moved or replaced (`change`): make it again
+        from memory in `store` (the file now at its path), or, when another file took
+        its place, write what memory holds to a rescue file. Says which."""
+        from tui.store import lostfile
+        from tui.store.export import merge, to_json
+        from tui.store.rescue import rescue_dirs, write_rescue_file
+
+        name = store.path.name
+        held = lostfile.memory_data(self)
+        if change == "replaced":
+            path, errors = write_rescue_file(to_json(held), rescue_dirs(self.directory))
+            kept = (
+                f"what it held before ({lostfile.summary(held)}) is in {path}; "
+                f"`abstracts import {path}` merges it"
+                if path is not None
+                else f"what it held before could not be written anywhere ({'; '.join(errors)})"
+            )
+            self.lost_file_rescue = path
+            return Notice(
+                f"{name} {lostfile.WHAT[change]} while the app was running. Changes from "
+                f"now on are saved to the new file; {kept}."
+            )
+        merge(store, lostfile.as_document(held), origin=f"kept in memory when {name} went")
+        return Notice(
+            f"{name} {lostfile.WHAT[change]} while the app was running. It was made "
+            f"again from what the app holds: {lostfile.summary(held)}."
+        )
 
     def _with_base(self, op: Operation) -> Operation:
         # The version a note text is based on is the one last seen in the database,
@@ -226,14 +313,21 @@ class Writer(Memory):
         return op
 
     def _reload(self) -> bool:
+        self.refresh_problem = ""
+        events: list[StoreEvent] = []
         try:
-            if self._store is None:
-                return False
-            data = self._store.load()
-        except Exception:
+            if self._store is None or self._store.file_change() is not None:
+                self._ensure_store(events)  # reopens, making the file again if it went
+            store = self._store
+            assert store is not None
+            data = store.load()
+        except Exception as e:
+            self.refresh_problem = f"Could not read your data ({e}); what is shown may be old."
+            self._emit(events)
             return False
+        self._emit(events)
         with self._lock:
-            return self._merge(data, self._pending_ids())
+            return self._merge(data, self._pending_ids()) or bool(events)
 
     def _pending_ids(self) -> frozenset[_Key]:
         keys = set(self._pending)

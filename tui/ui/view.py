@@ -56,6 +56,9 @@ def header_status(app: AbstractsApp) -> Text:
         status = Text.assemble(("indexing…", "italic"), "  ·  ", status)
     if personal.saving_problem:
         status.append("  ·  ⚠ " + personal.saving_problem, style="bold")
+    elif personal.userdata is not None and personal.userdata.bulk_saving:
+        # Until the store reports the step committed (a BulkSaved toast, then a repaint).
+        status.append("  ·  saving…", style="italic")
     return status
 
 

@@ -79,7 +79,7 @@ class ExportController:
         import sqlite3  # here, not at the top: nothing of the store is needed to paint
 
         from tui.commands.export import NoStore, load, render, write_problem
-        from tui.fileio import write_text_atomically
+        from tui.fileio import write_export
         from tui.store.db import StoreError
         from tui.store.records import Snapshot
 
@@ -119,7 +119,7 @@ class ExportController:
             self._tell(f"{path} exists: nothing was written.", severity="warning")
             return
         try:
-            write_text_atomically(path, text)
+            write_export(path, text)
         except OSError as e:
             self._tell(f"Cannot write {path}: {write_problem(path, e)}", severity="error")
             return

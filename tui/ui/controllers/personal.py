@@ -335,7 +335,9 @@ class PersonalController:
         app = self.app
         copies_before = {c.copy_id for c in data.conflict_copies()}
         if not data.refresh():
-            if not quiet:
+            if data.refresh_problem:  # never "up to date" when nothing could be read
+                app.notify(visible(data.refresh_problem), severity="error", markup=False)
+            elif not quiet:
                 app.notify(
                     "Bookmarks, notes, tags and read marks are up to date. "
                     "(Abstract files are read when the app starts.)",

@@ -1,0 +1,81 @@
+"""When `abstracts.db` goes away under a running app: noticed, and nothing lost.
+
+The store keeps a descriptor of the file it opened (`Store.file_change`), so at each
+commit and refresh it can tell whether the path still names that file: deleted
+(no link left), moved (linked elsewhere, nothing at the path) or replaced (another
+file at the path). Without this, every later change went to the unlinked file and
+vanished at quit.
+
+What the writer then does: a file deleted or moved away is made again at its path
+from what the app holds in memory (everything it showed, not only what was
+pending); a file replaced by another (a backup restored, a sync tool's copy) is
+left as it is, and what the app held is written to a rescue file for the user to
+merge. Either way the user is told which, and saving goes on into the file now at
+the path.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from tui.store.memory import Memory
+from tui.store.records import NoteRow, StoreData
+
+#: What each change is called in messages.
+WHAT = {
+    "deleted": "was deleted",
+    "moved": "was moved away",
+    "replaced": "was replaced by another file",
+}
+
+
+def memory_data(memory: Memory) -> StoreData:
+    """Everything `memory` holds, as a store would load it (times memory does not keep,
+    a bookmark's or a tag's, are now)."""
+    now = time.time()
+    with memory._lock:
+        return StoreData(
+            records=dict(memory._records),
+            bookmarks=dict.fromkeys(memory._bookmarks, now),
+            dismissals=dict.fromkeys(memory._dismissed, now),
+            reads=dict(memory._reads),
+            notes={
+                i: NoteRow(text, memory._versions.get(i, 0), memory._note_updated.get(i, now))
+                for i, text in memory._notes.items()
+            },
+            conflicts=list(memory._conflicts),
+            state=dict(memory._state),
+            aliases=dict(memory._aliases),
+            tags={i: dict.fromkeys(tags, now) for i, tags in memory._tags.items() if tags},
+            searches=dict(memory._searches),
+        )
+
+
+def as_document(data: StoreData) -> dict[str, Any]:
+    """`data` as a JSON export document (what `export.merge` takes)."""
+    from tui.store.export import to_json
+
+    document: dict[str, Any] = json.loads(to_json(data))
+    return document
+
+
+def summary(data: StoreData) -> str:
+    """`3 bookmarks, 2 notes, 40 read marks and 5 tags`: what was kept, in words."""
+    counts = [
+        (len(data.bookmarks), "bookmark"),
+        (len(data.notes), "note"),
+        (len(data.reads), "read mark"),
+        (sum(len(t) for t in data.tags.values()), "tag"),
+        (len(data.dismissals), "dismissal"),
+        (len(data.searches), "saved search"),
+    ]
+    words = [
+        f"{n:,} {noun}{'' if n == 1 else ('es' if noun.endswith('h') else 's')}"
+        for n, noun in counts
+        if n
+    ]
+    if not words:
+        return "nothing"
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
