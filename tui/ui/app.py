@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, ParamSpec
 
@@ -23,6 +24,7 @@ from textual import events, on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
@@ -69,6 +71,13 @@ MAIN_SCREEN_ONLY = (
     - OVER_ANY_SCREEN
 )
 ANSI_THEMES = ("ansi-dark", "ansi-light")
+
+
+@dataclass
+class Deliver(Message):
+    """A callback from another thread, to run on the event loop (`deliver_later`)."""
+
+    callback: Callable[[], object]
 
 
 class AbstractsApp(App[int]):
@@ -216,6 +225,18 @@ class AbstractsApp(App[int]):
             if self.closing:  # the app ended before its loop could take the result
                 return False
             raise
+
+    def deliver_later(
+        self, callback: Callable[P, object], *args: P.args, **kwargs: P.kwargs
+    ) -> None:
+        """As `deliver`, without waiting for the event loop to run it: for a thread that
+        holds a lock, which must never wait on the loop (the loop may want that lock)."""
+        if not self.closing:
+            self.post_message(Deliver(lambda: callback(*args, **kwargs)))
+
+    def on_deliver(self, message: Deliver) -> None:
+        if not self.closing:
+            message.callback()
 
     def stop_background(self) -> None:
         """Quitting must not wait for a cache build: stop the child, build nothing more.

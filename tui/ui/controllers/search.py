@@ -70,7 +70,9 @@ class SearchController:
 
         Both locks are held while the child builds, so a search typed or an `m`
         pressed meanwhile waits for its result instead of starting a second build
-        in this process (whose GIL-bound work would make every key press lag).
+        in this process (whose GIL-bound work would make every key press lag). While
+        they are held nothing waits for the event loop (`deliver_later`, never
+        `deliver`): a loop that wanted either lock would otherwise wait for ever.
         """
         from tui import caches
         from tui.search import cache as search_cache
@@ -89,12 +91,12 @@ class SearchController:
                     if self.index is None or triage.similarity is None:
                         build = self.cache_build = caches.CacheBuild(app.corpus, cache_dir)
                         self.indexing = True
-                        app.deliver(app.view_changed)
+                        app.deliver_later(app.view_changed)
                         if build.wait_for("index"):
                             self.index = search_cache.load(app.corpus, cache_dir)
                         self.indexing = False
                 # Searching works from here on; similarity may still be building.
-                app.deliver(app.view_changed)
+                app.deliver_later(app.view_changed)
                 if build is not None and build.wait_for("similar"):
                     triage.similarity = similar_cache.load(app.corpus, cache_dir)
         # Either may still be None (small corpus, or the child failed): built in a thread.
