@@ -26,6 +26,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 
 from tui import locations
@@ -42,6 +43,7 @@ from tui.ui.controllers.search import FILTER_PLACEHOLDERS, SearchController
 from tui.ui.controllers.tags import TagsController
 from tui.ui.controllers.topics import TopicsController
 from tui.ui.controllers.triage import TriageController
+from tui.ui.key_router import KeyRouter
 from tui.ui.keys import APP_BINDINGS
 from tui.ui.palette import HelpSection
 from tui.ui.quitting import QuitSequence
@@ -117,6 +119,8 @@ class AbstractsApp(App[int]):
         self.feed = FeedController(self)
         self.topics = TopicsController(self)
         self.saved = SavedSearchController(self)
+        #: Every key from the terminal, in order, once the screen it belongs to exists.
+        self.keys = KeyRouter(self)
         #: Saving at quit, signals and the bound on quitting (the command line installs
         #: its guard; the tests do not).
         self.quit_sequence = QuitSequence(self)
@@ -157,7 +161,9 @@ class AbstractsApp(App[int]):
     def on_mount(self) -> None:
         self.call_after_refresh(self.search.fit_placeholder)
         self.abstract_list.empty_text = "No abstracts loaded."
-        self.abstract_list.focus()
+        # Now, not on a later loop turn as `focus()` would: keys typed before the first
+        # frame are routed as soon as the loop starts, and they are the list's.
+        self.screen.set_focus(self.abstract_list)
         self.view_changed()
         self._report_problems()
         self.quit_sequence.attach()
@@ -309,15 +315,25 @@ class AbstractsApp(App[int]):
         if isinstance(event, (events.Key, events.MouseDown, events.MouseScrollDown)):
             # What moves the cursor after this is the user's (auto-read's launch rule).
             self.personal.user_acted()
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            self.app_focus = True  # as Textual's own key handling does
+            await self.keys.route(event)  # in order, each once its screen exists
+            return
         await super().on_event(event)
+
+    def takes_no_text(self, widget: Widget) -> bool:
+        """The main screen's list and detail pane: a key there means only its binding."""
+        return isinstance(widget, (AbstractList, DetailPane))
 
     def on_descendant_focus(self) -> None:
         """Auto-read holds off while the filter has focus or a modal is open."""
+        if self.focused is self.filter_input:
+            self.search.filter_focused()
         self.personal.focus_changed()
 
     @on(AbstractList.Chosen)
     def _on_chosen(self) -> None:
-        self.detail.focus()
+        self.screen.set_focus(self.detail)
 
     @on(Input.Changed, "#filter")
     def _on_filter_changed(self, event: Input.Changed) -> None:
@@ -358,6 +374,8 @@ class AbstractsApp(App[int]):
             # The priority `/` stands aside where it is text: in the filter itself, and on
             # every other screen (the note editor, the help).
             return len(self.screen_stack) == 1 and self.focused is not self.filter_input
+        if action == "back" and len(self.screen_stack) > 1:
+            return False  # Esc over another screen is that screen's (it closes it)
         if action == "to_results":
             # The priority Enter only means "to the results" in the filter box.
             return len(self.screen_stack) == 1 and self.focused is self.filter_input

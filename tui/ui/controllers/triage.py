@@ -351,9 +351,7 @@ class TriageController:
         self.resume_scroll = int(state.get("scroll") or 0)
         if self.resume_selection and state.get("detail_scroll"):
             self.resume_detail = (self.resume_selection, int(state["detail_scroll"]))
-        if state.get("filter"):
-            app.filter_input.value = state["filter"]
-        else:
+        if not (state.get("filter") and app.search.restore_filter(state["filter"])):
             self.apply_resume_selection()
 
     def apply_resume_selection(self) -> None:

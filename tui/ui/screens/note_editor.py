@@ -99,19 +99,30 @@ class NoteEditorScreen(ModalScreen[str]):
 
     def on_mount(self) -> None:
         editor = self.query_one("#note-text", TextArea)
-        editor.focus()
+        self.set_focus(editor)  # now: the keys typed after `n` wait for it (ui/key_router.py)
         editor.move_cursor(editor.document.end)
+
+    def _area(self) -> TextArea | None:
+        """The text area, or None while the screen is still being composed (it was pushed
+        a moment ago: the data may open, or the app quit, before it is)."""
+        areas = self.query("#note-text").results(TextArea)
+        return next(areas, None)
 
     @property
     def text(self) -> str:
-        return self.query_one("#note-text", TextArea).text
+        area = self._area()
+        return self.initial if area is None else area.text
 
     def put_above(self, saved: str) -> None:
         """The note saved before, known only now (the editor opened before the user's data
         did): put it above what was typed, which is then saved as one note."""
-        editor = self.query_one("#note-text", TextArea)
+        area = self._area()
+        above = saved.rstrip("\n") + "\n"
+        if area is None:
+            self.initial = above + self.initial
+            return
         self.initial = saved
-        editor.insert(saved.rstrip("\n") + "\n", location=(0, 0))
+        area.insert(above, location=(0, 0))
 
     def on_text_area_changed(self) -> None:
         if self._timer is not None:
