@@ -66,7 +66,9 @@ class KeyRouter:
         # move the focus away (Esc, Enter, Tab) waits until the text has landed. Text
         # after text goes to the same queue, in order, without waiting.
         typed_into = self._forwarded_to
-        return key.is_printable or typed_into is None or typed_into._message_queue.empty()
+        if key.is_printable or typed_into is None or not typed_into.is_attached:
+            return True
+        return typed_into._message_queue.empty()
 
     def _retry_later(self) -> None:
         if not self._retrying:

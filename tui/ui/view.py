@@ -18,6 +18,13 @@ if TYPE_CHECKING:
     from tui.ui.app import AbstractsApp
 
 
+def literal(text: str) -> str:
+    """`text` as Textual markup that shows exactly `text`, for the few APIs that take
+    only markup strings (the command palette's titles and help). Everywhere else user
+    text goes in as `Text`. (Textual's own `escape` doubles a trailing backslash.)"""
+    return visible_line(text).replace("[", "\\[")
+
+
 def header_title(corpus: Corpus) -> Text:
     """The app's name and the collections loaded (the first three, then a count)."""
     labels = sorted({visible_line(info.collection.short) for info in corpus.files})
