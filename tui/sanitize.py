@@ -61,8 +61,14 @@ _PICTURES = {
     **{
         c: 0xFFFD
         for c in (
-            0x180E, 0x200B, *range(0x2060, 0x2065), *range(0x206A, 0x2070), 0xFEFF,
-            *range(0xFFF9, 0xFFFC), 0xE0001, *range(0xE0020, 0xE0080),
+            0x180E,
+            0x200B,
+            *range(0x2060, 0x2065),
+            *range(0x206A, 0x2070),
+            0xFEFF,
+            *range(0xFFF9, 0xFFFC),
+            0xE0001,
+            *range(0xE0020, 0xE0080),
         )
     },  # fmt: skip
     # A lone surrogate is a character that could not be decoded: U+FFFD is its symbol.

@@ -43,9 +43,12 @@ def header_status(app: AbstractsApp) -> Text:
         status.append("filter waits for the search index…", style="italic")
     elif search.filtered and search.waits_for_topics:
         status.append("filter waits for the topics…", style="italic")
-    elif search.filtered:
+    elif search.filtered and search.match_counts is None:
+        # The index is ready but its first answer is not: never the whole list's count.
+        status.append("searching…", style="italic")
+    elif search.filtered and search.match_counts is not None:
         # Filtered: the counts that matter now, short enough for 80 columns.
-        matched, close = search.match_counts or (len(app.abstract_list.rows), 0)
+        matched, close = search.match_counts
         status.append(f"{matched:,} match{'es' if matched != 1 else ''}", style="bold")
         if close:
             status.append(f" · {close:,} close")
