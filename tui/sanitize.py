@@ -70,7 +70,7 @@ _PICTURES = {
             0xE0001,
             *range(0xE0020, 0xE0080),
         )
-    },  # fmt: skip
+    },
     # A lone surrogate is a character that could not be decoded: U+FFFD is its symbol.
     **{c: 0xFFFD for c in range(0xD800, 0xE000)},
 }
