@@ -110,6 +110,8 @@ class AbstractsApp(App[int]):
         #: Set once quitting has begun: workers build nothing more, late results are dropped
         #: (see `closing` and `deliver`).
         self.quitting = False
+        #: Set by an unhandled exception (see `_handle_exception`).
+        self.crashed = False
         self.search = SearchController(self)
         self.personal = PersonalController(self)
         self.notes = NotesController(self)
@@ -192,6 +194,30 @@ class AbstractsApp(App[int]):
 
     def on_unmount(self) -> None:
         self.quit_sequence.after_unmount()
+
+    def _handle_exception(self, error: Exception) -> None:
+        """Any unhandled exception: keep the traceback in a log file in the data dir (its
+        path is printed after the app), save the open note's text, and exit non-zero;
+        the store is flushed (or rescued) as the app unmounts (`after_unmount`)."""
+        if not self.crashed:
+            self.crashed = True
+            from rich.text import Text
+
+            from tui.ui.crash import EXIT_CRASHED, write_crash_log
+
+            path = write_crash_log(self.data_dir, error)
+            self.quit_sequence.save_open_notes()
+            where = visible_line(str(path)) if path else "not saved: the data dir is not writable"
+            self._exit_renderables.append(
+                # The path on a line of its own, never wrapped: it is to be copied.
+                Text(
+                    f"abstracts: an unexpected error ended the app; the traceback is in\n{where}",
+                    no_wrap=True,
+                    overflow="ignore",
+                )
+            )
+            self._return_value = EXIT_CRASHED
+        super()._handle_exception(error)
 
     def get_driver_class(self) -> type[Driver]:
         """Textual's Linux driver can hang for ever on a closed terminal; ours cannot."""
