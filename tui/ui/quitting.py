@@ -86,6 +86,8 @@ class QuitSequence:
         """From the guard's thread when the app's loop is stuck: save what can be saved
         without it (the note in an open editor, then the store's queue)."""
         app = self._app
+        with contextlib.suppress(Exception):
+            app.notes.take_external_edit()  # the loop may be stuck waiting for $EDITOR
         self.save_open_notes()
         data = app.personal.userdata
         if data is None or data.flush(timeout=3.0, rescue=True):
