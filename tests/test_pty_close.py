@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import random
 import signal
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -20,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.ptyrun import PtyApp
+from tests.ui.test_external_editor import STUBBORN_EDITOR, STUBBORN_TEXT
 from tui.caches import SUBPROCESS_THRESHOLD
 from tui.store.userdata import UserData
 
@@ -144,3 +146,45 @@ def test_a_note_being_typed_is_saved_when_the_terminal_closes(
     finally:
         stored.close()
     assert os.listdir(tmp_path / "data")  # sanity: the store is where the test looked
+
+
+@pytest.mark.slow
+def test_closing_the_terminal_while_the_editor_runs_saves_its_text_and_ends_it(
+    seeds_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    script = tmp_path / "stubborn.py"
+    script.write_text(STUBBORN_EDITOR, encoding="utf-8")
+    log, temp = tmp_path / "editor.log", tmp_path / "tmp"
+    temp.mkdir()
+    monkeypatch.setenv("EDITOR_LOG", str(log))
+    monkeypatch.setenv("VISUAL", f"{sys.executable} {script}")
+    monkeypatch.setenv("TMPDIR", str(temp))
+    app = PtyApp([str(seeds_dir)], tmp_path / "data")
+    try:
+        app.read_until(b"abstracts")
+        app.drain(1.5)  # the user's data opens after the first paint
+        app.write(b"e")
+        deadline = time.monotonic() + 20
+        while len(log.read_text().split() if log.exists() else ()) < 2:
+            assert time.monotonic() < deadline, "the editor never started"
+            app.drain(0.05)
+        editor_pid = int(log.read_text().split()[0])
+        status, _took, left = _close_and_check(app)
+    finally:
+        app.kill_all()
+    assert left == [] and status is not None
+    time.sleep(0.2)
+    try:
+        os.kill(editor_pid, 0)
+    except ProcessLookupError:
+        pass
+    else:
+        os.kill(editor_pid, signal.SIGKILL)  # no process outlives the test
+        raise AssertionError("the editor was left running, its later save unread")
+    assert list(temp.iterdir()) == []  # the note's temporary file is gone
+    stored = UserData.open(tmp_path / "data")
+    try:
+        notes = {t for _, t in stored.note_items()}
+    finally:
+        stored.close()
+    assert STUBBORN_TEXT in notes

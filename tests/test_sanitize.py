@@ -19,7 +19,9 @@ CLEAR = "\x1b[2J"
 # What a terminal may obey: C0 (but tab and LF for `visible`), DEL, C1, bidi controls;
 # and lone surrogates, which cannot even be written as UTF-8.
 OBEYED = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+    # and invisible format characters (zero width space, byte order mark, word joiner)
+    "\u180e\u200b\u2060-\u2064\u206a-\u206f\ufeff\ufff9-\ufffb\U000e0001\U000e0020-\U000e007f]"
 )
 # Any text, lone surrogates included (a file name that is not UTF-8 holds them).
 ANY_TEXT = st.text(st.characters(blacklist_categories=()))
@@ -29,6 +31,16 @@ OBEYED_IN_A_LINE = re.compile("[\t\n]|" + OBEYED.pattern)
 def test_escape_sequences_become_visible_symbols() -> None:
     shown = visible(f"a{OSC52}b{TITLE}c{CLEAR}d\x9b31m\u202eevil\u2066")
     assert shown == ("a␛]52;c;aGVsbG8=␇b␛]0;TITLE␇c␛[2Jd\ufffd31m\ufffdevil\ufffd")
+
+
+def test_zero_width_and_format_characters_become_visible_but_joiners_stay() -> None:
+    assert visible("pass\u200bword\ufeff") == "pass\ufffdword\ufffd"
+    assert visible_line("a\u2060b\U000e0041") == "a\ufffdb\ufffd"
+    # Joiners shape scripts and emoji: they are kept.
+    assert visible("\u0645\u200c\u06cc \U0001f469\u200d\U0001f4bb") == (
+        "\u0645\u200c\u06cc \U0001f469\u200d\U0001f4bb"
+    )
+    assert json_line("a\u200b\U000e0041") == '"a\\u200b\\udb40\\udc41"'
 
 
 def test_tabs_and_line_breaks_stay_in_text_and_show_in_a_line() -> None:

@@ -4,7 +4,8 @@ Abstract text, notes, file names, headlines and ids come from files and imports 
 user did not write character by character. A terminal obeys control characters
 instead of showing them: an OSC 52 sequence in a file name sets the clipboard,
 `ESC [2J` clears the screen, a bidi override makes text display other than it reads.
-Here each such character becomes a visible symbol (a Unicode control picture, or
+Invisible format characters (U+200B zero width space, U+FEFF, word joiners) are
+treated the same way. Here each such character becomes a visible symbol (a Unicode control picture, or
 U+FFFD where none exists), one character for one, so offsets into the text stay
 valid and every printable character is kept exactly.
 
@@ -22,6 +23,7 @@ from typing import Any
 __all__ = [
     "BIDI",
     "CONTROL",
+    "FORMAT",
     "SURROGATES",
     "json_line",
     "json_safe",
@@ -33,6 +35,11 @@ __all__ = [
 # Bidirectional controls: marks, embeddings, overrides and isolates. A terminal
 # obeys them and reorders what follows, so text can display other than it reads.
 BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+# Invisible format characters: zero width, so text holding them displays other than
+# it reads (`pass\u200bword`), and terminals disagree on their width, shifting what
+# follows. Zero-width joiner and non-joiner stay: scripts (Persian, Indic) and emoji
+# need them to be written at all.
+FORMAT = "\u180e\u200b\u2060-\u2064\u206a-\u206f\ufeff\ufff9-\ufffb\U000e0001\U000e0020-\U000e007f"
 # Lone surrogates: no terminal, file or database can take them as UTF-8 (writing one
 # raises). A file name that is not UTF-8 holds them (Python's surrogateescape), and
 # LaTeX can name one (`\unicode{xD800}`).
@@ -40,8 +47,8 @@ SURROGATES = "\ud800-\udfff"
 # C0 controls but tab and line feed, DEL, C1 controls (U+009B is a one-character
 # CSI) and bidi controls: the characters a terminal may obey instead of showing; and
 # lone surrogates, which it cannot be sent at all.
-CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f" + BIDI + SURROGATES + "]")
-_LINE_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f" + BIDI + SURROGATES + "]")
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f" + BIDI + FORMAT + SURROGATES + "]")
+_LINE_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f" + BIDI + FORMAT + SURROGATES + "]")
 _PICTURES = {
     **{c: 0x2400 + c for c in range(0x20) if c not in (0x09, 0x0A)},
     0x7F: 0x2421,
@@ -50,13 +57,27 @@ _PICTURES = {
     # Nor do bidi controls: shown as the replacement character, never dropped, so
     # the text keeps its length.
     **{c: 0xFFFD for c in (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))},
+    # Nor do invisible format characters: the replacement character shows one is there.
+    **{
+        c: 0xFFFD
+        for c in (
+            0x180E,
+            0x200B,
+            *range(0x2060, 0x2065),
+            *range(0x206A, 0x2070),
+            0xFEFF,
+            *range(0xFFF9, 0xFFFC),
+            0xE0001,
+            *range(0xE0020, 0xE0080),
+        )
+    },
     # A lone surrogate is a character that could not be decoded: U+FFFD is its symbol.
     **{c: 0xFFFD for c in range(0xD800, 0xE000)},
 }
 _SURROGATE = re.compile("[" + SURROGATES + "]")
 _LINE_PICTURES = {**_PICTURES, 0x09: 0x2409, 0x0A: 0x240A}
 # What json.dumps(ensure_ascii=False) writes raw but a terminal may obey.
-_JSON_RAW = re.compile(r"[\x7f-\x9f" + BIDI + SURROGATES + "]")
+_JSON_RAW = re.compile(r"[\x7f-\x9f" + BIDI + FORMAT + SURROGATES + "]")
 
 
 def visible(text: str) -> str:
@@ -92,7 +113,16 @@ def json_safe(encoded: str) -> str:
     JSON escapes C0 controls itself; outside strings JSON text is ASCII, so every
     character replaced here is inside a string, where the escape means the same.
     """
-    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", encoded)
+    return _JSON_RAW.sub(lambda m: _json_escape(m.group()), encoded)
+
+
+def _json_escape(char: str) -> str:
+    """`\\uXXXX`, or the surrogate pair JSON writes for a character beyond U+FFFF."""
+    code = ord(char)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 def json_line(value: Any) -> str:

@@ -134,3 +134,61 @@ async def test_e_is_in_the_palette(seeds_dir: Path) -> None:
     async with app.run_test(size=(140, 40)):
         titles = [c.title for c in app.get_system_commands(app.screen)]
         assert "Edit note in $EDITOR" in titles
+
+
+# Writes its file, then ignores hangups and termination and waits: an editor left open
+# when the terminal closes. It logs its process id and the file's name.
+STUBBORN_TEXT = "saved in the editor before the terminal closed"
+STUBBORN_EDITOR = """
+import os, signal, sys, time
+for number in (signal.SIGHUP, signal.SIGTERM):
+    signal.signal(number, signal.SIG_IGN)
+with open(sys.argv[1], "w", encoding="utf-8") as f:
+    f.write("saved in the editor before the terminal closed\\n")
+with open(os.environ["EDITOR_LOG"], "w") as log:
+    log.write(f"{os.getpid()}\\n{sys.argv[1]}\\n")
+time.sleep(600)
+"""
+
+
+def test_an_editor_that_ignores_hangups_is_ended_and_its_save_taken(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+    import threading
+    import time
+
+    from tui.ui.external_editor import take_running_edit
+
+    script = tmp_path / "stubborn.py"
+    script.write_text(STUBBORN_EDITOR, encoding="utf-8")
+    log = tmp_path / "editor.log"
+    monkeypatch.setenv("EDITOR_LOG", str(log))
+    results = []
+    editing = threading.Thread(
+        target=lambda: results.append(edit_text("before", [sys.executable, str(script)]))
+    )
+    editing.start()
+    deadline = time.monotonic() + 20
+    while not log.exists() or len(log.read_text().split()) < 2:
+        assert time.monotonic() < deadline, "the editor never started"
+        time.sleep(0.02)
+    pid, name = log.read_text().split()
+    text, kept = take_running_edit()
+    editing.join(10)
+    assert text == STUBBORN_TEXT and kept is None
+    assert not Path(name).exists()
+    with pytest.raises(ProcessLookupError):
+        os.kill(int(pid), 0)  # ended, not left running with nobody to read its save
+    assert results[0].text is None and "quitting" in results[0].problem
+
+
+def test_a_note_longer_than_the_limit_is_refused_and_its_file_kept(editor: Path) -> None:
+    command = editor_command({"VISUAL": f"{sys.executable} {editor.parent / 'editor.py'}"})
+    assert command is not None
+    result = edit_text("x" * 50, command, max_chars=60)
+    name = editor.read_text().split()[0]
+    assert result.text is None
+    assert "at most 60 characters" in result.problem and name in result.problem
+    assert Path(name).read_text(encoding="utf-8").startswith("x" * 50)
+    Path(name).unlink()

@@ -106,3 +106,46 @@ async def test_a_ranking_arriving_while_the_screens_are_taken_down_is_dropped(
         assert isinstance(app.screen, FeedScreen) and not app.quitting
     assert held.finished.is_set()
     assert held.errors == []
+
+
+async def test_the_index_worker_never_waits_for_the_loop_while_holding_its_locks(
+    seeds_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The loop may want the index lock (a search, a count); a worker that holds it and
+    waits for the loop would then wait for ever. Here the redraw asked for while the
+    child builds takes the lock on the loop: it must get it."""
+
+    from tui import caches
+
+    class InstantBuild:
+        """A child build that fails at once: the index is then built in the thread."""
+
+        def __init__(self, *args: object) -> None:
+            pass
+
+        def wait_for(self, stage: str) -> bool:
+            return False
+
+        def stop(self) -> None:
+            pass
+
+    monkeypatch.setattr(caches, "SUBPROCESS_THRESHOLD", 0)
+    monkeypatch.setattr(caches, "CacheBuild", InstantBuild)
+    app = make_app([seeds_dir])
+    got_lock: list[bool] = []
+    redraw = app.view_changed
+
+    def redraw_taking_the_lock() -> None:
+        lock: threading.Lock = app.search._index_lock
+        if app.search.cache_build is not None and not got_lock:
+            acquired = lock.acquire(timeout=2)
+            got_lock.append(acquired)
+            if acquired:
+                lock.release()
+        redraw()
+
+    monkeypatch.setattr(app, "view_changed", redraw_taking_the_lock)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_until(pilot, lambda: app.search.index is not None, timeout=60)
+        await wait_until(pilot, lambda: bool(got_lock), timeout=10)
+    assert got_lock == [True]

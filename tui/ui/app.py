@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, ParamSpec
 
@@ -23,7 +24,9 @@ from textual import events, on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 
 from tui import locations
@@ -42,6 +45,7 @@ from tui.ui.controllers.search import FILTER_PLACEHOLDERS, SearchController
 from tui.ui.controllers.tags import TagsController
 from tui.ui.controllers.topics import TopicsController
 from tui.ui.controllers.triage import TriageController
+from tui.ui.key_router import KeyRouter
 from tui.ui.keys import APP_BINDINGS
 from tui.ui.palette import HelpSection
 from tui.ui.quitting import QuitSequence
@@ -76,6 +80,13 @@ PAPER_ACTIONS = frozenset({"open_paper", "copy_paper"})
 ANSI_THEMES = ("ansi-dark", "ansi-light")
 
 
+@dataclass
+class Deliver(Message):
+    """A callback from another thread, to run on the event loop (`deliver_later`)."""
+
+    callback: Callable[[], object]
+
+
 class AbstractsApp(App[int]):
     """A two-pane reader over a corpus of abstracts."""
 
@@ -104,6 +115,8 @@ class AbstractsApp(App[int]):
         #: Set once quitting has begun: workers build nothing more, late results are dropped
         #: (see `closing` and `deliver`).
         self.quitting = False
+        #: Set by an unhandled exception (see `_handle_exception`).
+        self.crashed = False
         self.search = SearchController(self)
         self.personal = PersonalController(self)
         self.notes = NotesController(self)
@@ -117,6 +130,8 @@ class AbstractsApp(App[int]):
         #: Whether the footer last showed a paper's keys (refreshed when that changes).
         self._paper_keys_shown: bool | None = None
         self.fetching = FetchController(self)
+        #: Every key from the terminal, in order, once the screen it belongs to exists.
+        self.keys = KeyRouter(self)
         #: Saving at quit, signals and the bound on quitting (the command line installs
         #: its guard; the tests do not).
         self.quit_sequence = QuitSequence(self)
@@ -157,7 +172,9 @@ class AbstractsApp(App[int]):
     def on_mount(self) -> None:
         self.call_after_refresh(self.search.fit_placeholder)
         self.abstract_list.empty_text = "No abstracts loaded."
-        self.abstract_list.focus()
+        # Now, not on a later loop turn as `focus()` would: keys typed before the first
+        # frame are routed as soon as the loop starts, and they are the list's.
+        self.screen.set_focus(self.abstract_list)
         self.view_changed()
         self._report_problems()
         self.quit_sequence.attach()
@@ -187,6 +204,30 @@ class AbstractsApp(App[int]):
 
     def on_unmount(self) -> None:
         self.quit_sequence.after_unmount()
+
+    def _handle_exception(self, error: Exception) -> None:
+        """Any unhandled exception: keep the traceback in a log file in the data dir (its
+        path is printed after the app), save the open note's text, and exit non-zero;
+        the store is flushed (or rescued) as the app unmounts (`after_unmount`)."""
+        if not self.crashed:
+            self.crashed = True
+            from rich.text import Text
+
+            from tui.ui.crash import EXIT_CRASHED, write_crash_log
+
+            path = write_crash_log(self.data_dir, error)
+            self.quit_sequence.save_open_notes()
+            where = visible_line(str(path)) if path else "not saved: the data dir is not writable"
+            self._exit_renderables.append(
+                # The path on a line of its own, never wrapped: it is to be copied.
+                Text(
+                    f"abstracts: an unexpected error ended the app; the traceback is in\n{where}",
+                    no_wrap=True,
+                    overflow="ignore",
+                )
+            )
+            self._return_value = EXIT_CRASHED
+        super()._handle_exception(error)
 
     def get_driver_class(self) -> type[Driver]:
         """Textual's Linux driver can hang for ever on a closed terminal; ours cannot."""
@@ -226,6 +267,18 @@ class AbstractsApp(App[int]):
             if self.closing:  # the app ended before its loop could take the result
                 return False
             raise
+
+    def deliver_later(
+        self, callback: Callable[P, object], *args: P.args, **kwargs: P.kwargs
+    ) -> None:
+        """As `deliver`, without waiting for the event loop to run it: for a thread that
+        holds a lock, which must never wait on the loop (the loop may want that lock)."""
+        if not self.closing:
+            self.post_message(Deliver(lambda: callback(*args, **kwargs)))
+
+    def on_deliver(self, message: Deliver) -> None:
+        if not self.closing:
+            message.callback()
 
     def stop_background(self) -> None:
         """Quitting must not wait for a cache build: stop the child, build nothing more.
@@ -302,15 +355,25 @@ class AbstractsApp(App[int]):
         if isinstance(event, (events.Key, events.MouseDown, events.MouseScrollDown)):
             # What moves the cursor after this is the user's (auto-read's launch rule).
             self.personal.user_acted()
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            self.app_focus = True  # as Textual's own key handling does
+            await self.keys.route(event)  # in order, each once its screen exists
+            return
         await super().on_event(event)
+
+    def takes_no_text(self, widget: Widget) -> bool:
+        """The main screen's list and detail pane: a key there means only its binding."""
+        return isinstance(widget, (AbstractList, DetailPane))
 
     def on_descendant_focus(self) -> None:
         """Auto-read holds off while the filter has focus or a modal is open."""
+        if self.focused is self.filter_input:
+            self.search.filter_focused()
         self.personal.focus_changed()
 
     @on(AbstractList.Chosen)
     def _on_chosen(self) -> None:
-        self.detail.focus()
+        self.screen.set_focus(self.detail)
 
     @on(Input.Changed, "#filter")
     def _on_filter_changed(self, event: Input.Changed) -> None:
@@ -351,6 +414,8 @@ class AbstractsApp(App[int]):
             # The priority `/` stands aside where it is text: in the filter itself, and on
             # every other screen (the note editor, the help).
             return len(self.screen_stack) == 1 and self.focused is not self.filter_input
+        if action == "back" and len(self.screen_stack) > 1:
+            return False  # Esc over another screen is that screen's (it closes it)
         if action == "to_results":
             # The priority Enter only means "to the results" in the filter box.
             return len(self.screen_stack) == 1 and self.focused is self.filter_input

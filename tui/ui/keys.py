@@ -17,7 +17,9 @@ APP_BINDINGS: list[BindingType] = [
     Binding("enter", "to_results", "Results", show=False, priority=True),
     Binding("question_mark", "help", "Help"),
     Binding("q", "quit", "Quit"),
-    Binding("escape", "back", "Back", show=False),
+    # Esc out of the filter acts at once too: in `/x⏎`-style bursts the keys after it
+    # are the list's, not more text. Over another screen it stands aside (check_action).
+    Binding("escape", "back", "Back", show=False, priority=True),
     Binding("v", "toggle_raw", "LaTeX source", show=False),
     Binding("o", "toggle_order", "Order", show=False),
     Binding("L", "load_report", "Load report", show=False),

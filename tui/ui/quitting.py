@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 from typing import TYPE_CHECKING
 
+from tui.ui.crash import EXIT_CRASHED
 from tui.ui.shutdown import EXIT_OK, EXIT_UNSAVED, ShutdownGuard
 
 if TYPE_CHECKING:
@@ -65,12 +66,14 @@ class QuitSequence:
         app.personal.close()
         personal = app.personal
         status = EXIT_UNSAVED if personal.rescue_path or personal.rescue_text else EXIT_OK
+        if app.crashed:
+            status = EXIT_CRASHED  # whatever ends the process, it never says all went well
         self.guard.flushed(status)
         return status
 
-    def _emergency_flush(self) -> int:
-        """From the guard's thread when the app's loop is stuck: save what can be saved
-        without it (the note in an open editor, then the store's queue)."""
+    def save_open_notes(self) -> None:
+        """Hand the text of every open note editor to the store (as at quit); a failure
+        here must not stop the rest of the shutdown."""
         from tui.ui.screens.note_editor import NoteEditorScreen
 
         app = self._app
@@ -78,6 +81,14 @@ class QuitSequence:
             if isinstance(screen, NoteEditorScreen):
                 with contextlib.suppress(Exception):
                     app.notes.save_note(screen.abstract, screen.text)
+
+    def _emergency_flush(self) -> int:
+        """From the guard's thread when the app's loop is stuck: save what can be saved
+        without it (the note in an open editor, then the store's queue)."""
+        app = self._app
+        with contextlib.suppress(Exception):
+            app.notes.take_external_edit()  # the loop may be stuck waiting for $EDITOR
+        self.save_open_notes()
         data = app.personal.userdata
         if data is None or data.flush(timeout=3.0, rescue=True):
             return EXIT_OK

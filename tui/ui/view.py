@@ -18,6 +18,13 @@ if TYPE_CHECKING:
     from tui.ui.app import AbstractsApp
 
 
+def literal(text: str) -> str:
+    """`text` as Textual markup that shows exactly `text`, for the few APIs that take
+    only markup strings (the command palette's titles and help). Everywhere else user
+    text goes in as `Text`. (Textual's own `escape` doubles a trailing backslash.)"""
+    return visible_line(text).replace("[", "\\[")
+
+
 def header_title(corpus: Corpus) -> Text:
     """The app's name and the collections loaded (the first three, then a count)."""
     labels = sorted({visible_line(info.collection.short) for info in corpus.files})
@@ -36,9 +43,12 @@ def header_status(app: AbstractsApp) -> Text:
         status.append("filter waits for the search index…", style="italic")
     elif search.filtered and search.waits_for_topics:
         status.append("filter waits for the topics…", style="italic")
-    elif search.filtered:
+    elif search.filtered and search.match_counts is None:
+        # The index is ready but its first answer is not: never the whole list's count.
+        status.append("searching…", style="italic")
+    elif search.filtered and search.match_counts is not None:
         # Filtered: the counts that matter now, short enough for 80 columns.
-        matched, close = search.match_counts or (len(app.abstract_list.rows), 0)
+        matched, close = search.match_counts
         status.append(f"{matched:,} match{'es' if matched != 1 else ''}", style="bold")
         if close:
             status.append(f" · {close:,} close")

@@ -28,6 +28,8 @@ class NotesController:
         self.app = app
         #: What an editor opened before the data did has saved so far, by abstract id.
         self._early_notes: dict[str, tuple[Abstract, str]] = {}
+        #: The abstract whose note is in $EDITOR now (the app is suspended meanwhile).
+        self._external: Abstract | None = None
         #: The note as it was when its editor opened, by abstract id: closing the editor
         #: records the whole session as one undo step.
         self._note_before: dict[str, str | None] = {}
@@ -36,8 +38,20 @@ class NotesController:
         if (abstract := self.app.abstract_list.current) is None:
             return
         if (data := self.app.personal.userdata) is not None:
+            from tui.ui.screens.note_editor import MAX_NOTE_CHARS
+
+            note = data.note(abstract.id) or ""
+            if len(note) > MAX_NOTE_CHARS:
+                # Saved before the limit (an import, an old $EDITOR): too long to edit here.
+                self.app.notify(
+                    f"This note has {len(note):,} characters, more than the note editor "
+                    f"takes ({MAX_NOTE_CHARS:,}); e opens it in your $EDITOR to shorten it.",
+                    severity="warning",
+                    timeout=8,
+                )
+                return
             self._note_before[abstract.id] = data.note(abstract.id)
-            self._open_editor(abstract, data.note(abstract.id) or "")
+            self._open_editor(abstract, note)
             return
         # Still opening: the editor opens at once all the same, so what is typed next is
         # the note and not keys for the list; the note saved before (if any) is put above
@@ -117,6 +131,7 @@ class NotesController:
         from textual.app import SuspendNotSupported
 
         from tui.ui import external_editor
+        from tui.ui.screens.note_editor import MAX_NOTE_CHARS
 
         app = self.app
         command = external_editor.editor_command(os.environ)
@@ -130,21 +145,37 @@ class NotesController:
             )
             return
         before = data.note(abstract.id)
+        self._external = abstract
         try:
             # Nothing in the block may raise: the terminal is given back after it.
             with app.suspend():
-                result = external_editor.edit_text(before or "", command)
+                result = external_editor.edit_text(before or "", command, MAX_NOTE_CHARS)
         except SuspendNotSupported:
+            self._external = None
             app.notify(
                 "This terminal cannot be handed to another program; n opens the note editor here.",
                 severity="warning",
                 timeout=6,
             )
             return
+        self._external = None
         if result.text is None:
-            app.notify(visible(result.problem), severity="warning", timeout=6, markup=False)
+            app.notify(visible(result.problem), severity="warning", timeout=8, markup=False)
             return
         self._record_note_change(abstract, before, result.text)
+
+    def take_external_edit(self) -> None:
+        """The app must end while $EDITOR runs (the terminal closed: the app's loop waits
+        for the editor): end the editor and save what it wrote (from the quit's thread)."""
+        from tui.ui import external_editor
+        from tui.ui.screens.note_editor import MAX_NOTE_CHARS
+
+        abstract = self._external
+        if abstract is None:
+            return
+        text, _kept = external_editor.take_running_edit(MAX_NOTE_CHARS)
+        if text is not None:
+            self.save_note(abstract, text)
 
     def save_note(self, abstract: Abstract, text: str) -> None:
         """The note editor's save: while typing (debounced) and when it closes."""

@@ -148,7 +148,7 @@ class PersonalController:
         if isinstance(event, SaveFailed):
             self.saving_problem = "saving unavailable, retrying"
             app.notify(
-                visible(f"{message}. Your changes are kept in memory and retried."),
+                visible(message),  # the store's sentence says the changes are kept and retried
                 title="Saving unavailable",
                 severity="error",
                 timeout=8,

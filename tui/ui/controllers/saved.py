@@ -19,6 +19,7 @@ from rich.text import Text
 from textual.app import SystemCommand
 
 from tui.sanitize import visible_line
+from tui.ui.view import literal
 
 if TYPE_CHECKING:
     from tui.search.countproc import CountProcess
@@ -309,7 +310,7 @@ class SavedSearchController:
         for search in data.saved_searches() if data is not None else ():
             name = search.name
             yield SystemCommand(
-                f"Saved search: {visible_line(name)}",
-                visible_line(search.query),
+                f"Saved search: {literal(name)}",
+                literal(search.query),
                 lambda name=name: self.apply(name),
             )

@@ -54,6 +54,9 @@ class SearchController:
         self.saved_selection: str | None = None
         #: True while the filter shown has `topic:` and the topics are still being computed.
         self.waits_for_topics = False
+        #: Set once the user has gone to the filter: the filter restored from last time
+        #: then never replaces or mixes with what they type (`restore_filter`).
+        self.user_filtered = False
 
     @property
     def filtered(self) -> bool:
@@ -70,7 +73,9 @@ class SearchController:
 
         Both locks are held while the child builds, so a search typed or an `m`
         pressed meanwhile waits for its result instead of starting a second build
-        in this process (whose GIL-bound work would make every key press lag).
+        in this process (whose GIL-bound work would make every key press lag). While
+        they are held nothing waits for the event loop (`deliver_later`, never
+        `deliver`): a loop that wanted either lock would otherwise wait for ever.
         """
         from tui import caches
         from tui.search import cache as search_cache
@@ -89,12 +94,12 @@ class SearchController:
                     if self.index is None or triage.similarity is None:
                         build = self.cache_build = caches.CacheBuild(app.corpus, cache_dir)
                         self.indexing = True
-                        app.deliver(app.view_changed)
+                        app.deliver_later(app.view_changed)
                         if build.wait_for("index"):
                             self.index = search_cache.load(app.corpus, cache_dir)
                         self.indexing = False
                 # Searching works from here on; similarity may still be building.
-                app.deliver(app.view_changed)
+                app.deliver_later(app.view_changed)
                 if build is not None and build.wait_for("similar"):
                     triage.similarity = similar_cache.load(app.corpus, cache_dir)
         # Either may still be None (small corpus, or the child failed): built in a thread.
@@ -250,8 +255,22 @@ class SearchController:
 
     # -- user actions --------------------------------------------------------
 
+    def restore_filter(self, text: str) -> bool:
+        """The filter from last time, once the user's data has opened: shown unless the
+        user has gone to the filter already, whose typing then wins (it is never mixed
+        into the restored text). Returns whether it was restored."""
+        if self.user_filtered:
+            return False
+        self.app.filter_input.value = text
+        return True
+
+    def filter_focused(self) -> None:
+        """The filter took the focus (`/`, a click, Tab): what is typed next is the user's."""
+        self.user_filtered = True
+
     def focus_filter(self) -> None:
         app = self.app
+        self.user_filtered = True
         if not self.filtered and (current := app.abstract_list.current):
             self.saved_selection = current.id
         # Focus now, not on the next loop turn as Widget.focus would.
@@ -269,12 +288,13 @@ class SearchController:
         results."""
         app = self.app
         focused = app.focused
+        # The focus moves now, not on the next loop turn: the keys after Esc are the list's.
         if focused is app.filter_input:
             if app.filter_input.value:
                 app.filter_input.value = ""
-            app.abstract_list.focus()
+            app.screen.set_focus(app.abstract_list)
         elif focused is app.detail:
-            app.abstract_list.focus()
+            app.screen.set_focus(app.abstract_list)
         elif self.query_text:
             # Leaving results the user moved around in keeps the abstract they are on
             # (Esc in the filter box instead goes back to where they were before it).

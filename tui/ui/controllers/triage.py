@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 RESUME_SAVE_SECONDS = 2.0
 
 
+#: From this many abstracts marked read by `A`, its toast is a warning and stays longer.
+MANY_MARKED = 100
+
+
 class TriageController:
     """Getting through hundreds of abstracts in one sitting, and coming back to them."""
 
@@ -158,7 +162,15 @@ class TriageController:
         app = self.app
         action = SetRead.capture(ids, True, data.is_read)
         if self.perform(action):
-            app.notify(f"Marked {len(action.changed):,} as read. u undoes.", timeout=4)
+            count = len(action.changed)
+            # Many at once from one key: said plainly, with the way back.
+            app.notify(
+                f"Marked {count:,} abstract{'s' * (count != 1)} of the list as read. "
+                "Press u to undo them all in one step.",
+                title="Mark list read",
+                severity="warning" if count >= MANY_MARKED else "information",
+                timeout=8 if count >= MANY_MARKED else 4,
+            )
         else:
             app.notify("Everything in this list is already read.", timeout=3)
 
@@ -351,9 +363,7 @@ class TriageController:
         self.resume_scroll = int(state.get("scroll") or 0)
         if self.resume_selection and state.get("detail_scroll"):
             self.resume_detail = (self.resume_selection, int(state["detail_scroll"]))
-        if state.get("filter"):
-            app.filter_input.value = state["filter"]
-        else:
+        if not (state.get("filter") and app.search.restore_filter(state["filter"])):
             self.apply_resume_selection()
 
     def apply_resume_selection(self) -> None:

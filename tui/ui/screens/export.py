@@ -12,12 +12,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
+
+from tui.sanitize import visible_line
 
 #: Format name (as `abstracts export --format` takes it), label, file extension.
 FORMATS: tuple[tuple[str, str, str], ...] = (
@@ -112,7 +115,8 @@ class ExportScreen(ModalScreen[ExportRequest | None]):
         request = self.request
         problem = self.check(request)
         if problem is not None:
-            self.query_one("#export-problem", Static).update(problem)
+            # The message quotes the path typed: text, never markup (`/x[/]/y.md`).
+            self.query_one("#export-problem", Static).update(Text(visible_line(problem)))
             return
         self.dismiss(request)
 

@@ -23,6 +23,18 @@ from tui.corpus.model import Abstract
 from tui.sanitize import visible, visible_line
 from tui.ui.clock import TimerHandle, clock_of
 
+#: The longest note the editors (this one, $EDITOR) save, in characters: about 1 MB of
+#: text, hundreds of pages; the TextArea stays responsive well past it.
+MAX_NOTE_CHARS = 1_000_000
+
+
+def too_long(length: int) -> str:
+    """What is said when a note of `length` characters is refused."""
+    return (
+        f"A note takes at most {MAX_NOTE_CHARS:,} characters; this one would have "
+        f"{length:,}. Nothing was changed."
+    )
+
 
 class NoteArea(TextArea):
     """A TextArea that shows control characters in the note (an import may bring them) as
@@ -39,6 +51,15 @@ class NoteArea(TextArea):
         # (Every other key goes on to TextArea's own `_on_key`, which Textual calls next.)
         if event.key == "escape":
             event.prevent_default()
+
+    async def _on_paste(self, event: events.Paste) -> None:
+        # A paste that would take the note past the limit is refused whole (TextArea's
+        # own paste handler, called next, is prevented), and the user told.
+        length = len(self.text) + len(event.text)
+        if length > MAX_NOTE_CHARS:
+            event.prevent_default()
+            event.stop()
+            self.notify(too_long(length), severity="warning", timeout=8, markup=False)
 
 
 #: Typing that never pauses as long as the debounce is still saved this often.
@@ -99,19 +120,30 @@ class NoteEditorScreen(ModalScreen[str]):
 
     def on_mount(self) -> None:
         editor = self.query_one("#note-text", TextArea)
-        editor.focus()
+        self.set_focus(editor)  # now: the keys typed after `n` wait for it (ui/key_router.py)
         editor.move_cursor(editor.document.end)
+
+    def _area(self) -> TextArea | None:
+        """The text area, or None while the screen is still being composed (it was pushed
+        a moment ago: the data may open, or the app quit, before it is)."""
+        areas = self.query("#note-text").results(TextArea)
+        return next(areas, None)
 
     @property
     def text(self) -> str:
-        return self.query_one("#note-text", TextArea).text
+        area = self._area()
+        return self.initial if area is None else area.text
 
     def put_above(self, saved: str) -> None:
         """The note saved before, known only now (the editor opened before the user's data
         did): put it above what was typed, which is then saved as one note."""
-        editor = self.query_one("#note-text", TextArea)
+        area = self._area()
+        above = saved.rstrip("\n") + "\n"
+        if area is None:
+            self.initial = above + self.initial
+            return
         self.initial = saved
-        editor.insert(saved.rstrip("\n") + "\n", location=(0, 0))
+        area.insert(above, location=(0, 0))
 
     def on_text_area_changed(self) -> None:
         if self._timer is not None:

@@ -34,7 +34,11 @@ PREVIEW_LINES = 3
 def preview_lines(text: str) -> list[str]:
     """The first `PREVIEW_LINES` non-blank lines of a note, each cut at `PREVIEW_CHARS`;
     the last ends in "…" when more of the note follows."""
-    lines = [line.rstrip() for line in text.splitlines() if line.strip()]
+    # Only the start is read: a note of megabytes must not be split whole to show 3 lines.
+    start = text[: PREVIEW_LINES * PREVIEW_CHARS * 8]
+    lines = [line.rstrip() for line in start.splitlines() if line.strip()]
+    if len(start) < len(text):
+        lines.append("…")  # more follows, whatever it is
     shown = [visible_line(line) for line in lines[:PREVIEW_LINES]]
     shown = [
         line if len(line) <= PREVIEW_CHARS else line[: PREVIEW_CHARS - 1] + "…" for line in shown
@@ -105,7 +109,7 @@ class NotesScreen(ModalScreen[str | None], AbstractsView):
             body.append("  ✎ " if number == 0 else "    ", style="yellow")
             body.append(line)
         for copy in getattr(note, "conflicts", ()):
-            other = visible_line(" ".join(copy.text.split())[:PREVIEW_CHARS])
+            other = visible_line(" ".join(copy.text[: PREVIEW_CHARS * 8].split())[:PREVIEW_CHARS])
             body.append(f"\n  ⚠ also kept ({visible_line(copy.origin)}): ", style="bold red")
             body.append(other)
         body.append("\n")

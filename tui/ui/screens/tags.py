@@ -135,7 +135,7 @@ class TagsScreen(ModalScreen[str | None]):
             return
         self._renaming = tag
         line = self.query_one("#tags-rename", Input)
-        line.border_title = f"Rename #{visible_line(tag)} to (a tag in use: merge)"
+        line.border_title = Text(f"Rename #{visible_line(tag)} to (a tag in use: merge)")
         line.value = tag
         line.display = True
         line.focus()

@@ -169,6 +169,21 @@ def meta_text(view: DetailView) -> Text:
     return parts
 
 
+#: How much of a note the detail pane shows: laying out a note of megabytes on every
+#: redraw froze the app (its first paint too, when resume reopened that abstract).
+NOTE_PREVIEW_CHARS = 4_000
+
+
+def note_preview(note: str) -> str:
+    """The note, or its first `NOTE_PREVIEW_CHARS` characters (cut at a line end when one
+    is near) and how much more there is."""
+    if len(note) <= NOTE_PREVIEW_CHARS:
+        return note
+    cut = note.rfind("\n", NOTE_PREVIEW_CHARS // 2, NOTE_PREVIEW_CHARS)
+    shown = note[: cut if cut > 0 else NOTE_PREVIEW_CHARS]
+    return f"{shown}\n… {len(note) - len(shown):,} more characters (n opens the whole note)"
+
+
 class DetailPane(VerticalScroll, can_focus=True):
     """Scrollable reading view of the selected abstract."""
 
@@ -227,7 +242,7 @@ class DetailPane(VerticalScroll, can_focus=True):
         meta.update(meta_text(view))
         body.update(reading_text(view.abstract, raw=view.raw, spans=view.spans, match_style=match))
         note.display = bool(view.note)
-        note.update(Text(visible(view.note or "")))
+        note.update(Text(visible(note_preview(view.note or ""))))
         if changed:
             self.scroll_home(animate=False)
 

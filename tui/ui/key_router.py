@@ -1,0 +1,92 @@
+"""Keys in the order typed, each routed as the screen it reaches would route it.
+
+Textual hands a key to the focused widget's own queue and checks the bindings only
+once it has bubbled back up to the app, so a burst of keys (typed at launch, before
+the first frame; a paste; a fast typist over SSH) is spread over several queues
+before the first of them acts: the keys after an `n` reach the list, not the note
+editor `n` opens, and the keys typed before the app's first frame went to the filter.
+
+Here every key waits until the screen it belongs to exists (a screen just pushed is
+mounted, its focus set), then runs: a priority binding at once; on the main screen's
+list and detail pane (which take no text) their bindings at once, from the focused
+widget up, exactly as Textual would look them up; anything else goes on to the
+focused widget as before. A key that opens a screen or moves the focus has therefore
+done so before the next key is routed.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING
+
+from textual import events
+
+if TYPE_CHECKING:
+    from textual.message_pump import MessagePump
+
+    from tui.ui.app import AbstractsApp
+
+#: How often keys held for a screen still mounting look again (seconds).
+RETRY_SECONDS = 0.005
+
+
+class KeyRouter:
+    """The app's keys, held while their screen is mounting and routed one at a time."""
+
+    def __init__(self, app: AbstractsApp) -> None:
+        self.app = app
+        self.held: deque[events.Key] = deque()
+        self._retrying = False
+        #: Where the last key went on to (its own queue handles it later).
+        self._forwarded_to: MessagePump | None = None
+
+    async def route(self, key: events.Key) -> None:
+        """A key from the terminal: routed now, or after the keys held before it."""
+        self.held.append(key)
+        await self.release()
+
+    async def release(self) -> None:
+        """Route the keys held, in order, while their screen is ready to take them."""
+        self._retrying = False
+        while self.held:
+            if not self._ready_for(self.held[0]):
+                self._retry_later()
+                return
+            await self._route_one(self.held.popleft())
+
+    def _ready_for(self, key: events.Key) -> bool:
+        app = self.app
+        if app.closing:
+            return True  # keys then go where Textual sends them; nothing waits for a screen
+        screen = app.screen
+        focused = screen.focused
+        if not screen.is_mounted or (focused is not None and not focused.is_mounted):
+            return False
+        # Text typed into a field is in that field's queue: a key that may act on it or
+        # move the focus away (Esc, Enter, Tab) waits until the text has landed. Text
+        # after text goes to the same queue, in order, without waiting.
+        typed_into = self._forwarded_to
+        if key.is_printable or typed_into is None or not typed_into.is_attached:
+            return True
+        return typed_into._message_queue.empty()
+
+    def _retry_later(self) -> None:
+        if not self._retrying:
+            self._retrying = True
+            # Through the app's queue: a screen's `on_mount` focus (`Widget.focus` is
+            # itself a callback in that queue) is settled before the keys are routed.
+            self.app.set_timer(RETRY_SECONDS, lambda: self.app.call_later(self.release))
+
+    async def _route_one(self, key: events.Key) -> None:
+        app = self.app
+        # Textual's private binding lookup, the one its own key handling uses: priority
+        # bindings from the app down, the others from the focused widget up.
+        if await app._check_bindings(key.key, priority=True):
+            return
+        focused = app.focused
+        takes_no_text = focused is not None and app.takes_no_text(focused)
+        if takes_no_text and await app._check_bindings(key.key):
+            return
+        target = focused or app.screen
+        target._forward_event(key)
+        self._forwarded_to = target
