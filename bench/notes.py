@@ -14,22 +14,20 @@ Targets: a 50 MB note paints within 1.5x of no note; every key answered within 1
 from __future__ import annotations
 
 import argparse
-import fcntl
 import os
 import select
-import signal
 import statistics
-import struct
-import subprocess
 import sys
 import tempfile
-import termios
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-COLUMNS, LINES = 120, 40
+sys.path.insert(0, str(REPO / "bench"))
+
+from scale import Run, base_env  # noqa: E402
+
 # Each timed key changes the screen, so its answer is the next thing drawn. The Esc after
 # `n` is not timed: with the large note the editor refuses it (a toast says why), and
 # Esc on the list draws nothing. Esc's own times include Textual's wait (about 100 ms)
@@ -66,46 +64,29 @@ def read_for(master: int, seconds: float) -> bytes:
 
 def run_once(data_dir: Path) -> tuple[float, dict[str, float]]:
     """(seconds to the first frame, seconds to each key's answer)."""
-    master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", LINES, COLUMNS, 0, 0))
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env.update(ABSTRACTS_DATA_DIR=str(data_dir), TERM="xterm-256color")
-    start = time.perf_counter()
-    proc = subprocess.Popen(
+    # Memory is not sampled: reading /proc every 20 ms would delay the answers timed here.
+    run = Run(
         [sys.executable, "-m", "tui", "--data-dir", str(data_dir)],
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        env=env,
-        cwd=REPO,
-        start_new_session=True,
+        base_env(str(data_dir)),
+        sample_memory=False,
     )
-    os.close(slave)
     try:
-        seen = b""
-        while b"abstracts" not in seen:
-            ready, _, _ = select.select([master], [], [], 120)
-            if not ready:
-                raise RuntimeError("the app never painted")
-            seen += os.read(master, 65536)
-        painted = time.perf_counter() - start
-        read_for(master, 3.0)  # the user's data opens after the first paint
+        painted = run.wait_for(b"abstracts", timeout=120)
+        read_for(run.master, 3.0)  # the user's data opens after the first paint
         answers = {}
         for key, label in KEYS:
             if not label:
-                os.write(master, key)
-                read_for(master, 0.5)
+                os.write(run.master, key)
+                read_for(run.master, 0.5)
                 continue
             sent = time.perf_counter()
-            os.write(master, key)
-            ready, _, _ = select.select([master], [], [], 30)
+            os.write(run.master, key)
+            ready, _, _ = select.select([run.master], [], [], 30)
             answers[label] = time.perf_counter() - sent if ready else float("inf")
-            read_for(master, 0.5)  # let it settle before the next key
+            read_for(run.master, 0.5)  # let it settle before the next key
         return painted, answers
     finally:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
-        os.close(master)
+        run.end()
 
 
 def main() -> None:

@@ -156,7 +156,7 @@ class Tree:
 class Run:
     """One program on a pty: read its output, send keys, time markers from launch."""
 
-    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
+    def __init__(self, argv: list[str], env: dict[str, str], sample_memory: bool = True) -> None:
         self.master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", LINES, COLUMNS, 0, 0))
         self.start = time.perf_counter()
@@ -170,7 +170,7 @@ class Run:
             start_new_session=True,
         )
         os.close(slave)
-        self.tree = Tree(self.proc.pid)
+        self.tree = Tree(self.proc.pid) if sample_memory else None
         self.seen = b""
 
     def wait_for(self, marker: bytes, timeout: float = TIMEOUT) -> float:
@@ -193,8 +193,8 @@ class Run:
         os.write(self.master, text.encode())
 
     def end(self) -> float:
-        """Kill the whole group; the peak memory in MB."""
-        peak = self.tree.stop()
+        """Kill the whole group; the peak memory in MB (0 when not sampled)."""
+        peak = self.tree.stop() if self.tree is not None else 0.0
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait()
