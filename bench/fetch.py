@@ -14,7 +14,14 @@ httpx is an extra dependency for one GET per 3 seconds.
 Then the app's responsiveness while it fetches (`f`): how late its event loop wakes
 from 5 ms sleeps (what a key press would wait), headless, idle and while a fetch of
 the same pages runs in its worker (here without the 3 s spacing, so the whole fetch,
-its parsing and its writing are squeezed into the sampled time). Prints figures; never fails.
+its parsing and its writing are squeezed into the sampled time).
+
+Last, the keys as a user sees them: the whole app launched on a pseudo-terminal (the
+bundled seeds, its own data and config dirs pointing at the local API), `f` pressed,
+and then `j`/`k` sent every 0.25 s for `--key-seconds` while the fetch runs with arXiv's
+real 3 s spacing (each page parsed and written between keys); each key is timed until
+the terminal receives the app's answer. The same keys without a fetch, in the same run,
+are the reference. Prints figures; never fails.
 """
 
 from __future__ import annotations
@@ -143,6 +150,76 @@ def responsiveness(url: str, seconds: float) -> None:
             )
 
 
+def _key_answers(url: str, fetch: bool, seconds: float) -> list[float]:
+    """Seconds from each key sent to the app's answer on the terminal, `j`/`k` every 0.25 s
+    for `seconds`, after `f` when `fetch`."""
+    import os
+    import select
+    import tempfile
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from scale import Run, base_env
+
+    from tui import locations
+    from tui.inbox.config import write_follow
+
+    with tempfile.TemporaryDirectory() as tmp:
+        env = base_env(str(Path(tmp) / "data"))
+        env["ABSTRACTS_CONFIG_DIR"] = str(Path(tmp) / "config")
+        config = locations.config_path(Path(tmp) / "config")
+        write_follow(config, ["cs.LG"])
+        config.write_text(config.read_text() + f'api_url = "{url}"\n', encoding="utf-8")
+        seeds = str(locations.seeds_dir())
+        run = Run([sys.executable, "-m", "tui", seeds], env, sample_memory=False)
+        try:
+            run.wait_for(b"abstracts", timeout=120)
+            _drain(run.master, 3.0)  # the user's data, the index, the model open
+            if fetch:
+                run.type("f")
+                shown = _drain(run.master, 1.0)
+                if b"Fetching" not in shown and b"page" not in shown:
+                    raise SystemExit("bench/fetch.py: `f` showed no fetch progress")
+            answers = []
+            ends = time.perf_counter() + seconds
+            for n in range(10_000):
+                if time.perf_counter() > ends:
+                    break
+                sent = time.perf_counter()
+                os.write(run.master, b"jk"[n % 2 : n % 2 + 1])
+                ready, _, _ = select.select([run.master], [], [], 10)
+                answers.append(time.perf_counter() - sent if ready else float("inf"))
+                _drain(run.master, 0.25)
+            return answers
+        finally:
+            run.end()
+
+
+def _drain(master: int, seconds: float) -> bytes:
+    """What the app draws in the next `seconds`."""
+    import os
+    import select
+
+    seen = b""
+    deadline = time.perf_counter() + seconds
+    while (left := deadline - time.perf_counter()) > 0:
+        ready, _, _ = select.select([master], [], [], left)
+        if ready:
+            seen += os.read(master, 65536)
+    return seen
+
+
+def keys_during_fetch(url: str, seconds: float, repeat: int) -> None:
+    for label, fetch in (("no fetch", False), ("during `f`", True)):
+        ms = sorted(
+            took * 1000 for _ in range(repeat) for took in _key_answers(url, fetch, seconds)
+        )
+        p95 = ms[int(0.95 * (len(ms) - 1))]
+        print(
+            f"  {label:15} {len(ms):5} keys  median {statistics.median(ms):5.1f} ms  "
+            f"p95 {p95:5.1f} ms  max {ms[-1]:6.1f} ms"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=int, default=20)
@@ -150,6 +227,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument(
         "--seconds", type=float, default=2.0, help="how long the app's loop is sampled"
+    )
+    parser.add_argument(
+        "--key-seconds", type=float, default=15.0, help="how long keys are sent on the pty"
     )
     args = parser.parse_args()
     server = Server()
@@ -184,6 +264,11 @@ def main() -> None:
     )
     print("the app's event loop lag (what a key press waits), idle and while `f` fetches the pages")
     responsiveness(server.api.url, args.seconds)
+    print(
+        f"keys answered on a pty, whole app (j/k every 0.25 s for {args.key_seconds:g} s, "
+        f"{args.repeat} runs): without a fetch and while `f` fetches with the 3 s spacing"
+    )
+    keys_during_fetch(server.api.url, args.key_seconds, args.repeat)
     server.close()
 
 
