@@ -250,3 +250,38 @@ def test_a_child_that_cannot_be_sent_its_first_line_is_ended_at_once(
     assert not child.alive
     assert started and started[0].returncode is not None  # ended, not left running
     assert child.count(["graph"], None) is None
+
+
+@pytest.mark.parametrize(
+    ("query", "needs"),
+    [
+        ("author:bengio", True),
+        ("id:2101.00001", True),
+        ("graph has:abstract", True),
+        ("is:new", True),
+        ("new:2026-12-01", True),
+        ("graph", False),
+        ("is:bookmarked has:note", False),
+        ("title:graph year:2021", False),
+        ("-author:", False),  # does not parse: counted (as a problem) anywhere
+    ],
+)
+def test_what_only_the_app_can_count(query: str, needs: bool) -> None:
+    from tui.search.counts import needs_the_corpus
+
+    assert needs_the_corpus(query) is needs
+
+
+def test_is_new_is_counted_from_the_inbox(seeds) -> None:
+    from datetime import UTC, datetime
+
+    from tui.search.inbox import Inbox, use_inbox
+
+    corpus, index = seeds
+    arrived = {a.id: datetime(2026, 12, 1, tzinfo=UTC) for a in corpus.abstracts[:3]}
+    use_inbox(Inbox(arrived))
+    try:
+        [counted] = count_searches(index, ["is:new"], None, corpus=corpus)
+    finally:
+        use_inbox(None)
+    assert counted == SearchCounts(3, 3)

@@ -233,3 +233,41 @@ async def test_counts_follow_a_tag(seeds_dir: Path, data_dir: Path) -> None:
         assert app.personal.userdata.tags_of(app.abstract_list.current.id) == {"to-cite"}
         await _open_view(pilot)
         assert _counts(app, "to cite") == (1, 1)
+
+
+BIB = Path(__file__).resolve().parent.parent / "corpus" / "fixtures" / "bib-zotero.bib"
+
+
+async def _count_paper_fields(data_dir: Path) -> AbstractsApp:
+    """The app on a BibTeX library with saved searches on its paper fields, counted."""
+    app = make_app([BIB], data_dir=data_dir)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for_userdata(pilot)
+        await wait_until(pilot, lambda: app.search.index is not None, timeout=60)
+        userdata = app.personal.userdata
+        userdata.save_search("kraska", "author:kraska", "relevance")
+        userdata.save_search("ermon or nobody", "author:ermon has:abstract", "relevance")
+        userdata.save_search("by id", f"id:{app.corpus.abstracts[0].paper.ids[0][1]}", "file")
+        userdata.save_search("everything", "", "relevance")
+        await _open_view(pilot)
+    return app
+
+
+async def test_saved_searches_on_paper_fields_are_counted(data_dir: Path) -> None:
+    app = await _count_paper_fields(data_dir)
+    assert _counts(app, "kraska") == (1, 1)
+    assert _counts(app, "ermon or nobody") == (1, 1)
+    assert _counts(app, "by id") == (1, 1)
+
+
+async def test_paper_fields_are_counted_in_the_app_when_a_child_counts_the_rest(
+    data_dir: Path, monkeypatch
+) -> None:
+    from tui import caches
+
+    monkeypatch.setattr(caches, "SUBPROCESS_THRESHOLD", 2)  # the library counts as large
+    app = await _count_paper_fields(data_dir)
+    assert app.saved._process is not None  # the child counted what it could
+    assert _counts(app, "kraska") == (1, 1)
+    assert _counts(app, "by id") == (1, 1)
+    assert _counts(app, "everything") == (4, 4)

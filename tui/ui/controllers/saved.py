@@ -144,7 +144,7 @@ class SavedSearchController:
             )
 
     def _count(self, generation: int, searches: list[SavedSearch], data: UserData) -> None:
-        from tui.search.counts import count_searches
+        from tui.search.counts import count_searches, needs_the_corpus
         from tui.store.names import name_key
 
         app = self.app
@@ -153,22 +153,32 @@ class SavedSearchController:
             return
         queries = [s.query for s in searches]
         topics, pending = app.topics.numbers, app.topics.pending
-        counts = self._count_elsewhere(queries, data, topics, pending)
-        if counts is None:
+        # The child holds only the index: what reads the corpus or the inbox is counted here.
+        here = [needs_the_corpus(q) for q in queries]
+        elsewhere = [q for q, local in zip(queries, here, strict=True) if not local]
+        counted = self._count_elsewhere(elsewhere, data, topics, pending) if elsewhere else []
+        if counted is None:
+            counted, here = [], [True] * len(queries)
+        local_queries = [q for q, local in zip(queries, here, strict=True) if local]
+        local_counts: list[SearchCounts] | None = []
+        if local_queries:
             if self._counter is None or self._counter.data is not index.data:
                 from tui.search.index import SearchIndex
 
                 self._counter = SearchIndex(index.data)
-            counts = count_searches(
+            local_counts = count_searches(
                 self._counter,
-                queries,
+                local_queries,
                 data,
                 stop=lambda: generation != self.generation or app.closing,
                 topics=topics,
                 topics_pending=pending,
+                corpus=app.corpus,
             )
-        if counts is None:
+        if local_counts is None:
             return
+        from_child, from_here = iter(counted), iter(local_counts)
+        counts = [next(from_here) if local else next(from_child) for local in here]
         found = {name_key(s.name): c for s, c in zip(searches, counts, strict=True)}
         app.deliver(self._show_counts, generation, searches, found)
 
