@@ -63,6 +63,16 @@ def test_arxiv_api_keeps_latex_and_diacritics_and_reads_an_arxiv_doi_as_the_arxi
     assert "$O(\\sqrt{T \\log T})$" in result.texts[1]
 
 
+def test_an_arxiv_api_answer_is_named_by_its_query_not_the_api_title() -> None:
+    assert read_fixture("feed-arxiv-api.xml").collection.label == "arXiv: cat:cs.LG"
+    assert feed_reader._label("ArXiv Query: search_query=&id_list=2101.00001&start=0") == (
+        "arXiv: 2101.00001"
+    )
+    assert feed_reader._label("ArXiv Query: search_query=au:%22Ada+Lovelace%22") == (
+        'arXiv: au:"Ada Lovelace"'
+    )
+
+
 def test_arxiv_api_says_when_the_query_has_more_results_than_the_file() -> None:
     result = read_fixture("feed-arxiv-api.xml")
     assert any("reports 120 results" in w and "holds 4" in w for w in result.warnings)

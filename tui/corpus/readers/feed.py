@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import re
+import urllib.parse
 from pathlib import Path
 from xml.etree import ElementTree
 from xml.etree.ElementTree import Element, ParseError
@@ -317,7 +318,7 @@ def read(text: str, path: Path) -> ReadResult:
     feed_title = head.text("title")
     link = " ".join(_text(e) or e.get("href", "") for e in head.all("link"))
     arxiv_feed = "arxiv.org" in link.lower() or "arxiv.org" in head.text("id").lower()
-    collection = Collection(label=feed_title or path.stem)
+    collection = Collection(label=_label(feed_title) or path.stem)
 
     warnings: list[str] = []
     texts: list[str] = []
@@ -347,3 +348,18 @@ def read(text: str, path: Path) -> ReadResult:
         what = "no entries" if not items else "no entry with a title or an abstract"
         return failed(FORMAT, path, f"{'Atom' if root_name == 'feed' else 'RSS'} feed with {what}")
     return ReadResult(FORMAT, collection, texts, papers, warnings)
+
+
+_ARXIV_QUERY = re.compile(r"^\s*arxiv\s+query:\s*", re.IGNORECASE)
+
+
+def _label(feed_title: str) -> str:
+    """The collection's name from the feed's title. The arXiv API titles its answers
+    `ArXiv Query: search_query=cat:cs.LG&id_list=&start=0&max_results=50`: that becomes
+    `arXiv: cat:cs.LG` (or `arXiv: 2101.00001, ...` for a list of ids)."""
+    found = _ARXIV_QUERY.match(feed_title)
+    if found is None:
+        return feed_title
+    asked = urllib.parse.parse_qs(html.unescape(feed_title[found.end() :]))
+    what = " ".join(asked.get("search_query", [])) or ", ".join(asked.get("id_list", []))
+    return f"arXiv: {collapse(what)}" if what.strip() else "arXiv"
