@@ -95,15 +95,17 @@ class LoadReportScreen(ModalScreen[None]):
             paragraphs = len(corpus) + corpus.repeated
             title += f" (from {paragraphs:,} paragraphs: {corpus.repeated:,} repeated)"
         table = Table(title=title, expand=True, box=None, title_justify="left")
-        table.add_column("File", overflow="fold")
-        table.add_column("Collection")
-        table.add_column("Abstracts", justify="right")
-        table.add_column("Repeated", justify="right")
-        table.add_column("Format")
+        # The path takes the room the counts leave (folded, never cut: it is what a user
+        # looks for); the collection's name is cut with an ellipsis rather than folded.
+        table.add_column("File", overflow="fold", ratio=1, min_width=16)
+        table.add_column("Collection", overflow="ellipsis", no_wrap=True, max_width=10)
+        table.add_column("Abstracts", justify="right", no_wrap=True)
+        table.add_column("Repeated", justify="right", no_wrap=True)
+        table.add_column("Format", max_width=8)
         # Library entries that give a title but no abstract: loaded, and counted here.
         missing = corpus.without_abstract
         if missing:
-            table.add_column("No abstract", justify="right")
+            table.add_column("No abstract", justify="right", max_width=8)
         for info in corpus.files:
             row: list[Text | str] = [
                 Text(visible_line(str(info.path))),
