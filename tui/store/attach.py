@@ -1,9 +1,14 @@
-"""Finding where an orphaned record belongs: the loaded abstract nearly identical to its snapshot.
+"""Finding where an orphaned record belongs: the same paper, or the loaded abstract
+nearly identical to its snapshot.
 
 A record is an orphan when its abstract id is not loaded (the file was edited,
-moved, or not opened). It re-attaches to the loaded abstract whose normalised text
-has a RapidFuzz ratio of at least 95 with the snapshot; when the two best candidates
-are within `AMBIGUITY_MARGIN` of each other, nothing is picked and the user is asked.
+moved, or not opened, or the paper gained an identifier that now names it: a DOI
+given to an arXiv preprint once published). First, an orphan whose snapshot names a
+paper by DOI, arXiv id or OpenReview id re-attaches to the one loaded paper with one
+of those identifiers, whatever its text now (a new version). Otherwise it re-attaches
+to the loaded abstract whose normalised text has a RapidFuzz ratio of at least 95
+with the snapshot; when the two best candidates are within `AMBIGUITY_MARGIN` of each
+other, nothing is picked and the user is asked.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz, process
 
 from tui.corpus.model import Corpus, normalise
+from tui.corpus.paper import Paper, identity_keys
 from tui.store.records import Snapshot
 
 MIN_RATIO = 95.0
@@ -87,14 +93,43 @@ class Matcher:
         return [(self._ids[lo + index], float(score)) for _, score, index in found]
 
 
+#: The score of a re-attachment by a shared identifier (a text match scores 95–100).
+SAME_PAPER = 100.0
+
+
+def match_identities(papers: Mapping[str, Paper], corpus: Corpus) -> list[Reattachment]:
+    """For each orphan id -> the paper its snapshot names, the loaded abstract sharing a
+    DOI, arXiv id or OpenReview id with it, when exactly one does."""
+    if not papers:
+        return []
+    owner: dict[str, str | None] = {}  # identity key -> abstract id (None: two hold it)
+    for abstract in corpus.abstracts:
+        if abstract.paper is None:
+            continue
+        for key in identity_keys(abstract.paper.ids):
+            held = owner.setdefault(key, abstract.id)
+            if held != abstract.id:
+                owner[key] = None
+    moved = []
+    for orphan_id, paper in papers.items():
+        found = {owner.get(key, "") for key in identity_keys(paper.ids)} - {""}
+        if len(found) == 1 and (target := found.pop()) is not None and target != orphan_id:
+            moved.append(Reattachment(orphan_id, target, SAME_PAPER))
+    return moved
+
+
 def match_orphans(
-    texts: Mapping[str, str], corpus: Corpus
+    texts: Mapping[str, str], corpus: Corpus, papers: Mapping[str, Paper] | None = None
 ) -> tuple[list[Reattachment], list[Ambiguity]]:
-    """For each orphan id -> snapshot text, the unambiguous best match or the ambiguity."""
+    """For each orphan id -> snapshot text, the unambiguous best match or the ambiguity.
+    Orphans in `papers` (id -> the paper its snapshot names) that share an identifier
+    with a loaded paper go to it (`match_identities`) before any text is compared."""
+    moved = match_identities(papers or {}, corpus)
+    placed = {m.old_id for m in moved}
+    texts = {i: t for i, t in texts.items() if i not in placed}
     if not texts:
-        return [], []
+        return moved, []
     matcher = Matcher(corpus)
-    moved: list[Reattachment] = []
     unsure: list[Ambiguity] = []
     for orphan_id, text in texts.items():
         found = matcher.candidates(text)

@@ -197,12 +197,12 @@ class UserData(SavedSearchWrites):
         with self._lock:
             self._corpus = corpus
             self._loaded = frozenset(corpus.by_id)
-            texts = {
-                o.id: o.snapshot.text
-                for o in self._orphans(dismissed=True)
-                if o.snapshot is not None
+            snapshots = {
+                o.id: o.snapshot for o in self._orphans(dismissed=True) if o.snapshot is not None
             }
-        moved, unsure = match_orphans(texts, corpus)
+        texts = {i: snap.text for i, snap in snapshots.items()}
+        papers = {i: snap.paper for i, snap in snapshots.items() if snap.paper is not None}
+        moved, unsure = match_orphans(texts, corpus, papers)
         with self._lock:
             for m in moved:
                 self._reattach(m.old_id, corpus.by_id[m.new_id])
