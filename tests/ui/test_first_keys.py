@@ -16,7 +16,7 @@ from tests.ui.helpers import wait_for_userdata, wait_until
 from tui.ui.app import AbstractsApp, make_app
 from tui.ui.screens.note_editor import NoteEditorScreen
 
-NAMES = {"/": "slash", " ": "space", "\x1b": "escape", "\r": "enter"}
+NAMES = {"/": "slash", " ": "space", "\x1b": "escape", "\r": "enter", "\n": "ctrl+j"}
 
 
 def typed_at_launch(app: AbstractsApp, text: str) -> None:
@@ -43,6 +43,21 @@ async def test_slash_and_words_typed_at_launch_fill_the_filter(seeds_dir: Path) 
         assert app.screen is app.screen_stack[0]  # no note editor opened by the `n`
         assert app.focused is app.filter_input
         assert app.personal.userdata.read_ids() == set()  # the `r` was text
+
+
+async def test_enter_typed_before_the_terminal_went_raw_leaves_the_filter(
+    seeds_dir: Path,
+) -> None:
+    # Typed while the app starts, Enter reaches it as a line feed (the tty's ICRNL):
+    # it must still take the keys after it to the list, where `b` bookmarks.
+    app = make_app([seeds_dir])
+    typed_at_launch(app, "/contrastive\njb")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_userdata(pilot)
+        await wait_until(pilot, lambda: bool(app.personal.userdata.bookmarked_ids()))
+        assert app.filter_input.value == "contrastive"
+        assert app.focused is app.abstract_list
+        assert len(app.personal.userdata.bookmarked_ids()) == 1  # `b` was not text
 
 
 async def test_text_typed_after_n_at_launch_is_the_note(seeds_dir: Path) -> None:

@@ -83,6 +83,22 @@ async def test_resume_reopens_where_the_user_left(seeds_dir: Path, data_dir: Pat
         await wait_until(pilot, lambda: again.detail.scroll_y == detail_y)
 
 
+async def test_quitting_right_after_typing_saves_the_filter_as_typed(
+    seeds_dir: Path, data_dir: Path
+) -> None:
+    import json
+
+    app = make_app([seeds_dir], data_dir=data_dir)
+    async with app.run_test(size=(100, 18)) as pilot:
+        await wait_for_userdata(pilot)
+        # The input holds the new text; its Changed message has not reached the search
+        # yet, as when `q` follows the last letter within a few milliseconds.
+        app.filter_input.value = "vision"
+        app.triage.save_resume()
+        key = f"resume:{app.corpus.fingerprint}"
+        assert json.loads(app.personal.userdata.get_state(key))["filter"] == "vision"
+
+
 async def test_overview_filters_by_a_term_shared_by_two_collections(tmp_path: Path) -> None:
     body = (
         "Diffusion models sample images with a learned denoiser and guidance.\n\n"

@@ -42,6 +42,13 @@ class KeyRouter:
 
     async def route(self, key: events.Key) -> None:
         """A key from the terminal: routed now, or after the keys held before it."""
+        if key.key == "ctrl+j":
+            # Enter typed before the terminal went raw (while the app started) was turned
+            # into a line feed by the tty (ICRNL), which Textual reads as Ctrl+J. Both
+            # mean Enter, as in a shell.
+            enter = events.Key("enter", "\r")
+            enter.set_sender(self.app)
+            key = enter
         self.held.append(key)
         await self.release()
 

@@ -341,12 +341,23 @@ class TriageController:
         current = app.abstract_list.current
         state = {
             "selected": current.id if current else None,
-            "filter": app.search.query_text,
+            "filter": self._filter_text(),
             "order": app.search.order,
             "scroll": int(app.abstract_list.scroll_y),
             "detail_scroll": int(app.detail.scroll_y),
         }
         data.set_state(self._resume_key, json.dumps(state))
+
+    def _filter_text(self) -> str:
+        """The filter as the user typed it. The input holds it; the search's copy can lag
+        a key behind (the input's Changed message is still on its way when `q` quits)."""
+        from textual.css.query import NoMatches
+        from textual.widgets import Input
+
+        try:
+            return self.app.screen_stack[0].query_one("#filter", Input).value
+        except (NoMatches, IndexError):
+            return self.app.search.query_text
 
     def restore_resume(self) -> None:
         app = self.app
