@@ -21,8 +21,8 @@ from rich.style import Style
 from textual.geometry import Region
 
 from tests.ui.helpers import wait_for_userdata
+from tui.triage.marks import RowMarks
 from tui.ui.app import AbstractsApp, make_app
-from tui.ui.widgets.abstract_list import RowMarks
 
 AA = 4.5
 MARKS = "★✎•"

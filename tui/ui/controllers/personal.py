@@ -16,8 +16,8 @@ from textual.app import SystemCommand
 
 from tui.corpus.model import Abstract
 from tui.sanitize import visible
+from tui.triage.marks import RowMarks
 from tui.ui.clock import TimerHandle
-from tui.ui.widgets.abstract_list import RowMarks
 
 if TYPE_CHECKING:
     from tui.store.attach import Ambiguity, AttachReport

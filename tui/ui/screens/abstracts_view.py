@@ -16,7 +16,7 @@ from textual.message import Message
 from textual.screen import Screen
 
 from tui.corpus.model import Abstract
-from tui.ui.widgets.abstract_list import RowMarks
+from tui.triage.marks import RowMarks
 
 #: bookmark, dismiss and read toggle; mark_read only marks read (the feed's Space).
 Act = Literal["bookmark", "dismiss", "read", "mark_read"]

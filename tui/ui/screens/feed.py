@@ -20,8 +20,8 @@ from textual.widgets import Static
 
 from tui.corpus.model import Abstract
 from tui.triage.feed import SORTS, FeedItem, Sort, sort_feed
+from tui.triage.marks import RowMarks
 from tui.ui.screens.abstracts_view import ACT_KEYS, AbstractsView
-from tui.ui.widgets.abstract_list import RowMarks
 from tui.ui.widgets.feed_list import FeedList
 
 

@@ -18,8 +18,8 @@ from textual.widgets.option_list import Option
 
 from tui.corpus.model import Abstract, Corpus
 from tui.sanitize import visible_line
+from tui.triage.marks import RowMarks
 from tui.ui.screens.abstracts_view import ACT_KEYS, AbstractsView
-from tui.ui.widgets.abstract_list import RowMarks
 from tui.ui.widgets.option_list import KeyedOptionList
 
 if TYPE_CHECKING:
