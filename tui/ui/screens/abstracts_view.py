@@ -36,9 +36,9 @@ class AbstractsView(Screen[str | None]):
     marks: RowMarks = RowMarks()
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("b", "act('bookmark')", "★ Bookmark"),
-        Binding("x", "act('dismiss')", "Not interested"),
-        Binding("r", "act('read')", "Read/unread"),
+        Binding("b", "act('bookmark')", "★ Bookmark", id="abstracts.bookmark"),
+        Binding("x", "act('dismiss')", "Not interested", id="abstracts.dismiss"),
+        Binding("r", "act('read')", "Read/unread", id="abstracts.read"),
     ]
 
     @dataclass

@@ -44,9 +44,9 @@ class FeedScreen(AbstractsView):
     s sorts, Enter opens."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,F", "dismiss(None)", "Back"),
-        Binding("space", "read_next", "Read, next"),
-        Binding("s", "toggle_sort", "Sort"),
+        Binding("escape,q,F", "dismiss(None)", "Back", id="feed.back"),
+        Binding("space", "read_next", "Read, next", id="feed.read_next"),
+        Binding("s", "toggle_sort", "Sort", id="feed.sort"),
     ]
 
     @dataclass

@@ -26,7 +26,9 @@ Row = tuple[Abstract, float, Sequence[str]]
 class SimilarScreen(ModalScreen[str | None], AbstractsView):
     """Top matches with their similarity scores; dismisses with the chosen abstract's id."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "dismiss(None)", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "dismiss(None)", "Back", id="similar.back")
+    ]
 
     def __init__(
         self, title: str, subtitle: str, rows: Sequence[Row], marks: RowMarks | None

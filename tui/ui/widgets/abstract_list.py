@@ -38,7 +38,7 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *CURSOR_BINDINGS,
-        Binding("enter", "choose", "Read", show=False),
+        Binding("enter", "choose", "Read", show=False, id="list.choose"),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {

@@ -59,7 +59,7 @@ class FeedList(CursorMoves, ScrollView, can_focus=True):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *CURSOR_BINDINGS,
-        Binding("enter", "choose", "Open", show=False),
+        Binding("enter", "choose", "Open", show=False, id="list.choose"),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"feed-list--cursor"}
