@@ -8,7 +8,7 @@ Prints, for the ICLR corpus by default:
     measured in the same run as the reference;
   * in the app itself (headless, same corpus): the longest gap between ticks of a 5 ms
     timer on the event loop while the feed ranks in its worker, against the longest gap
-    while nothing runs. Target (issue 12): ranking <= 100 ms at 6,506 abstracts, and the
+    while nothing runs. Target: ranking <= 100 ms at 6,506 abstracts, and the
     UI never waits on it.
 
     python bench/feed.py [--corpus DIR] [--readers 30]

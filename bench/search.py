@@ -13,7 +13,7 @@ session_* figures come from fresh processes doing what a user's session does
 (load the files, build the index or read it from the cache, type the queries):
 the first run builds (cold), the second starts from the cache (warm).
 bench_process_peak_rss_mb is this process, which holds everything at once.
-The table ends with each target of the issue (keystroke times, FTS5 ratio,
+The table ends with each target (keystroke times, FTS5 ratio,
 build, warm start, session peak RSS against 1 GB), met or not.
 Prints figures; never fails on slow machines.
 """
@@ -289,7 +289,7 @@ def measure(name: str, corpus: Corpus, corpus_dir: str | None) -> dict[str, floa
 
 
 GB_MIB = 1e9 / 2**20  # 1 GB (10^9 bytes) in MiB, the unit RSS is printed in
-# (row: 0 = the corpus, 1 = the synthetic one; figure; upper limit; what the issue asks,
+# (row: 0 = the corpus, 1 = the synthetic one; figure; upper limit; what is asked,
 # for 6,943 and 100,000 abstracts)
 TARGETS: list[tuple[int, str, float, str]] = [
     (0, "keystroke_median_ms", 10.0, "per keystroke median at {n:,}"),
@@ -309,7 +309,7 @@ TARGETS: list[tuple[int, str, float, str]] = [
 
 
 def check_targets(rows: list[dict[str, float | int | str]]) -> list[dict[str, object]]:
-    """Each target of the issue with the measured figure and whether it is met."""
+    """Each target with the measured figure and whether it is met."""
     checks: list[dict[str, object]] = []
     for row, key, limit, what in TARGETS:
         if row >= len(rows):

@@ -7,7 +7,7 @@ Prints, for the ICLR corpus by default (6,943 abstracts in 369 files):
   * the same two queries done the obvious way (pure Python dicts of TF-IDF
     weights, cosine with every abstract) on the same vectors, with the speed-up
     and the top-10 agreement, which checks the fast path computes the same thing.
-Targets (issue 5): more-like-this median <= 50 ms, bookmarks <= 200 ms, build <= 1 s.
+Targets: more-like-this median <= 50 ms, bookmarks <= 200 ms, build <= 1 s.
 `--calibrate` prints the closest pairs with their character ratio, the data the
 near-duplicate thresholds in tui/similar/model.py were chosen from.
 

@@ -18,7 +18,7 @@ shown and dismisses early on).
 
 Methods, on the same readers in one run:
   * app       `tui.similar.taste.rank` as it is now;
-  * before    the ranking before issue 12 (`model.like`: the even blend of the
+  * before    the earlier ranking (`model.like`: the even blend of the
               centroid and the best single bookmark; dismissals' cosine subtracted
               at half weight);
   * svm       arxiv-sanity's method: scikit-learn LinearSVC (class_weight balanced,
@@ -206,7 +206,7 @@ def app_ranker(model: SimilarityModel) -> Ranker:
     return run
 
 
-# The ranking before issue 12, kept here as the baseline it is measured against.
+# The earlier ranking (`model.like`), kept here as the baseline it is measured against.
 BEFORE_UNLIKE_WEIGHT = 0.5
 
 
@@ -317,7 +317,7 @@ def evaluate(
 
 def scale_timing(corpus: Corpus, n: int, likes: int, seed: int) -> None:
     """The app's ranking time (and the model build) at `n` synthetic abstracts, for a
-    new reader and for heavy ones; the ranking before issue 12 for the new reader."""
+    new reader and for heavy ones; the earlier ranking for the new reader."""
     from search import synthetic
 
     big = synthetic(corpus, n, seed)

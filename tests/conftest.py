@@ -35,6 +35,8 @@ def _isolated_data_dir(
 ) -> Path:
     data = tmp_path_factory.mktemp("data")
     monkeypatch.setenv("ABSTRACTS_DATA_DIR", str(data))
+    # The user's config.toml (keys, theme, auto-read) never reaches a test either.
+    monkeypatch.setenv("ABSTRACTS_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))
     return data
 
 

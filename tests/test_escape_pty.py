@@ -1,4 +1,4 @@
-"""Black-box: hostile file names, abstracts and notes on a real pseudo-terminal (issue 9, finding 1).
+"""Black-box: hostile file names, abstracts and notes on a real pseudo-terminal.
 
 The command runs as users run it, its stdout and stderr on a pty; every byte the
 terminal would receive is collected. The CLI writes no escape sequence of its own,
@@ -73,7 +73,7 @@ class Pty:
 
 @pytest.fixture
 def hostile_dir(tmp_path: Path) -> Path:
-    """The issue's corpus: files named with escape sequences, an abstract full of them."""
+    """A hostile corpus: files named with escape sequences, an abstract full of them."""
     corpus = tmp_path / "d"
     corpus.mkdir()
     (corpus / f"b{OSC52}.txt").write_bytes(b"x\0")  # binary: a load problem naming it

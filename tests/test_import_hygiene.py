@@ -22,7 +22,7 @@ CORE_PACKAGES = [
 
 
 def core_modules() -> list[str]:
-    names = ["tui.locations", "tui.fileio", "tui.caches", "tui.cli", "tui.tagnames"]
+    names = ["tui.locations", "tui.fileio", "tui.caches", "tui.cli", "tui.tagnames", "tui.config"]
     root = Path(tui.__file__).parent
     for package in CORE_PACKAGES:
         folder = root / package.split(".", 1)[1]

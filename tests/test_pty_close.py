@@ -1,4 +1,4 @@
-"""Black-box: the terminal closes at a bad moment (issue 9, finding 2).
+"""Black-box: the terminal closes at a bad moment.
 
 Closing the pty while the app starts, while a child process builds the caches, or
 just after `q` used to leave the process alive for ever (blocked writing to the dead

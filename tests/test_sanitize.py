@@ -1,4 +1,4 @@
-"""tui.sanitize: the one path text from data takes to a terminal (issue 9, finding 1)."""
+"""tui.sanitize: the one path text from data takes to a terminal."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The shutdown guard ends the process whatever hangs (issue 9, finding 2).
+"""The shutdown guard ends the process whatever hangs.
 
 Each case runs in a child process whose main thread then blocks for ever in C code,
 as the app's did in Textual's `Queue.put` once the terminal was gone: a Python

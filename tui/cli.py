@@ -260,6 +260,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     from tui.ui.app import make_app
 
     app = make_app(corpus=corpus, data_dir=args.data_dir)
+    config = locations.config_path(locations.config_dir())
+    if config.exists():  # else nothing to read, and nothing more to import before painting
+        from tui.ui.settings import configure
+
+        configure(app, config)
     guard = app.quit_sequence.guard
     guard.last_words = lambda: _after_the_app(app)
     guard.install()

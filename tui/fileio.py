@@ -131,3 +131,20 @@ def write_export(path: Path, text: str) -> Path:
     with atomic_write(real, mode=mode) as f:
         f.write(text)
     return real
+
+
+def write_problem(target: Path, error: OSError) -> str:
+    """Why `target` cannot be written, in words about `target` itself."""
+    reason = error.strerror or str(error)
+    if isinstance(error, NotARegularFile):
+        return f"{reason}; nothing was written"
+    parent = target.parent
+    if target.is_dir():
+        return "it is a directory"
+    if not parent.is_dir():
+        return f"the directory {parent} does not exist"
+    if error.filename is not None and Path(error.filename) != target:
+        # The file is written beside the target first, then renamed over it; a
+        # directory that refuses new files (/proc, /sys, read-only mounts) fails there.
+        return f"cannot create a file in {parent} ({reason})"
+    return reason

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tui.corpus.model import Abstract, Collection, Corpus, FileInfo, SourceRef, abstract_id
+from tui.search.index import SearchIndex
 
 # (file name, venue, year, plain text[, source text])
 Row = tuple[str, str, int, str] | tuple[str, str, int, str, str]
@@ -70,3 +71,32 @@ class FakePersonal:
 
     def tag_index(self) -> dict[str, set[str]]:
         return self._tags
+
+
+#: Four abstracts sharing words in part: graphs of molecules, of proteins, both, and vision.
+MIXED = [
+    "Graph neural networks for molecules.",
+    "Graph kernels for proteins.",
+    "Graph models for molecules and proteins, a survey.",
+    "Vision models at scale.",
+]
+
+#: Twenty words found in no other abstract, to give abstracts the same length.
+FILLER = " ".join(f"f{i}" for i in range(20))
+
+
+def index_of(texts: list[str]) -> SearchIndex:
+    """An index of `texts`, one abstract each, all from one file (ICLR 2023)."""
+    return SearchIndex.build(make_corpus([("a.txt", "ICLR", 2023, t) for t in texts]))
+
+
+def full_matches(index: SearchIndex, text: str, **kwargs: object) -> list[int]:
+    """Abstracts with every term and phrase, before the close matches (an unmatched phrase
+    gives only close matches)."""
+    result = index.search(text, **kwargs)  # type: ignore[arg-type]
+    return result.indices[: result.matched]
+
+
+def hits(index: SearchIndex, text: str, **kwargs: object) -> list[int]:
+    """Every abstract the search returns for `text`, full and close matches, in order."""
+    return index.search(text, **kwargs).indices  # type: ignore[arg-type]

@@ -10,9 +10,12 @@ import numpy as np
 import pytest
 
 from tests.pickles import RunsCode, object_array
-from tests.search.helpers import make_corpus
+from tests.search.helpers import (
+    make_corpus,
+)
 from tui import cachefile
 from tui.search import cache
+from tui.search import cache as search_cache
 from tui.search.index import SearchIndex
 
 ROWS = [
@@ -188,3 +191,12 @@ def test_old_caches_are_pruned_to_the_shared_policy(tmp_path: Path) -> None:
         os.utime(path, (1_000_000 + n, 1_000_000 + n))
         paths.append(path)
     assert sorted(tmp_path.glob("search-*")) == sorted(paths[-cachefile.KEEP :])
+
+
+def test_the_cache_file_changes_with_the_format_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    corpus = make_corpus([("a.txt", "ICLR", 2023, "Graph networks.")])
+    before = search_cache.cache_path(corpus, tmp_path)
+    monkeypatch.setattr(search_cache, "FORMAT_VERSION", search_cache.FORMAT_VERSION + 1)
+    assert search_cache.cache_path(corpus, tmp_path) != before

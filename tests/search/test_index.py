@@ -2,7 +2,15 @@ from __future__ import annotations
 
 import pytest
 
-from tests.search.helpers import FakePersonal, Row, make_corpus
+from tests.search.helpers import (
+    MIXED,
+    FakePersonal,
+    Row,
+    full_matches,
+    hits,
+    index_of,
+    make_corpus,
+)
 from tui.search.index import SearchIndex
 from tui.search.query import QueryError
 
@@ -31,16 +39,6 @@ def index() -> SearchIndex:
     return SearchIndex.build(make_corpus(ROWS))
 
 
-def hits(index: SearchIndex, text: str, **kwargs: object) -> list[int]:
-    return index.search(text, **kwargs).indices  # type: ignore[arg-type]
-
-
-def full(index: SearchIndex, text: str, **kwargs: object) -> list[int]:
-    """The abstracts matching every term (before the closest matches)."""
-    result = index.search(text, **kwargs)  # type: ignore[arg-type]
-    return result.indices[: result.matched]
-
-
 def test_empty_query_returns_all_in_file_order(index: SearchIndex) -> None:
     result = index.search("")
     assert result.indices == [0, 1, 2, 3, 4]
@@ -55,7 +53,7 @@ def test_typo_finds_word(index: SearchIndex) -> None:
     # `contrastive` first; `contrast` (the same stem) after it.
     assert sorted(hits(index, "contrastve ")[:2]) == [0, 3]
     assert hits(index, "contrastve ")[2:] == [1]
-    assert full(index, "vison langage ") == [2]
+    assert full_matches(index, "vison langage ") == [2]
 
 
 def test_prefix_only_for_the_word_being_typed(index: SearchIndex) -> None:
@@ -89,7 +87,7 @@ def test_every_term_first_then_the_closest_matches(index: SearchIndex) -> None:
 
 def test_phrase_requires_adjacent_words_in_order(index: SearchIndex) -> None:
     assert hits(index, '"contrastive learning"') == [0]
-    assert full(index, '"learning contrastive"') == []
+    assert full_matches(index, '"learning contrastive"') == []
     assert hits(index, '"vision language models"') == [2]
 
 
@@ -189,7 +187,7 @@ def test_more_matched_terms_rank_higher_than_one() -> None:
         )
     )
     # Both match "sparse"; only the first also matches the being-typed "att".
-    assert full(index, "sparse att") == [0]
+    assert full_matches(index, "sparse att") == [0]
     assert hits(index, "sparse att") == [0, 1]
     assert hits(index, "sparse ") == [1, 0]
 
@@ -362,7 +360,7 @@ def forms() -> SearchIndex:
     ],
 )
 def test_word_forms_match(forms: SearchIndex, query: str, expected: set[int]) -> None:
-    assert set(full(forms, query)) == expected, query
+    assert set(full_matches(forms, query)) == expected, query
 
 
 def test_stop_words_are_never_required(forms: SearchIndex) -> None:
@@ -372,8 +370,8 @@ def test_stop_words_are_never_required(forms: SearchIndex) -> None:
 
 
 def test_only_stop_words_are_searched_as_words(forms: SearchIndex) -> None:
-    assert set(full(forms, "for ")) == {2}
-    assert set(full(forms, "of ")) == {0}
+    assert set(full_matches(forms, "for ")) == {2}
+    assert set(full_matches(forms, "of ")) == {0}
 
 
 def test_nothing_shared_is_the_only_empty_result(forms: SearchIndex) -> None:
@@ -422,7 +420,7 @@ def test_a_phrase_never_spans_two_abstracts() -> None:
             ]
         )
     )
-    assert full(index, '"graph neural"') == []
+    assert full_matches(index, '"graph neural"') == []
 
 
 def test_a_word_in_most_abstracts_is_not_required() -> None:
@@ -435,7 +433,7 @@ def test_a_word_in_most_abstracts_is_not_required() -> None:
     result = index.search("robust initialization learning ")
     assert result.indices[: result.matched] == [0]
     # A query of common words only still requires them all.
-    assert len(full(index, "learning ")) == 21
+    assert len(full_matches(index, "learning ")) == 21
 
 
 def test_a_phrase_no_abstract_has_gives_the_closest_matches(index: SearchIndex) -> None:
@@ -471,3 +469,17 @@ def test_tag_fields() -> None:
     assert hits(index, "-has:tag", personal=personal) == [4]
     assert hits(index, "tag:nothing-like-it ", personal=personal) == []
     assert hits(index, "has:tag") == []
+
+
+def test_an_index_refuses_a_different_corpus() -> None:
+    index = index_of(MIXED)
+    other = make_corpus([("a.txt", "ICLR", 2023, "Only one.")])
+    with pytest.raises(ValueError, match="built for a different corpus"):
+        index.search("graph", corpus=other)
+
+
+def test_an_index_names_the_corpus_mismatch() -> None:
+    index = index_of(MIXED)
+    with pytest.raises(ValueError) as info:
+        index.search("graph", corpus=make_corpus([("a.txt", "ICLR", 2023, "Only one.")]))
+    assert str(info.value) == "this index was built for a different corpus"

@@ -192,3 +192,105 @@ def test_a_query_reads_at_most_a_capped_number_of_words() -> None:
     for text in ("graph " * (MAX_QUERY_WORDS + 1), "graph " * 20_000, '"' + "graph " * 40 + '"'):
         with pytest.raises(QueryError, match=f"at most {MAX_QUERY_WORDS} words"):
             parse_query(text)
+
+
+@pytest.mark.parametrize(
+    ("value", "years"),
+    [
+        ("2023", (2023, 2023)),
+        ("2022..2024", (2022, 2024)),
+        ("2022..", (2022, 9999)),
+        ("..2024", (0, 2024)),
+        ("2023..2023", (2023, 2023)),
+    ],
+)
+def test_year_ranges_may_be_open_at_either_end(value: str, years: tuple[int, int]) -> None:
+    [clause] = parse_query(f"year:{value} ").fields
+    assert clause.arg == years
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("year:20x3", "year: expects a year like 2023 or a range like 2022..2024, not '20x3'"),
+        ("year:", "year: expects a year like 2023 or a range like 2022..2024"),
+        ("year:..", "year: expects a year like 2023 or a range like 2022..2024, not '..'"),
+        (
+            "year:2022..20",
+            "year: expects a year like 2023 or a range like 2022..2024, not '2022..20'",
+        ),
+        (
+            "is:happy",
+            "unknown value is:happy; try is:bookmarked, is:read, is:unread, is:dismissed, is:new",
+        ),
+        ("has:notes", "unknown value has:notes; try has:abstract, has:note, has:tag"),
+        ("venue: ", "venue: needs a value, for example venue:iclr"),
+        ("file:", "file: needs a value, for example file:iclr"),
+        ("note:!!", "note: needs a word, for example note:revisit"),
+        ('graph "abc', 'unclosed quote: "abc (add a closing ")'),
+        ('graph ab"cd', 'a quote inside a word: ab"cd (put a space before the opening ")'),
+        ("tag:##", "tag: needs a tag name, for example tag:to-cite"),
+        ("topic:", "topic: expects a topic number like topic:3 (T lists them)"),
+        ("topic:x", "topic: expects a topic number like topic:3 (T lists them), not 'x'"),
+        ("topic:0", "topic: expects a topic number like topic:3 (T lists them), not '0'"),
+    ],
+)
+def test_a_bad_query_is_explained_quoting_only_the_bad_part(text: str, message: str) -> None:
+    with pytest.raises(QueryError) as info:
+        parse_query(text)
+    assert str(info.value) == message
+
+
+def test_choice_values_are_case_blind() -> None:
+    assert [f.arg for f in parse_query("is:Read HAS:Note").fields] == ["read", "note"]
+
+
+def test_field_values_are_trimmed_and_folded() -> None:
+    assert parse_query('venue:" ICLR "').fields[0].arg == "iclr"
+
+
+def test_a_field_name_one_letter_off_is_an_error_listing_the_fields() -> None:
+    with pytest.raises(QueryError) as info:
+        parse_query("venu:iclr")
+    assert str(info.value) == (
+        "unknown field venu: (did you mean venue:? fields: author:, file:, has:, id:, is:, "
+        "new:, note:, tag:, title:, topic:, venue:, year:)"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Mixup: Beyond empirical risk",  # a pasted title: the name has no value after it
+        "yearly:2023",  # two letters off `year`, and no word after it
+        "arXiv:2301.00001",  # a number after it: an identifier pasted
+        "https://example.org/paper",  # no word after it: an address
+        "a:b",  # one letter: a ratio or a label, not a field's name
+        "vanue:",  # no value after it
+    ],
+)
+def test_other_names_with_a_colon_are_text(text: str) -> None:
+    q = parse_query(text)
+    assert q.fields == () and q.terms
+
+
+def test_a_three_letter_name_one_letter_off_a_field_is_an_error() -> None:
+    with pytest.raises(QueryError, match="did you mean has:"):
+        parse_query("haz:note")
+
+
+def test_quotes_and_negations_parse_as_written() -> None:
+    assert parse_query("graph").text == "graph"
+    assert parse_query("-vision-language").phrases == (
+        Phrase(("vision", "language"), negated=True),
+    )
+    assert parse_query('-"×"').phrases == (Phrase(("\\times",), negated=True),)
+    assert parse_query('"graph neural"x ').terms == (Term("x"),)
+    q = parse_query('"" graph ')
+    assert q.terms == (Term("graph"),) and q.phrases == ()
+    assert parse_query("$ graph ").terms == (Term("graph"),)
+
+
+def test_a_tag_name_may_be_any_letters() -> None:
+    assert parse_query("tag:X").fields[0].arg == "x"
+    assert parse_query("tag:#to-cite").fields[0].arg == "to-cite"

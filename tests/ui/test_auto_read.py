@@ -1,4 +1,4 @@
-"""Auto-read (issue 10, point 3): an abstract the user moved to and kept on screen for
+"""Auto-read: an abstract the user moved to and kept on screen for
 READ_AFTER_SECONDS is marked read; not while the filter has focus or a modal is open,
 never the one shown at launch until the user moves, and not when turned off.
 The app runs on a manual clock: the tests move time on instead of sleeping."""

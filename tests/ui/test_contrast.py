@@ -21,8 +21,8 @@ from rich.style import Style
 from textual.geometry import Region
 
 from tests.ui.helpers import wait_for_userdata
+from tui.triage.marks import RowMarks
 from tui.ui.app import AbstractsApp, make_app
-from tui.ui.widgets.abstract_list import RowMarks
 
 AA = 4.5
 MARKS = "★✎•"
@@ -174,7 +174,7 @@ async def test_every_theme_offered_passes_aa(seeds_dir: Path) -> None:
 
 
 def test_contrast_of_a_known_pair() -> None:
-    """The issue's figure: bold #e0e0e0 on #fea62b is 1.49:1."""
+    """A pair measured by hand: bold #e0e0e0 on #fea62b is 1.49:1."""
     assert contrast(Style.parse("#e0e0e0 on #fea62b")) == pytest.approx(1.49, abs=0.01)
     assert contrast(Style.parse("#ffffff on #000000")) == pytest.approx(21.0)
 

@@ -1,4 +1,4 @@
-"""Text from data in the app's widgets and toasts: shown, never obeyed (issue 9, finding 1)."""
+"""Text from data in the app's widgets and toasts: shown, never obeyed."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The palette's Export… dialog (issue 10, point 5): format, scope and path; an existing
-file is never replaced; nothing to export writes nothing; the current list exports
-exactly the rows shown."""
+"""The palette's Export… dialog: format, scope and path; an existing file is never
+replaced; nothing to export writes nothing; the current list exports exactly the rows
+shown."""
 
 from __future__ import annotations
 

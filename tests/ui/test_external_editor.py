@@ -1,4 +1,4 @@
-"""`e`: the current abstract's note in $VISUAL / $EDITOR (issue 10, point 4).
+"""`e`: the current abstract's note in $VISUAL / $EDITOR.
 
 The editor is a small Python script standing in for vim. Under `run_test` the headless
 driver cannot suspend, so the app-level tests replace `App.suspend` with a no-op context;

@@ -1,5 +1,5 @@
 """Notes: emptying one (which deletes it) is undoable, the notes view shows the first
-lines of a multi-line note, and Tab indents in the editor (issue 10, points 4 and 9)."""
+lines of a multi-line note, and Tab indents in the editor."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Keys pressed before the user's data has opened are applied when it opens (issue 10,
-point 2): in order, on the abstract they were pressed on, undoable, never refused.
+"""Keys pressed before the user's data has opened are applied when it opens: in order,
+on the abstract they were pressed on, undoable, never refused.
 
 The data is held closed by replacing the controller's `open` until the test opens it.
 """

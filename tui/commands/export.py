@@ -13,15 +13,16 @@ from __future__ import annotations
 import argparse
 import sqlite3
 import sys
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from tui import locations
 from tui.commands import complain, help_formatter
-from tui.fileio import NotARegularFile, write_export
+from tui.fileio import write_export, write_problem
 from tui.sanitize import visible_line
 from tui.store import export
 from tui.store.db import Store, StoreError
+from tui.store.exporting import NoStore, read_saved, render
 from tui.store.records import StoreData
 from tui.tagnames import TagError, normalise_tag
 
@@ -82,43 +83,13 @@ def _tag_name(text: str) -> str:
         raise argparse.ArgumentTypeError(str(e)) from e
 
 
-class NoStore(Exception):
-    """There is no database in the data directory: nothing to export."""
-
-
 def load(directory: Path, prog: str = "abstracts export") -> StoreData:
     """The store in `directory`, read only (raises `NoStore`, `StoreError`, `sqlite3.Error`);
     its warnings go to stderr under `prog`'s name."""
-    database = locations.database_path(directory)
-    if not database.is_file():
-        # Not an empty export: that would read as "you have no notes" when the
-        # directory is simply the wrong one (or was never used).
-        raise NoStore(f"no {database.name} in {directory}: nothing to export")
-    store = Store.open(directory, read_only=True)
-    try:
-        data = store.load()
-        for notice in store.notices:
-            complain(f"{prog}: warning: {notice}")
-        return data
-    finally:
-        store.close()
-
-
-def write_problem(target: Path, error: OSError) -> str:
-    """Why `target` cannot be written, in words about `target` itself."""
-    reason = error.strerror or str(error)
-    if isinstance(error, NotARegularFile):
-        return f"{reason}; nothing was written"
-    parent = target.parent
-    if target.is_dir():
-        return "it is a directory"
-    if not parent.is_dir():
-        return f"the directory {parent} does not exist"
-    if error.filename is not None and Path(error.filename) != target:
-        # The file is written beside the target first, then renamed over it; a
-        # directory that refuses new files (/proc, /sys, read-only mounts) fails there.
-        return f"cannot create a file in {parent} ({reason})"
-    return reason
+    data, notices = read_saved(directory)
+    for notice in notices:
+        complain(f"{prog}: warning: {notice}")
+    return data
 
 
 def _nothing(fmt: str, bookmarked: bool, with_notes: bool, tag: str | None = None) -> str:
@@ -133,54 +104,6 @@ def _nothing(fmt: str, bookmarked: bool, with_notes: bool, tag: str | None = Non
     if with_notes:
         return "no abstract has a note"
     return "no bookmarks, notes or read marks" if fmt == "json" else "no bookmarks or notes"
-
-
-def render(
-    data: StoreData,
-    fmt: str,
-    *,
-    bookmarked: bool,
-    with_notes: bool,
-    ids: Collection[str] | None = None,
-    tag: str | None = None,
-) -> str | None:
-    """The export text in one of `export.FORMATS`, or None when there is nothing to export
-    (JSON, unfiltered, exports read marks and saved state too; the other formats
-    bookmarks and notes). `ids` narrows to those abstracts, marked or not (the reader's
-    current list; their records must be in `data.records`); `tag` to those with that tag."""
-    if fmt == "json":
-        if bookmarked or with_notes or ids is not None or tag is not None:
-            keep = {
-                i.id
-                for i in export.items(
-                    data, bookmarked=bookmarked, with_notes=with_notes, ids=ids, tag=tag
-                )
-            }
-            data = StoreData(
-                records={k: v for k, v in data.records.items() if k in keep},
-                bookmarks={k: v for k, v in data.bookmarks.items() if k in keep},
-                dismissals={k: v for k, v in data.dismissals.items() if k in keep},
-                reads={k: v for k, v in data.reads.items() if k in keep},
-                notes={k: v for k, v in data.notes.items() if k in keep},
-                conflicts=[c for c in data.conflicts if c.abstract_id in keep],
-                tags={k: v for k, v in data.tags.items() if k in keep},
-            )
-        listed = ids is not None and bool(data.records)  # a list is its abstracts, marked or not
-        marked = data.bookmarks or data.notes or data.reads or data.conflicts or data.tags
-        if not (listed or marked or data.dismissals or data.state or data.searches):
-            return None
-        return export.to_json(data)
-    selected = export.items(data, bookmarked=bookmarked, with_notes=with_notes, ids=ids, tag=tag)
-    if not selected:
-        return None
-    writers = {
-        "md": export.to_markdown,
-        "bibtex": export.to_bibtex,
-        "csv": export.to_csv,
-        "ris": export.to_ris,
-        "csljson": export.to_csljson,
-    }
-    return writers[fmt](selected)
 
 
 def main_export(argv: Sequence[str]) -> int:

@@ -124,8 +124,9 @@ def _load(prog: str, paths: list[str], data_dir: str | None) -> Corpus | None:
 
 def _user_data(prog: str, data_dir: str | None) -> StoreData:
     """The data dir's store, read-only; empty (with a warning) when there is none to read."""
-    from tui.commands.export import NoStore, load
+    from tui.commands.export import load
     from tui.store.db import StoreError
+    from tui.store.exporting import NoStore
 
     directory = locations.data_dir(data_dir)
     try:

@@ -3,7 +3,8 @@
     follow = ["cs.LG", 'abs:"diffusion" AND cat:cs.CV']
     api_url = "https://export.arxiv.org/api/query"   # a mirror, or a test server
 
-Read with tomllib. Writing changes only the `follow` array: every other line, key and
+Read with tomllib (`tui/config.py`, which also reads the app's settings from the same
+file). Writing changes only the `follow` array: every other line, key and
 comment stays as the user wrote it (the file is edited, not regenerated), the result is
 parsed again to check nothing else moved, and it is written atomically.
 """
@@ -17,15 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tui.config import ConfigError as ConfigError  # re-exported: the inbox's callers catch it
+from tui.config import parse_toml, read_text
 from tui.fileio import write_text_atomically
 
 DEFAULT_API_URL = "https://export.arxiv.org/api/query"
 _TABLE = re.compile(r"^\s*\[")
 _FOLLOW = re.compile(r"^\s*follow\s*=")
-
-
-class ConfigError(Exception):
-    """The config file cannot be read or written; the message names it and says why."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,26 +36,10 @@ class Config:
     raw: dict[str, Any] = field(default_factory=dict)
 
 
-def _parse(text: str, path: Path) -> dict[str, Any]:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{path}: not valid TOML ({e}); fix or remove it") from e
-
-
-def _read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return ""
-    except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(f"{path}: cannot be read ({e})") from e
-
-
 def read_config(path: Path) -> Config:
     """The config at `path` (defaults when there is no file). Raises ConfigError for a file
     that is not TOML or whose keys have the wrong type."""
-    data = _parse(_read_text(path), path)
+    data = parse_toml(read_text(path), path)
     follow = data.get("follow", [])
     if not isinstance(follow, list) or not all(isinstance(s, str) for s in follow):
         raise ConfigError(f"{path}: follow must be a list of strings")
@@ -91,8 +74,8 @@ def _follow_span(lines: list[str]) -> tuple[int, int] | None:
 
 def write_follow(path: Path, sources: list[str]) -> None:
     """Set the config's `follow` list to `sources`, keeping everything else in the file."""
-    text = _read_text(path)
-    before = _parse(text, path)
+    text = read_text(path)
+    before = parse_toml(text, path)
     lines = text.splitlines()
     block = _follow_block(sources)
     span = _follow_span(lines)
@@ -103,7 +86,7 @@ def write_follow(path: Path, sources: list[str]) -> None:
         at = next((i for i, line in enumerate(lines) if _TABLE.match(line)), len(lines))
         lines[at:at] = [*block, ""] if at < len(lines) else block
     new_text = "\n".join(lines) + "\n"
-    after = _parse(new_text, path)
+    after = parse_toml(new_text, path)
     if after.get("follow") != sources or {k: v for k, v in after.items() if k != "follow"} != {
         k: v for k, v in before.items() if k != "follow"
     }:

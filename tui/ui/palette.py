@@ -40,8 +40,10 @@ def help_sections(app: AbstractsApp) -> list[HelpSection]:
         for binding in bindings:
             # An unlisted twin of a key (no description) is the same key: named once.
             if isinstance(binding, Binding) and binding.description:
+                # The keys config.toml gave it (Textual keeps the keymap in `_keymap`).
+                bound = app._keymap.get(binding.id, binding.key) if binding.id else binding.key
                 keys = ", ".join(
-                    app.get_key_display(Binding(k.strip(), "")) for k in binding.key.split(",")
+                    app.get_key_display(Binding(k.strip(), "")) for k in bound.split(",")
                 )
                 # The footer's word, or the longer tooltip where the binding has one.
                 rows.append((keys, binding.tooltip or binding.description))

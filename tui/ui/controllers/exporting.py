@@ -1,6 +1,6 @@
 """Export from the reader: the dialog's defaults and checks, and the writing.
 
-The text is made by `tui.commands.export` from the store as saved (the store is
+The text is made by `tui.store.exporting` from the store as saved (the store is
 flushed first), as `abstracts export` makes it, and written atomically by a thread
 worker. An existing file is never replaced; nothing to export writes nothing.
 """
@@ -78,9 +78,9 @@ class ExportController:
     def _write(self, request: ExportRequest, shown: list[Abstract]) -> None:
         import sqlite3  # here, not at the top: nothing of the store is needed to paint
 
-        from tui.commands.export import NoStore, load, render, write_problem
-        from tui.fileio import write_export
+        from tui.fileio import write_export, write_problem
         from tui.store.db import StoreError
+        from tui.store.exporting import NoStore, read_saved, render
         from tui.store.records import Snapshot
 
         app = self.app
@@ -88,12 +88,14 @@ class ExportController:
             data.flush(timeout=5)
         scope = request.scope
         try:
-            stored = load(app.data_dir)
+            stored, notices = read_saved(app.data_dir)
         except NoStore:
-            stored = None
+            stored, notices = None, []
         except (StoreError, sqlite3.Error) as e:
             self._tell(f"Export failed: {e}", severity="error")
             return
+        for notice in notices:  # a notification: stderr is the terminal the app draws on
+            self._tell(notice, severity="warning")
         text = None
         if stored is not None or scope == "list":
             from tui.store.records import StoreData

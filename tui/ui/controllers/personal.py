@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING
 
 from textual.app import SystemCommand
 
+from tui.config import Settings
 from tui.corpus.model import Abstract
 from tui.sanitize import visible
+from tui.triage.marks import RowMarks
 from tui.ui.clock import TimerHandle
-from tui.ui.widgets.abstract_list import RowMarks
 
 if TYPE_CHECKING:
     from tui.store.attach import Ambiguity, AttachReport
@@ -48,6 +49,11 @@ class PersonalController:
         self.rescue_text: str | None = None
         #: Keys pressed before the data opened, applied in order when it opens.
         self._queued: list[Callable[[UserData], object]] = []
+        #: config.toml's settings (`ui/settings.apply_settings`): what it sets wins over
+        #: what the user's data remembers from the palette.
+        self.settings = Settings()
+        #: Auto-read as switched in the palette this session (None: not switched).
+        self._auto_read_switched: bool | None = None
 
     # -- opening -------------------------------------------------------------
 
@@ -82,7 +88,12 @@ class PersonalController:
         app.view_changed()
         app.triage.restore_resume()
         theme = userdata.get_state(THEME_KEY)
-        if theme and theme != app.theme and theme in app.available_themes:
+        if (
+            self.settings.theme is None
+            and theme
+            and theme != app.theme
+            and theme in app.available_themes
+        ):
             app.theme = theme
         if (current := app.abstract_list.current) is not None:
             self._arm_read_timer(current)  # counts once the user has moved (see auto-read)
@@ -235,11 +246,16 @@ class PersonalController:
     # An abstract on screen for READ_AFTER_SECONDS is marked read, except: while the filter
     # has focus or a modal screen is open (the user is not reading it), the abstract shown
     # at launch until the user moves (else every start spoils is:unread), and never when
-    # the user turned it off (palette: Auto-read, kept in the store's state).
+    # the user turned it off (palette: Auto-read, kept in the store's state; or config.toml's
+    # `auto_read = false`, which the palette switches for the session only).
 
     @property
     def auto_read(self) -> bool:
         """Whether dwell time marks abstracts read (on unless the user turned it off)."""
+        if self._auto_read_switched is not None:
+            return self._auto_read_switched
+        if self.settings.auto_read is not None:
+            return self.settings.auto_read
         return self.userdata is None or self.userdata.get_state(AUTO_READ_KEY) != "off"
 
     def user_acted(self) -> None:
@@ -294,7 +310,7 @@ class PersonalController:
         self.when_open(self._toggle_auto_read)
 
     def _toggle_auto_read(self, data: UserData) -> None:
-        on = not self.auto_read
+        on = self._auto_read_switched = not self.auto_read
         data.set_state(AUTO_READ_KEY, "on" if on else "off")
         if on:
             self.focus_changed()

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Literal
 from rich.text import Text
 
 from tui import locations
-from tui.ui.widgets.abstract_list import Spans
+from tui.search.spans import Spans
 
 if TYPE_CHECKING:
     from tui.caches import CacheBuild

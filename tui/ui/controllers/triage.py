@@ -369,7 +369,8 @@ class TriageController:
             state = json.loads(raw)
         except ValueError:
             return
-        app.search.set_order("file" if state.get("order") == "file" else "relevance")
+        if app.personal.settings.default_sort is None:  # else config.toml's order stands
+            app.search.set_order("file" if state.get("order") == "file" else "relevance")
         self.resume_selection = state.get("selected")
         self.resume_scroll = int(state.get("scroll") or 0)
         if self.resume_selection and state.get("detail_scroll"):

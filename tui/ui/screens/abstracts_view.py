@@ -16,7 +16,7 @@ from textual.message import Message
 from textual.screen import Screen
 
 from tui.corpus.model import Abstract
-from tui.ui.widgets.abstract_list import RowMarks
+from tui.triage.marks import RowMarks
 
 #: bookmark, dismiss and read toggle; mark_read only marks read (the feed's Space).
 Act = Literal["bookmark", "dismiss", "read", "mark_read"]
@@ -36,9 +36,9 @@ class AbstractsView(Screen[str | None]):
     marks: RowMarks = RowMarks()
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("b", "act('bookmark')", "★ Bookmark"),
-        Binding("x", "act('dismiss')", "Not interested"),
-        Binding("r", "act('read')", "Read/unread"),
+        Binding("b", "act('bookmark')", "★ Bookmark", id="abstracts.bookmark"),
+        Binding("x", "act('dismiss')", "Not interested", id="abstracts.dismiss"),
+        Binding("r", "act('read')", "Read/unread", id="abstracts.read"),
     ]
 
     @dataclass

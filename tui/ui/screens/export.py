@@ -56,7 +56,9 @@ def extension(fmt: str) -> str:
 class ExportScreen(ModalScreen[ExportRequest | None]):
     """Pick a format, a scope and a path; Enter or Export exports, Esc cancels."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="export.cancel")
+    ]
 
     def __init__(
         self,

@@ -20,8 +20,8 @@ from textual.widgets import Static
 
 from tui.corpus.model import Abstract
 from tui.triage.feed import SORTS, FeedItem, Sort, sort_feed
+from tui.triage.marks import RowMarks
 from tui.ui.screens.abstracts_view import ACT_KEYS, AbstractsView
-from tui.ui.widgets.abstract_list import RowMarks
 from tui.ui.widgets.feed_list import FeedList
 
 
@@ -44,9 +44,9 @@ class FeedScreen(AbstractsView):
     s sorts, Enter opens."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,F", "dismiss(None)", "Back"),
-        Binding("space", "read_next", "Read, next"),
-        Binding("s", "toggle_sort", "Sort"),
+        Binding("escape,q,F", "dismiss(None)", "Back", id="feed.back"),
+        Binding("space", "read_next", "Read, next", id="feed.read_next"),
+        Binding("s", "toggle_sort", "Sort", id="feed.sort"),
     ]
 
     @dataclass

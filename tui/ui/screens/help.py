@@ -19,7 +19,7 @@ class HelpScreen(ModalScreen[None]):
     """A scrollable list of bindings; any of Esc, q or ? closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,question_mark", "dismiss", "Close"),
+        Binding("escape,q,question_mark", "dismiss", "Close", id="help.close"),
     ]
 
     def __init__(self, sections: Sections) -> None:

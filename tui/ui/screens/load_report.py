@@ -35,7 +35,9 @@ _MISSING_EXPLAINED = (
 class LoadReportScreen(ModalScreen[None]):
     """Problems first (they need the user's attention), then what was merged, then the files."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,L", "dismiss", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,L", "dismiss", "Close", id="load_report.close")
+    ]
 
     def __init__(self, corpus: Corpus) -> None:
         super().__init__()

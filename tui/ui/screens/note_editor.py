@@ -77,7 +77,9 @@ class NoteEditorScreen(ModalScreen[str]):
         abstract: Abstract
         text: str
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Save and close")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Save and close", id="note.close")
+    ]
 
     def __init__(
         self,

@@ -18,8 +18,8 @@ from textual.widgets.option_list import Option
 
 from tui.corpus.model import Abstract, Corpus
 from tui.sanitize import visible_line
+from tui.triage.marks import RowMarks
 from tui.ui.screens.abstracts_view import ACT_KEYS, AbstractsView
-from tui.ui.widgets.abstract_list import RowMarks
 from tui.ui.widgets.option_list import KeyedOptionList
 
 if TYPE_CHECKING:
@@ -57,8 +57,8 @@ class NotesScreen(ModalScreen[str | None], AbstractsView):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,N", "dismiss(None)", "Back"),
-        Binding("d", "drop_copy", "Drop conflict copy"),
+        Binding("escape,q,N", "dismiss(None)", "Back", id="notes.back"),
+        Binding("d", "drop_copy", "Drop conflict copy", id="notes.drop_copy"),
     ]
 
     @dataclass
@@ -165,7 +165,9 @@ class NotesScreen(ModalScreen[str | None], AbstractsView):
 class ResolveScreen(ModalScreen[tuple[str, str] | None]):
     """An orphaned record matches two loaded abstracts equally well: the user picks one."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Decide later")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "dismiss(None)", "Decide later", id="conflict.later")
+    ]
 
     def __init__(self, ambiguity: Ambiguity, corpus: Corpus) -> None:
         super().__init__()

@@ -56,7 +56,9 @@ class OverviewScreen(ModalScreen[str | None]):
     Filters end in a space so the last word is matched whole, not as a prefix being typed.
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,O", "dismiss(None)", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,O", "dismiss(None)", "Back", id="overview.back")
+    ]
 
     def __init__(
         self,

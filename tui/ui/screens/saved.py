@@ -42,7 +42,9 @@ class NameCheck:
 class NameScreen(ModalScreen[str | None]):
     """One line to name (or rename) a saved search; Enter saves, Esc cancels."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="save_search.cancel")
+    ]
 
     def __init__(
         self, title: str, about: Text, check: Callable[[str], NameCheck], initial: str = ""
@@ -95,8 +97,8 @@ class ConfirmScreen(ModalScreen[bool]):
     """A question answered with y (or Enter) or n (or Esc)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,enter", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
+        Binding("y,enter", "answer(True)", "Yes", id="confirm.yes"),
+        Binding("n,escape", "answer(False)", "No", id="confirm.no"),
     ]
 
     def __init__(self, title: str, question: Text) -> None:
@@ -149,9 +151,9 @@ class SavedSearchesScreen(ModalScreen[str | None]):
     """Every saved search with its counts; Enter applies one (dismisses with its name)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,at", "dismiss(None)", "Back"),
-        Binding("r", "rename", "Rename"),
-        Binding("d", "delete", "Delete"),
+        Binding("escape,q,at", "dismiss(None)", "Back", id="saved_searches.back"),
+        Binding("r", "rename", "Rename", id="saved_searches.rename"),
+        Binding("d", "delete", "Delete", id="saved_searches.delete"),
     ]
 
     def __init__(

@@ -16,8 +16,8 @@ from textual.widgets.option_list import Option
 
 from tui.corpus.model import Abstract
 from tui.sanitize import visible_line
+from tui.triage.marks import RowMarks
 from tui.ui.screens.abstracts_view import ACT_KEYS, AbstractsView
-from tui.ui.widgets.abstract_list import RowMarks
 from tui.ui.widgets.option_list import KeyedOptionList
 
 Row = tuple[Abstract, float, Sequence[str]]
@@ -26,7 +26,9 @@ Row = tuple[Abstract, float, Sequence[str]]
 class SimilarScreen(ModalScreen[str | None], AbstractsView):
     """Top matches with their similarity scores; dismisses with the chosen abstract's id."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "dismiss(None)", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "dismiss(None)", "Back", id="similar.back")
+    ]
 
     def __init__(
         self, title: str, subtitle: str, rows: Sequence[Row], marks: RowMarks | None

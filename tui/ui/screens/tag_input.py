@@ -57,14 +57,16 @@ class TagLine(Input):
     """The input line; Tab takes the completion shown (as → does) rather than moving on."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("tab", "cursor_right", "Complete", show=False),
+        Binding("tab", "cursor_right", "Complete", show=False, id="tag_input.complete"),
     ]
 
 
 class TagInputScreen(ModalScreen[TagEdit | None]):
     """Add or remove tags on one abstract or on every abstract of a list."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "dismiss(None)", "Cancel", id="tag_input.cancel")
+    ]
 
     def __init__(self, title: str, subject: str, current: Sequence[str], known: Sequence[str]):
         """`title` says what is tagged, `subject` names it (a headline, `212 abstracts`),

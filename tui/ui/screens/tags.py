@@ -64,13 +64,13 @@ class TagsScreen(ModalScreen[str | None]):
         tag: str
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "Back"),
-        Binding("q,number_sign", "dismiss(None)", "Back", show=False),
-        Binding("r", "rename", "Rename", show=False),
-        Binding("d", "delete", "Delete", show=False),
+        Binding("escape", "back", "Back", id="tags.back"),
+        Binding("q,number_sign", "dismiss(None)", "Back", show=False, id="tags.close"),
+        Binding("r", "rename", "Rename", show=False, id="tags.rename"),
+        Binding("d", "delete", "Delete", show=False, id="tags.delete"),
         # A modal screen holds back the app's keys: undo and redo are passed on here.
-        Binding("u", "app.undo", "Undo", show=False),
-        Binding("ctrl+r", "app.redo", "Redo", show=False),
+        Binding("u", "app.undo", "Undo", show=False, id="abstracts.undo"),
+        Binding("ctrl+r", "app.redo", "Redo", show=False, id="abstracts.redo"),
     ]
 
     def __init__(self, rows: Sequence[tuple[str, int]]) -> None:

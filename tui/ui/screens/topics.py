@@ -66,7 +66,9 @@ def topic_line(number: int, row: CountRow, largest: int, width: int) -> Text:
 class TopicsScreen(ModalScreen[int | None]):
     """Dismisses with the topic chosen (its number), or None."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,T", "dismiss(None)", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,T", "dismiss(None)", "Back", id="topics.back")
+    ]
 
     def __init__(self, rows: Sequence[CountRow], status: str | None, total: int) -> None:
         super().__init__()

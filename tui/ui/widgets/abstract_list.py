@@ -8,9 +8,8 @@ the cost of showing, filtering or jumping does not grow with the corpus
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Mapping, Sequence
-from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.style import Style
@@ -27,36 +26,11 @@ from textual.strip import Strip
 
 from tui.corpus.model import Abstract, Corpus
 from tui.sanitize import visible_line
+from tui.search.spans import Spans
 from tui.tagnames import format_tags
+from tui.triage.marks import RowMarks
 from tui.ui.widgets import paper_row
 from tui.ui.widgets.cursor import CURSOR_BINDINGS, CursorMoves
-
-Spans = Callable[[str], Sequence[tuple[int, int]]]
-
-
-@dataclass(frozen=True)
-class RowMarks:
-    """What the list shows about personal state; set by the app, never read from disk here."""
-
-    bookmarked: AbstractSet[str] = frozenset()
-    noted: AbstractSet[str] = frozenset()
-    read: AbstractSet[str] = frozenset()
-    tags: Mapping[str, AbstractSet[str]] = field(default_factory=dict)
-    dismissed: AbstractSet[str] = frozenset()
-
-    def judged(self, abstract_id: str) -> str:
-        """The one cell for the two opposite judgements: ★ kept (shown over) ✗ not interested."""
-        if abstract_id in self.bookmarked:
-            return "★"
-        return "✗" if abstract_id in self.dismissed else " "
-
-    def unread(self, abstract_id: str) -> str:
-        """The read cell: • while unread."""
-        return " " if abstract_id in self.read else "•"
-
-    def cells(self, abstract_id: str) -> str:
-        """The judgement and read cells, as the views that list abstracts show them."""
-        return self.judged(abstract_id) + self.unread(abstract_id)
 
 
 class AbstractList(CursorMoves, ScrollView, can_focus=True):
@@ -64,7 +38,7 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *CURSOR_BINDINGS,
-        Binding("enter", "choose", "Read", show=False),
+        Binding("enter", "choose", "Read", show=False, id="list.choose"),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {

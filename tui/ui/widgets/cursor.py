@@ -6,12 +6,12 @@ from textual.binding import Binding
 
 #: The bindings of `CursorMoves`, for a widget's BINDINGS.
 CURSOR_BINDINGS = [
-    Binding("j,down", "cursor_down", "Down", show=False),
-    Binding("k,up", "cursor_up", "Up", show=False),
-    Binding("g,home", "first", "First", show=False),
-    Binding("G,end", "last", "Last", show=False),
-    Binding("pageup", "page_up", "Page up", show=False),
-    Binding("pagedown", "page_down", "Page down", show=False),
+    Binding("j,down", "cursor_down", "Down", show=False, id="list.down"),
+    Binding("k,up", "cursor_up", "Up", show=False, id="list.up"),
+    Binding("g,home", "first", "First", show=False, id="list.first"),
+    Binding("G,end", "last", "Last", show=False, id="list.last"),
+    Binding("pageup", "page_up", "Page up", show=False, id="list.page_up"),
+    Binding("pagedown", "page_down", "Page down", show=False, id="list.page_down"),
 ]
 
 

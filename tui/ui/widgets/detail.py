@@ -190,10 +190,10 @@ class DetailPane(VerticalScroll, can_focus=True):
     COMPONENT_CLASSES: ClassVar[set[str]] = {"detail-pane--match"}
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j,down", "scroll_down", "Scroll down", show=False),
-        Binding("k,up", "scroll_up", "Scroll up", show=False),
-        Binding("g,home", "scroll_home", "Top", show=False),
-        Binding("G,end", "scroll_end", "Bottom", show=False),
+        Binding("j,down", "scroll_down", "Scroll down", show=False, id="detail.down"),
+        Binding("k,up", "scroll_up", "Scroll up", show=False, id="detail.up"),
+        Binding("g,home", "scroll_home", "Top", show=False, id="detail.top"),
+        Binding("G,end", "scroll_end", "Bottom", show=False, id="detail.bottom"),
     ]
 
     def __init__(self, *, id: str | None = None) -> None:

@@ -24,7 +24,7 @@ from textual.strip import Strip
 from tui.corpus.model import Abstract
 from tui.sanitize import visible_line
 from tui.triage.feed import FeedItem
-from tui.ui.widgets.abstract_list import RowMarks
+from tui.triage.marks import RowMarks
 from tui.ui.widgets.cursor import CURSOR_BINDINGS, CursorMoves
 
 LINES_PER_ROW = 2
@@ -59,7 +59,7 @@ class FeedList(CursorMoves, ScrollView, can_focus=True):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *CURSOR_BINDINGS,
-        Binding("enter", "choose", "Open", show=False),
+        Binding("enter", "choose", "Open", show=False, id="list.choose"),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"feed-list--cursor"}

@@ -12,8 +12,8 @@ class KeyedOptionList(OptionList):
     """The lists in modal screens (similar, notes, overview), navigable like the main list."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j", "cursor_down", "Down", show=False),
-        Binding("k", "cursor_up", "Up", show=False),
-        Binding("g", "first", "First", show=False),
-        Binding("G", "last", "Last", show=False),
+        Binding("j", "cursor_down", "Down", show=False, id="list.down"),
+        Binding("k", "cursor_up", "Up", show=False, id="list.up"),
+        Binding("g", "first", "First", show=False, id="list.first"),
+        Binding("G", "last", "Last", show=False, id="list.last"),
     ]
