@@ -118,6 +118,16 @@ def test_first_author_forms() -> None:
     assert Paper().first_author is None
 
 
+def test_others_stands_for_more_authors_not_for_a_person() -> None:
+    a, b, others = Author("Lovelace", "Ada"), Author("Babbage", "Charles"), Author("others")
+    assert Paper(authors=(a, others)).first_author == "Lovelace et al."
+    assert Paper(authors=(a, b, others)).first_author == "Lovelace et al."
+    assert Paper(authors=(a, b, others)).named_authors == (a, b)
+    assert Paper(authors=(a, others)).more_authors
+    assert not Paper(authors=(a, b)).more_authors
+    assert not Author("Others", "Jane").is_others  # a person of that name
+
+
 def test_merged_fills_missing_fields_and_joins_ids() -> None:
     feed = Paper(
         title="Attention Is All You Need",

@@ -76,7 +76,13 @@ def test_author_strings_in_every_convention() -> None:
         Author("Lovelace", "Ada"),
         Author("Babbage", "Charles"),
     )
-    assert split_authors("Ada Lovelace et al.") == (Author("Lovelace", "Ada"),)
+    # `et al.` is kept as BibTeX keeps it: more authors than the source names.
+    assert split_authors("Ada Lovelace et al.") == (Author("Lovelace", "Ada"), Author("others"))
+    assert split_authors("Lovelace, Ada and others") == (
+        Author("Lovelace", "Ada"),
+        Author("others"),
+    )
+    assert split_authors("et al.") == ()
     assert split_authors("Ludwig van Beethoven") == (Author("van Beethoven", "Ludwig"),)
     assert split_authors("  ") == ()
 

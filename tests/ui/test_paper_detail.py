@@ -46,6 +46,11 @@ async def test_many_authors_are_shortened_with_more_when_the_pane_is_narrow() ->
         assert "Illia Polosukhin" not in authors
 
 
+def test_authors_line_says_et_al_for_a_sources_others() -> None:
+    people = (Author("Müller", "Hans"), Author("Lovelace", "Ada"), Author("others"))
+    assert authors_line(people, 80) == "Hans Müller, Ada Lovelace et al."
+
+
 def test_authors_line_names_as_many_as_fit() -> None:
     people = [Author("Lovelace", "Ada"), Author("Babbage", "Charles"), Author("Turing", "Alan")]
     assert authors_line(people, 80) == "Ada Lovelace, Charles Babbage, Alan Turing"

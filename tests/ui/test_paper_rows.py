@@ -73,6 +73,10 @@ def test_author_cell_shortens_sensibly() -> None:
     assert author_cell(two, 21) == "Schmidt & Weberberger"
     assert author_cell(two, 16) == "Schmidt et al."
     assert author_cell(Paper(), 16) == ""
+    # BibTeX's `and others` is no co-author named Others.
+    partial = Paper(authors=(Author("Müller", "Hans"), Author("others")))
+    assert author_cell(partial, 20) == "Müller et al."
+    assert author_cell(partial, 8) == "Müller+"
 
 
 def test_venue_cell_keeps_the_year_when_cut() -> None:

@@ -188,7 +188,7 @@ class Abstract:
             return self.plain
         head = [self.title or ""]
         if paper.authors:
-            head.append(", ".join(a.name for a in paper.authors))
+            head.append(", ".join(a.name for a in paper.named_authors))
         return "\n".join([*head, self.plain]).strip()
 
     @property

@@ -139,6 +139,11 @@ class Author(Record):
         """`Ada Lovelace` (given then family), or the family name alone."""
         return f"{self.given} {self.family}".strip() if self.given else self.family
 
+    @property
+    def is_others(self) -> bool:
+        """BibTeX's `and others` (a source's `et al.`): more authors, not one named Others."""
+        return not self.given and self.family.casefold() == "others"
+
     @classmethod
     def parse(cls, text: str) -> Author:
         """An author from `Family, Given`, `Given Family` or `Given von Family`.
@@ -276,15 +281,28 @@ class Paper(Record):
         return None
 
     @property
+    def named_authors(self) -> tuple[Author, ...]:
+        """The authors with names: without the `others` that stands for the rest."""
+        if not self.authors or not self.authors[-1].is_others:
+            return self.authors
+        return tuple(a for a in self.authors if not a.is_others)
+
+    @property
+    def more_authors(self) -> bool:
+        """The source lists only some of the authors (`and others`, `et al.`)."""
+        return any(a.is_others for a in self.authors)
+
+    @property
     def first_author(self) -> str | None:
         """`Lovelace et al.`, `Lovelace and Babbage`, `Lovelace`, or None."""
-        if not self.authors:
+        named = self.named_authors
+        if not named:
             return None
-        first = self.authors[0].family
-        if len(self.authors) == 1:
-            return first
-        if len(self.authors) == 2:
-            return f"{first} and {self.authors[1].family}"
+        first = named[0].family
+        if len(named) == 1:
+            return f"{first} et al." if self.more_authors else first
+        if len(named) == 2 and not self.more_authors:
+            return f"{first} and {named[1].family}"
         return f"{first} et al."
 
     def merged(self, other: Paper) -> Paper:

@@ -53,7 +53,7 @@ class PaperTables:
             paper = abstract.paper
             if paper is None:
                 continue
-            for author in paper.authors:
+            for author in paper.named_authors:
                 pair_doc.append(i)
                 pair_family.append(families.setdefault(author.family, len(families)))
             for kind, value in paper.ids:

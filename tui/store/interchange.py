@@ -121,7 +121,7 @@ def ris_record(it: Item, key: str) -> str:
     s, paper = it.snapshot, it.snapshot.paper
     lines = [_ris_line("TY", _RIS_TYPES[_kind(s)]), _ris_line("ID", key)]
     lines.append(_ris_line("TI", _title(s)))
-    for author in paper.authors if paper is not None else ():
+    for author in paper.named_authors if paper is not None else ():
         name = _plain(author.family) + (f", {_plain(author.given)}" if author.given else "")
         lines.append(_ris_line("AU", name))
     if venue := _venue(s):
@@ -179,12 +179,12 @@ def csl_item(it: Item, key: str) -> dict[str, Any]:
     if kind == "document" and paper is not None and paper.id_of("arxiv"):
         kind = "article"  # CSL's `article` is Zotero's preprint
     item: dict[str, Any] = {"id": key, "citation-key": key, "type": kind, "title": _title(s)}
-    if paper is not None and paper.authors:
+    if paper is not None and paper.named_authors:
         item["author"] = [
             {"family": _plain(a.family), "given": _plain(a.given)}
             if a.given
             else {"family": _plain(a.family)}
-            for a in paper.authors
+            for a in paper.named_authors
         ]
     year = (paper.year if paper is not None else None) or s.year
     parts = _date_parts(paper.date if paper is not None else None, year)

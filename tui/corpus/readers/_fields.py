@@ -142,9 +142,14 @@ def split_authors(text: str) -> tuple[Author, ...]:
 
     `Lovelace, Ada; Babbage, Charles` (Zotero), `Lovelace, Ada and Babbage, Charles`
     (BibTeX), `Ada Lovelace, Charles Babbage and Mary Somerville`, `Ada Lovelace and
-    Charles Babbage`, or one `Lovelace, Ada`. A trailing `et al.` is dropped.
+    Charles Babbage`, or one `Lovelace, Ada`. A trailing `et al.` becomes the last
+    author `others`, as BibTeX writes it (see `Author.is_others`).
     """
-    text = _ET_AL.sub("", collapse(text))
+    text = collapse(text)
+    cut = _ET_AL.sub("", text)
+    if cut != text:
+        named = split_authors(cut)
+        return (*named, Author("others")) if named else ()
     if not text:
         return ()
     if ";" in text:

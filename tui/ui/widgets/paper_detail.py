@@ -22,10 +22,13 @@ ID_LABELS = (("doi", "DOI"), ("arxiv", "arXiv"), ("openreview", "OpenReview"), (
 
 
 def authors_line(authors: Sequence[Author], width: int) -> str:
-    """The authors' names, separated by commas; when they do not fit in `width`, as many
-    as fit followed by `+N more` (at least the first author is named)."""
-    names = [visible_line(a.name) for a in authors]
+    """The authors' names, separated by commas (`et al.` for a source's `and others`);
+    when they do not fit in `width`, as many as fit followed by `+N more` (at least the
+    first author is named)."""
+    names = [visible_line(a.name) for a in authors if not a.is_others]
     full = ", ".join(names)
+    if len(names) < len(authors):
+        full += " et al."
     if len(full) <= width:
         return full
     shown = ""

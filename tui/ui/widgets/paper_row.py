@@ -37,11 +37,12 @@ def author_cell(paper: Paper, width: int) -> str:
     first = paper.first_author
     if not first or width <= 0:
         return ""
-    family = visible_line(paper.authors[0].family)
+    named = paper.named_authors
+    family = visible_line(named[0].family)
     candidates = [visible_line(first)]
-    if len(paper.authors) == 2:
-        candidates += [f"{family} & {visible_line(paper.authors[1].family)}", f"{family} et al."]
-    if len(paper.authors) > 1:
+    if len(named) == 2 and not paper.more_authors:
+        candidates += [f"{family} & {visible_line(named[1].family)}", f"{family} et al."]
+    if len(named) > 1 or paper.more_authors:
         candidates.append(family + "+")  # `Krizhevsky+`: more authors, no room to say so
     return next((c for c in candidates if len(c) <= width), _cut(family, width))
 
