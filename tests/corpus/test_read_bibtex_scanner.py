@@ -201,9 +201,12 @@ def test_exporters_libraries_are_read_without_bibtexparser(
         assert bibtex_reader.read((FIXTURES / name).read_text(encoding="utf-8"), Path(name))
 
 
-def test_only_the_odd_block_is_handed_to_bibtexparser(monkeypatch: pytest.MonkeyPatch) -> None:
-    odd = "@article(paren,\n  title = {In parens},\n)\n"
-    text = ZOTERO + "\n" + odd + "\n" + SCHOLAR + DBLP
+def test_only_the_odd_blocks_are_handed_to_bibtexparser_a_run_at_a_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    paren = "@article(paren,\n  title = {In parens},\n)\n\n"
+    quote = '@article{quote,\n  title = "A {"} quote",\n}\n\n'
+    text = ZOTERO + "\n" + paren + quote + SCHOLAR + "\n" + quote.replace("quote,", "q2,") + DBLP
     handed: list[str] = []
     parsed = bibtex_blocks.parsed_blocks
 
@@ -213,9 +216,12 @@ def test_only_the_odd_block_is_handed_to_bibtexparser(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(bibtex_blocks, "parsed_blocks", recording)
     result = bibtex_reader.read(text, Path("lib.bib"))
-    assert len(result.texts) == 4 and not result.warnings
-    # The odd entry, and the opening of the next block (which bibtexparser must meet).
-    assert handed == [odd + "\n@article{"]
+    assert len(result.texts) == 6 and not result.warnings
+    # Each run, and the opening of the block after it (which bibtexparser must meet).
+    assert handed == [
+        paren + quote + "@article{",
+        quote.replace("quote,", "q2,") + "@inproceedings{",
+    ]
 
 
 VALUES = st.sampled_from(

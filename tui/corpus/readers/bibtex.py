@@ -150,6 +150,8 @@ def _read(text: str, path: Path) -> ReadResult:
     texts: list[str] = []
     papers: list[Paper | None] = []
     empty: list[int] = []
+    decoded: dict[str, str] = {}
+    collapsed: dict[str, str] = {}
     for index, (entry, entry_fields) in enumerate(zip(entries, fields, strict=True)):
         if index in containers:
             continue
@@ -159,7 +161,7 @@ def _read(text: str, path: Path) -> ReadResult:
             empty.append(entry.line)
             continue
         texts.append(abstract)
-        papers.append(_paper(entry.key, entry.kind, entry_fields))
+        papers.append(_paper(entry.key, entry.kind, entry_fields, decoded, collapsed))
     warnings = [
         *_summed_up(duplicates, "citekeys used twice: all entries kept"),
         *_summed_up(odd_fields, "fields that run into the next one"),
@@ -211,7 +213,7 @@ class _TwoValues(ValueError):
 def _fields(entry: Entry, strings: dict[str, str], odd: list[tuple[int, str]]) -> dict[str, str]:
     """The entry's fields, names lower-cased, values with macros and `#` resolved."""
     out: dict[str, str] = {}
-    for name, value in entry.fields:
+    for name, value in entry.fields.items():
         key = name.lower()
         if key in out:
             continue
@@ -305,51 +307,66 @@ def _resolve_crossrefs(entries: list[Entry], fields: list[dict[str, str]]) -> se
     return containers
 
 
-def _paper(key: str, kind: str, f: dict[str, str]) -> Paper:
-    """The paper record of one entry's resolved fields."""
+def _paper(
+    key: str, kind: str, f: dict[str, str], decoded: dict[str, str], collapsed: dict[str, str]
+) -> Paper:
+    """The paper record of one entry's resolved fields. `decoded` and `collapsed` keep
+    what venues and other fields gave: a library names the same few venues again and
+    again."""
+    get = f.get
     ids: list[tuple[str, str]] = [("citekey", key)] if key else []
     links: list[tuple[str, str]] = []
-    if doi := f.get("doi"):
+    if doi := get("doi"):
         ids.append(("doi", doi))
-    archive = (f.get("archiveprefix") or f.get("eprinttype") or "").strip().lower()
-    eprint = f.get("eprint", "").strip()
-    if eprint and (archive == "arxiv" or (not archive and normalise_arxiv(eprint))):
-        ids.append(("arxiv", eprint))
-    journal = f.get("journal", "")
-    venue = journal or f.get("booktitle", "")
-    preprint = _JOURNAL_ARXIV.match(journal.strip())
-    if preprint is not None:
-        ids.append(("arxiv", preprint.group(1) or preprint.group(2)))
-        venue = "arXiv"
-    corr = _DBLP_CORR.match(f.get("volume", "").strip())
-    if corr is not None and journal.strip().lower() == "corr":
-        ids.append(("arxiv", corr.group(1)))
+    if eprint := get("eprint", "").strip():
+        archive = (get("archiveprefix") or get("eprinttype") or "").strip().lower()
+        if archive == "arxiv" or (not archive and normalise_arxiv(eprint)):
+            ids.append(("arxiv", eprint))
+    journal = get("journal", "")
+    venue = journal or get("booktitle", "")
+    if journal:
+        preprint = _JOURNAL_ARXIV.match(journal.strip())
+        if preprint is not None:
+            ids.append(("arxiv", preprint.group(1) or preprint.group(2)))
+            venue = "arXiv"
+        corr = _DBLP_CORR.match(get("volume", "").strip())
+        if corr is not None and journal.strip().lower() == "corr":
+            ids.append(("arxiv", corr.group(1)))
     # `howpublished = {\\url{…}}` is how many cite an arXiv paper as @misc.
     for field in ("url", "ee", "pdf", "openreview", "howpublished"):
-        for url in _urls(f.get(field, "")):
+        value = get(field)
+        for url in _urls(value) if value else ():
             url_ids, link = url_ids_and_link(url)
             ids.extend(url_ids)
             links.append(link)
-    if biburl := _DBLP_BIBURL.search(f.get("biburl", "")):
+    if (biburl := _DBLP_BIBURL.search(get("biburl", ""))) is not None:
         ids.append(("dblp", biburl.group(1)))
     elif key.startswith("DBLP:"):
         ids.append(("dblp", key[5:]))
     for kind_name in ("isbn", "pmid"):
-        if value := f.get(kind_name):
+        if value := get(kind_name):
             ids.append((kind_name, value.strip()))
     year, date = _year_and_date(f)
-    keywords = tuple(k for k in _KEYWORD_SEP.split(decode(f.get("keywords", ""))) if k)
+    keywords = get("keywords")
+    if venue and (shown := decoded.get(venue)) is None:
+        shown = decoded[venue] = decode(venue)
+    extra = []
+    for name in _EXTRA:
+        if (value := get(name)) is not None:
+            if (plain := collapsed.get(value)) is None:
+                plain = collapsed[value] = collapse(value)
+            extra.append((name, plain))
     return Paper(
-        title=decode(f.get("title", "")) or None,
-        authors=bibtex_authors(f.get("author", "")),
-        venue=decode(venue) or None,
+        title=decode(get("title", "")) or None,
+        authors=bibtex_authors(get("author", "")),
+        venue=shown if venue else None,
         year=year,
         date=date,
         ids=tuple(ids),
         links=tuple(links),
-        keywords=keywords,
+        keywords=tuple([k for k in _KEYWORD_SEP.split(decode(keywords)) if k]) if keywords else (),
         kind=kind,
-        extra=tuple((name, collapse(f[name])) for name in _EXTRA if name in f),
+        extra=tuple(extra),
     )
 
 
@@ -362,15 +379,19 @@ def _urls(value: str) -> list[str]:
 
 def _year_and_date(f: dict[str, str]) -> tuple[int | None, str | None]:
     """The year (int) and date (`2020`, `2020-07`, `2020-07-13`) from year/month or date."""
-    iso = _ISO_DATE.match(f.get("date", "").strip())
-    if iso is not None:
-        parts = [iso.group(1)] + [f"{int(p):02d}" for p in iso.groups()[1:] if p]
-        return int(iso.group(1)), "-".join(parts)
-    found = _YEAR.search(f.get("year", ""))
-    if found is None:
+    if date := f.get("date"):
+        iso = _ISO_DATE.match(date.strip())
+        if iso is not None:
+            parts = [iso.group(1)] + [f"{int(p):02d}" for p in iso.groups()[1:] if p]
+            return int(iso.group(1)), "-".join(parts)
+    text = f.get("year", "")
+    if len(text) == 4 and text.isdigit() and text.isascii():
+        year = int(text)  # the common case, as the pattern reads it, without a search
+    elif (found := _YEAR.search(text)) is not None:
+        year = int(found.group(0))
+    else:
         return None, None
-    year = int(found.group(0))
-    month = _month(f.get("month", ""))
+    month = _month(f["month"]) if "month" in f else None
     return year, f"{year}-{month:02d}" if month else str(year)
 
 

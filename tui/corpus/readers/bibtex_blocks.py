@@ -14,25 +14,24 @@ with no `@word{` anywhere inside it (the splitter may start a new block there), 
 without a field name used twice. Anything else (a parenthesised block, an unclosed
 entry, `{"}` inside quotes, deeper nesting, a repeated field) is handed with the text up to
 the next block that starts a line (the splitter always starts a new block there,
-whatever state it is in) to bibtexparser, with the long braced values hidden from it
+whatever state it is in; a run of such blocks in one piece) to bibtexparser, with the long braced values hidden from it
 (`_hide_long_values`). Which citekeys are used twice is left to the reader.
 """
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import Any, NamedTuple
 
 
 class Entry(NamedTuple):
-    """One `@type{key, name = value, ...}` block: its fields' names and values as written
-    (the value with its braces, quotes and `#`, stripped of surrounding space)."""
+    """One `@type{key, name = value, ...}` block: its fields in order, names and values as
+    written (the value with its braces, quotes and `#`, stripped of surrounding space)."""
 
     key: str
     kind: str  # the entry type, lower-cased
     line: int  # 1-based, of its `@`
-    fields: list[tuple[str, str]]
+    fields: dict[str, str]  # no name twice: the splitter fails such an entry
 
 
 class String(NamedTuple):
@@ -104,15 +103,31 @@ def _scanned(text: str) -> list[Block]:
     line = 1  # of `counted`
     counted = 0
     pos = 0
+    # (offset, line) where the run of blocks left to bibtexparser starts, if there is one:
+    # a run ends at a block starting a line, so it is handed over in one piece.
+    odd: tuple[int, int] | None = None
     while (start := _BLOCK_START.search(text, pos)) is not None:
         at = start.start()
         # The splitter counts the newlines that no backslash escapes.
         line += text.count("\n", counted, at) - text.count("\\\n", counted, at)
         counted = at
-        end = _scan_block(text, start, line, out)
+        scanned: list[Block] = out if odd is None else []
+        end = _scan_block(text, start, line, scanned)
         if end is None:
-            end = _read_segment(text, at, line, out)
+            odd = odd or (at, line)
+            following = _LINE_BLOCK_START.search(text, at + 1)
+            pos = len(text) if following is None else following.start(1)
+            continue
+        if odd is not None:
+            # The opening of the block after the run is kept, so that the splitter meets
+            # it (and says so) as in the whole file; it then fails at the end, and is dropped.
+            run = text[odd[0] : start.end()]
+            out.extend(parsed_blocks(run, odd[1], last_dropped=True))
+            out.extend(scanned)
+            odd = None
         pos = end
+    if odd is not None:
+        out.extend(parsed_blocks(text[odd[0] :], odd[1]))
     return out
 
 
@@ -135,39 +150,28 @@ def _scan_block(text: str, start: re.Match[str], line: int, out: list[Block]) ->
     head = _ENTRY_KEY.match(text, pos)
     if head is None:
         return None
-    fields: list[tuple[str, str]] = []
+    fields: dict[str, str] = {}
+    count = 0
     pos = head.end()
     closed = head.group(2) == "}"
+    match = _FIELD.match
     while not closed:
-        field = _FIELD.match(text, pos)
+        field = match(text, pos)
         if field is None:
             end = _ENTRY_END.match(text, pos)  # after a trailing comma
             if end is None:
                 return None
             pos = end.end()
             break
-        fields.append((field.group(1), field.group(2).strip()))
+        name, value, after = field.group(1, 2, 3)
+        fields[name] = value.strip()
+        count += 1
         pos = field.end()
-        closed = field.group(3) == "}"
-    if len({name for name, _ in fields}) != len(fields):
+        closed = after == "}"
+    if len(fields) != count:
         return None  # the splitter reports a repeated field: leave it to it
     out.append(Entry(head.group(1), kind, line, fields))
     return pos
-
-
-def _read_segment(text: str, at: int, line: int, out: list[Block]) -> int:
-    """Read the block at `at` and what follows up to the next block starting a line with
-    bibtexparser; where that ends."""
-    following = _LINE_BLOCK_START.search(text, at + 1)
-    if following is None:
-        out.extend(parsed_blocks(text[at:], line))
-        return len(text)
-    end = following.start(1)
-    # The next block's opening is kept, so that the splitter meets it (and says so) as it
-    # would in the whole file; it then fails at the end of the text, and is dropped.
-    segment = parsed_blocks(text[at:end] + following.group(1), line, last_dropped=True)
-    out.extend(segment)
-    return end
 
 
 class _Unexpected(Exception):
@@ -196,7 +200,7 @@ def parsed_blocks(text: str, first_line: int = 1, last_dropped: bool = False) ->
         # The reader sees every citekey of the file, and says which are used twice.
         block = found.ignore_error_block if isinstance(found, DuplicateBlockKeyBlock) else found
         if isinstance(block, ParsedEntry):
-            fields = [(f.key, _shown(str(f.value), values)) for f in block.fields]
+            fields = {f.key: _shown(str(f.value), values) for f in block.fields}
             out.append(Entry(block.key, block.entry_type.lower(), _line(block) + offset, fields))
         elif isinstance(block, ParsedString):
             out.append(String(block.key, _shown(str(block.value), values)))
@@ -207,6 +211,8 @@ def parsed_blocks(text: str, first_line: int = 1, last_dropped: bool = False) ->
 
 def _quiet_parser_log() -> None:
     """bibtexparser logs every broken block; the reader reports them itself."""
+    import logging
+
     log = logging.getLogger("bibtexparser")
     if not log.handlers:
         log.addHandler(logging.NullHandler())
