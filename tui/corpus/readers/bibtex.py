@@ -95,6 +95,20 @@ _JOURNAL_ARXIV = re.compile(
     r"^(?:arxiv preprint\s+)?(?:arxiv:)\s*(\S+)|^arxiv preprint\s+(\S+)", re.I
 )
 _MACRO_NAME = re.compile(r"[^\s\"#%'(),={}]+")
+
+
+def _one_group(depth: int) -> str:
+    """A braced group with up to `depth` groups nested, a backslash and the character after
+    it taken together, as `group_end` reads it."""
+    body = r"(?:[^{}\\]++|\\[\s\S])*+"
+    for _ in range(depth):
+        body = rf"(?:[^{{}}\\]++|\\[\s\S]|\{{{body}\}})*+"
+    return rf"\{{{body}\}}"
+
+
+# A value that is one braced group (`{{BERT}: Pre-training}`), checked at C speed: what
+# `_part` finds with `group_end` when it is not sure.
+_ONE_GROUP = re.compile(_one_group(5))
 _DBLP_CORR = re.compile(r"^abs/(\S+)$")
 _DBLP_BIBURL = re.compile(r"dblp\.(?:org|uni-trier\.de)/rec/(?:bibtex/)?(.+?)(?:\.bib)?$")
 # A URL runs to a space or brace; `\%`, `\_`, `\&`, `\#` and `\~` are escaped characters in it.
@@ -217,7 +231,12 @@ def _fields(entry: Entry, strings: dict[str, str], odd: list[tuple[int, str]]) -
         key = name.lower()
         if key in out:
             continue
-        if value[:1] == "{" and value[-1:] == "}" and "#" not in value and value.count("{") == 1:
+        if (
+            value[:1] == "{"
+            and value[-1:] == "}"
+            and "#" not in value
+            and (value.count("{") == 1 or _ONE_GROUP.fullmatch(value) is not None)
+        ):
             out[key] = value[1:-1]  # the common case, as `_value` reads it, without calls
             continue
         try:
