@@ -403,3 +403,17 @@ def test_a_braced_value_reads_the_same_by_the_shortcut_and_by_the_full_rules(
     except bibtex_reader._TwoValues as err:
         expected = err.first
     assert bibtex_reader._fields(entry, {}, [])["note"] == expected
+
+
+def test_a_macro_holding_two_values_is_named_and_the_library_still_loads() -> None:
+    text = (
+        "@string{venue = {Neural} {Information}}\n\n"
+        "@article{k,\n  title = {A Title},\n  journal = venue,\n  abstract = {An abstract.}\n}\n"
+    )
+    result = read_bib(text)
+    assert result.error is None and len(result.texts) == 1
+    assert only_paper(text).venue == "Neural"
+    assert result.warnings == [
+        "BibTeX: @string 'venue' (line 1) runs into a second value (a # missing?); "
+        "read up to the end of its first value"
+    ]

@@ -156,7 +156,7 @@ def _read(text: str, path: Path) -> ReadResult:
         elif isinstance(block, String):
             if block.key not in string_keys:
                 string_keys.add(block.key)
-                strings[block.key.lower()] = _value(block.value, strings)
+                strings[block.key.lower()] = _macro(block, strings, odd_fields)
         else:
             problems.append((block.line, block.message))
     fields = [_fields(entry, strings, odd_fields) for entry in entries]
@@ -251,6 +251,22 @@ def _fields(entry: Entry, strings: dict[str, str], odd: list[tuple[int, str]]) -
                 )
             )
     return out
+
+
+def _macro(block: String, strings: dict[str, str], odd: list[tuple[int, str]]) -> str:
+    """A `@string` macro's text; one holding two values (`{a} {b}`) gives its first, with a
+    warning, as a field does."""
+    try:
+        return _value(block.value, strings)
+    except _TwoValues as err:
+        odd.append(
+            (
+                block.line,
+                f"BibTeX: @string {block.key!r} (line {block.line}) runs into a second value "
+                "(a # missing?); read up to the end of its first value",
+            )
+        )
+        return err.first
 
 
 def _value(raw: object, strings: dict[str, str]) -> str:

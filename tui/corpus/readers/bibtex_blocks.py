@@ -39,6 +39,7 @@ class String(NamedTuple):
 
     key: str
     value: str
+    line: int  # 1-based, of its `@`
 
 
 class Failed(NamedTuple):
@@ -145,7 +146,7 @@ def _scan_block(text: str, start: re.Match[str], line: int, out: list[Block]) ->
         string = _STRING.match(text, pos)
         if string is None:
             return None
-        out.append(String(string.group(1), string.group(2).strip()))
+        out.append(String(string.group(1), string.group(2).strip(), line))
         return string.end()
     head = _ENTRY_KEY.match(text, pos)
     if head is None:
@@ -203,7 +204,8 @@ def parsed_blocks(text: str, first_line: int = 1, last_dropped: bool = False) ->
             fields = {f.key: _shown(str(f.value), values) for f in block.fields}
             out.append(Entry(block.key, block.entry_type.lower(), _line(block) + offset, fields))
         elif isinstance(block, ParsedString):
-            out.append(String(block.key, _shown(str(block.value), values)))
+            value = _shown(str(block.value), values)
+            out.append(String(block.key, value, _line(block) + offset))
         elif isinstance(block, ParsingFailedBlock):
             out.append(Failed(_line(block) + offset, _shown(_failure(block, offset), values)))
     return out
