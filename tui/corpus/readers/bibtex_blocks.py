@@ -12,10 +12,11 @@ citekey and field names hold no splitter mark, whose values are braced groups (u
 deep), quoted strings, numbers and macro names joined by anything else that holds no mark,
 with no `@word{` anywhere inside it (the splitter may start a new block there), and
 without a field name used twice. Anything else (a parenthesised block, an unclosed
-entry, `{"}` inside quotes, deeper nesting, a repeated field) is handed with the text up to
-the next block that starts a line (the splitter always starts a new block there,
-whatever state it is in; a run of such blocks in one piece) to bibtexparser, with the long braced values hidden from it
-(`_hide_long_values`). Which citekeys are used twice is left to the reader.
+entry, `{"}` inside quotes, deeper nesting, a repeated field) is handed to bibtexparser
+with the text up to the next block that starts a line (the splitter always starts a new
+block there, whatever state it is in), a run of such blocks in one piece, with the long
+braced values hidden from it (`_hide_long_values`). Which citekeys are used twice is
+left to the reader. tests/corpus/test_read_bibtex_scanner.py holds the two together.
 """
 
 from __future__ import annotations
