@@ -17,6 +17,7 @@ prints its peak RSS (ru_maxrss from wait4), the time and the problems reported.
 Target: <= 300 MB peak for 200 MB.
 
     python bench/inputs.py [formats] [--records 10000] [--runs 5] [--titles FILE.jsonl]
+                           [--formats text bibtex ...]
     python bench/inputs.py huge [--sizes 50 200] [--dir DIR]
 """
 
@@ -114,12 +115,17 @@ def formats(args: argparse.Namespace) -> None:
     from paperfiles import FORMATS, load_papers, repeat_to, write
     from startup import time_child
 
+    # Conference text is the reference: always measured, first.
+    chosen = ["text", *(f for f in args.formats or FORMATS if f != "text")]
+    unknown = [f for f in chosen if f not in FORMATS]
+    if unknown:
+        sys.exit(f"unknown formats {unknown}; known: {', '.join(FORMATS)}")
     papers = repeat_to(load_papers(args.titles, limit=args.records), args.records)
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
-        paths = {fmt: write(fmt, papers, Path(tmp)) for fmt in FORMATS}
-        loads: dict[str, list[float]] = {fmt: [] for fmt in FORMATS}
-        paints: dict[str, list[float]] = {fmt: [] for fmt in FORMATS}
-        cpus: dict[str, list[float]] = {fmt: [] for fmt in FORMATS}
+        paths = {fmt: write(fmt, papers, Path(tmp)) for fmt in chosen}
+        loads: dict[str, list[float]] = {fmt: [] for fmt in chosen}
+        paints: dict[str, list[float]] = {fmt: [] for fmt in chosen}
+        cpus: dict[str, list[float]] = {fmt: [] for fmt in chosen}
         counts: dict[str, tuple[int, str]] = {}
         for run in range(args.runs):
             for fmt, path in paths.items():
@@ -143,7 +149,7 @@ def formats(args: argparse.Namespace) -> None:
         f"{'format':16} {'loaded':>7} {'load':>8} {'records/s':>10} {'paint':>8} {'ratio':>6} "
         f"{'cpu':>8} {'ratio':>6}"
     )
-    for fmt in FORMATS:
+    for fmt in chosen:
         count, problems = counts[fmt]
         load = statistics.median(loads[fmt])
         paint = statistics.median(paints[fmt])
@@ -181,6 +187,9 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[50, 200], help="sizes in MB")
     parser.add_argument("--records", type=int, default=10_000, help="papers per format file")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument(
+        "--formats", nargs="+", default=None, help="only these (and text, the reference)"
+    )
     parser.add_argument(
         "--titles",
         type=Path,

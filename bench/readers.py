@@ -8,9 +8,11 @@ names and protective braces in titles), as RIS, and as conference text, with
 titles and abstracts from `--titles` (JSON Lines with `title` and `abstract`)
 when given, else made-up ones. Then prints, each the best of `--repeat` runs:
 
-- the parsers alone: bibtexparser 2 splitting only (what the reader uses), with its
-  default middleware, with its LaTeX-decoding middleware (over the first 300
-  entries), and pybtex (when installed); the choice between them;
+- the parsers alone: our scanner (`readers.bibtex_blocks.blocks`, what the reader
+  uses: it hands bibtexparser only the blocks it is not sure of), bibtexparser 2
+  splitting only (what the reader used before, with its long values hidden, and
+  without), with its default middleware, with its LaTeX-decoding middleware (over the
+  first 300 entries), and pybtex (when installed); the choice between them;
 - our readers (`readers.bibtex.read`, `readers.ris.read`) and `load_corpus` on each
   file, against the conference text of the same abstracts.
 
@@ -35,7 +37,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from tui.corpus.load import load_corpus  # noqa: E402
-from tui.corpus.readers import bibtex, ris  # noqa: E402
+from tui.corpus.readers import bibtex, bibtex_blocks, ris  # noqa: E402
 
 _WORDS = [
     "learning",
@@ -213,6 +215,14 @@ def bench_parsers(text: str, n: int, repeat: int) -> None:
     from bibtexparser.middlewares import LatexDecodingMiddleware
 
     print("BibTeX parsers alone:")
+    scanner = report(
+        "our scanner (bibtex_blocks.blocks)", n, best(lambda: bibtex_blocks.blocks(text), repeat)
+    )
+    report(
+        "bibtexparser 2, long values hidden",
+        n,
+        best(lambda: bibtex_blocks.parsed_blocks(text), repeat),
+    )
     split = report(
         "bibtexparser 2, splitter only",
         n,
@@ -234,14 +244,15 @@ def bench_parsers(text: str, n: int, repeat: int) -> None:
         with contextlib.redirect_stderr(io.StringIO()):  # its warnings, one per odd entry
             seconds = best(lambda: pybtex_parse(text, "bibtex"), max(1, repeat // 2))
         pybtex_rate = report("pybtex", n, seconds)
-    if pybtex_rate is None or split >= pybtex_rate:
-        faster = "" if pybtex_rate is None else f", {split / pybtex_rate:.1f}x pybtex's rate"
+    if pybtex_rate is None or scanner >= pybtex_rate:
+        faster = "" if pybtex_rate is None else f", {scanner / pybtex_rate:.1f}x pybtex's rate"
         print(
-            f"  choice: bibtexparser 2 (splitter only{faster}); it also goes past a broken"
-            " entry and says on which line it starts"
+            f"  choice: our scanner ({scanner / split:.1f}x the splitter's rate{faster}), reading"
+            " as bibtexparser 2's splitter does: it goes past a broken entry and says on which"
+            " line it starts"
         )
     else:
-        print(f"  choice: pybtex would be {pybtex_rate / split:.1f}x faster to parse")
+        print(f"  choice: pybtex would be {pybtex_rate / scanner:.1f}x faster to parse")
 
 
 def _nth_entry(text: str, count: int) -> int:

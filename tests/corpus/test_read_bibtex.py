@@ -15,6 +15,7 @@ from tui.corpus.load import load_corpus
 from tui.corpus.paper import Author, Paper
 from tui.corpus.readers import ReadResult, read, sniff
 from tui.corpus.readers import bibtex as bibtex_reader
+from tui.corpus.readers.bibtex_blocks import Entry
 
 
 def read_bib(text: str, name: str = "lib.bib") -> ReadResult:
@@ -383,3 +384,36 @@ def test_broken_blocks_are_not_logged_to_stderr() -> None:
 def test_reader_never_raises_on_arbitrary_text(text: str) -> None:
     for candidate in (text, "@article{k, title = " + text, "@string{s = " + text):
         check_result_shape(read_bib(candidate))
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["{", "}", "\\", "\\{", "\\}", "\\\\", "a", " ", "\n", "#", '"', "{x}"]),
+        max_size=16,
+    )
+)
+def test_a_braced_value_reads_the_same_by_the_shortcut_and_by_the_full_rules(
+    pieces: list[str],
+) -> None:
+    value = "{" + "".join(pieces) + "}"
+    entry = Entry("k", "article", 1, {"note": value})
+    try:
+        expected = bibtex_reader._value(value, {})
+    except bibtex_reader._TwoValues as err:
+        expected = err.first
+    assert bibtex_reader._fields(entry, {}, [])["note"] == expected
+
+
+def test_a_macro_holding_two_values_is_named_and_the_library_still_loads() -> None:
+    text = (
+        "@string{venue = {Neural} {Information}}\n\n"
+        "@article{k,\n  title = {A Title},\n  journal = venue,\n  abstract = {An abstract.}\n}\n"
+    )
+    result = read_bib(text)
+    assert result.error is None and len(result.texts) == 1
+    assert only_paper(text).venue == "Neural"
+    assert result.warnings == [
+        "BibTeX: @string 'venue' (line 1) runs into a second value (a # missing?); "
+        "read up to the end of its first value"
+    ]

@@ -1,6 +1,6 @@
-"""The BibTeX reader hides long braced values from bibtexparser's splitter and puts them back:
-every file must read exactly as the splitter alone reads it (entries, fields, line numbers,
-errors), whatever the values hold."""
+"""Where the BibTeX reader hands text to bibtexparser's splitter, it hides long braced values
+from it and puts them back: every file must read exactly as the splitter alone reads it
+(entries, fields, line numbers, errors), whatever the values hold."""
 
 from __future__ import annotations
 
@@ -11,17 +11,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.corpus.reading import FIXTURES
-from tui.corpus.readers import ReadResult
+from tui.corpus.readers import ReadResult, bibtex_blocks
 from tui.corpus.readers import bibtex as bibtex_reader
 
 FILLER = "We study learning, at scale, with many commas, and some = signs " * 2
 
 
 def read_both(text: str, monkeypatch: pytest.MonkeyPatch) -> tuple[ReadResult, ReadResult]:
-    """(with the pre-pass, the splitter alone) for the same text."""
-    with_hiding = bibtex_reader.read(text, Path("lib.bib"))
+    """(with the pre-pass, the splitter alone) for the same text, all of it through bibtexparser."""
     with monkeypatch.context() as patch:
-        patch.setattr(bibtex_reader, "_hide_long_values", lambda t: (t, []))
+        patch.setattr(bibtex_reader, "blocks", bibtex_blocks.parsed_blocks)
+        with_hiding = bibtex_reader.read(text, Path("lib.bib"))
+        patch.setattr(bibtex_blocks, "_hide_long_values", lambda t: (t, []))
         alone = bibtex_reader.read(text, Path("lib.bib"))
     return with_hiding, alone
 
@@ -69,7 +70,7 @@ def test_a_file_reads_as_the_splitter_alone_reads_it(
 
 def test_long_values_are_hidden_with_their_line_count() -> None:
     text = entry("a", FILLER + "\n" + FILLER + "\\\n" + FILLER)
-    hidden, values = bibtex_reader._hide_long_values(text)
+    hidden, values = bibtex_blocks._hide_long_values(text)
     assert len(values) == 1 and FILLER in values[0]
     assert FILLER not in hidden
     # The newline after a backslash is not a line to the splitter: only one is kept.
@@ -97,11 +98,11 @@ PIECES = st.sampled_from(
 def test_any_value_reads_as_the_splitter_alone_reads_it(pieces: list[str]) -> None:
     inside = FILLER + "".join(pieces) + FILLER
     text = entry("a", inside) + BROKEN_AFTER
-    with_hiding = bibtex_reader.read(text, Path("lib.bib"))
-    original = bibtex_reader._hide_long_values
-    bibtex_reader._hide_long_values = lambda t: (t, [])  # type: ignore[assignment]
+    with_hiding = bibtex_blocks.parsed_blocks(text)
+    original = bibtex_blocks._hide_long_values
+    bibtex_blocks._hide_long_values = lambda t: (t, [])  # type: ignore[assignment]
     try:
-        alone = bibtex_reader.read(text, Path("lib.bib"))
+        alone = bibtex_blocks.parsed_blocks(text)
     finally:
-        bibtex_reader._hide_long_values = original  # type: ignore[assignment]
+        bibtex_blocks._hide_long_values = original  # type: ignore[assignment]
     assert with_hiding == alone

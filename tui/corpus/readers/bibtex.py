@@ -1,11 +1,10 @@
 """BibTeX libraries (`.bib`): Zotero, Better BibTeX, Google Scholar and DBLP exports.
 
-bibtexparser 2.x splits the file into blocks (it keeps going past a broken entry
-and says where each failed), with the long braced values hidden from it behind
-placeholders of the same line count (`_hide_long_values`: its splitter steps
-through every comma of an abstract in Python); this module reads the fields itself, with none of
-bibtexparser's middleware: `@string` macros and `#` concatenation are resolved
-here, and only the title and the authors' names are decoded from LaTeX
+The file is split into blocks as bibtexparser 2's splitter splits it (it keeps
+going past a broken entry and says where each failed), by a scanner that hands it
+only what it cannot prove it reads the same way (tui.corpus.readers.bibtex_blocks);
+this module reads the fields itself, with none of bibtexparser's middleware:
+`@string` macros and `#` concatenation are resolved here, and only the title and the authors' names are decoded from LaTeX
 (tui.corpus.latex_names), because decoding every field with the middleware cost
 65 s for 8,923 entries. The abstract keeps its LaTeX: the app renders it.
 
@@ -21,19 +20,15 @@ not listed. Duplicate citekeys: both entries are kept, with a warning.
 
 from __future__ import annotations
 
-import logging
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from tui.corpus.latex_names import bibtex_authors, decode, group_end
 from tui.corpus.model import Collection
 from tui.corpus.paper import Paper, normalise_arxiv
 from tui.corpus.parse import collapse
 from tui.corpus.readers import ReadResult, failed, url_ids_and_link
-
-if TYPE_CHECKING:
-    from bibtexparser.model import Block
+from tui.corpus.readers.bibtex_blocks import Entry, String, blocks
 
 FORMAT = "bibtex"
 
@@ -100,30 +95,26 @@ _JOURNAL_ARXIV = re.compile(
     r"^(?:arxiv preprint\s+)?(?:arxiv:)\s*(\S+)|^arxiv preprint\s+(\S+)", re.I
 )
 _MACRO_NAME = re.compile(r"[^\s\"#%'(),={}]+")
+
+
+def _one_group(depth: int) -> str:
+    """A braced group with up to `depth` groups nested, a backslash and the character after
+    it taken together, as `group_end` reads it."""
+    body = r"(?:[^{}\\]++|\\[\s\S])*+"
+    for _ in range(depth):
+        body = rf"(?:[^{{}}\\]++|\\[\s\S]|\{{{body}\}})*+"
+    return rf"\{{{body}\}}"
+
+
+# A value that is one braced group (`{{BERT}: Pre-training}`), checked at C speed: what
+# `_part` finds with `group_end` when it is not sure.
+_ONE_GROUP = re.compile(_one_group(5))
 _DBLP_CORR = re.compile(r"^abs/(\S+)$")
 _DBLP_BIBURL = re.compile(r"dblp\.(?:org|uni-trier\.de)/rec/(?:bibtex/)?(.+?)(?:\.bib)?$")
 # A URL runs to a space or brace; `\%`, `\_`, `\&`, `\#` and `\~` are escaped characters in it.
 _URL = re.compile(r"https?://(?:[^\s{}\\]|\\[%_&#~])+")
 _URL_ESCAPE = re.compile(r"\\([%_&#~])")
 _KEYWORD_SEP = re.compile(r"\s*[,;]\s*")
-_NOT_CLOSED = ("Unexpectedly reached end of file", "Unexpected block start")
-
-# The pre-pass that hides long braced values from bibtexparser's splitter (see
-# `_hide_long_values`). The splitter's rules: a character right after a backslash is
-# never one of its marks; `@word{` (or `(`) starts a block wherever it stands; `"`
-# matters in some states. A group's inside is hidden only when it holds no unescaped
-# `"`, no block start, and balanced unescaped braces (up to three deep): such a group
-# reads the same to the splitter in every state it can be in (a value, a quoted value,
-# a comment, between blocks), so a placeholder of the same line count changes nothing.
-_PLAIN = r'(?:[^{}"@\\]++|\\+[^@]|@(?!\w*[ \t]*[{(]))'
-_DEPTH2 = rf"{_PLAIN}*+"
-_DEPTH1 = rf"(?:{_PLAIN}|\{{{_DEPTH2}\}})*+"
-_DEPTH0 = rf"(?:{_PLAIN}|\{{{_DEPTH1}\}})*+"
-# `= {inside}`: after `=`, so never the brace that opens an entry (`@article{`).
-_BRACED_VALUE = re.compile(rf"(=[ \t\r\n]*\{{)({_DEPTH0})\}}")
-_PLACEHOLDER = re.compile(r"\x00(\d+)\x00\n*")
-# Shorter insides are left in place: hiding them saves the splitter too little.
-_LONG_VALUE = 64
 
 
 def read(text: str, path: Path) -> ReadResult:
@@ -136,64 +127,55 @@ def read(text: str, path: Path) -> ReadResult:
         return failed(FORMAT, path, f"BibTeX: could not be read ({type(err).__name__}: {err})")
 
 
-def _quiet_parser_log() -> None:
-    """bibtexparser logs every broken block; this reader reports them itself."""
-    log = logging.getLogger("bibtexparser")
-    if not log.handlers:
-        log.addHandler(logging.NullHandler())
-        log.propagate = False
-
-
 def _read(text: str, path: Path) -> ReadResult:
-    from bibtexparser.entrypoint import parse_string
-    from bibtexparser.model import DuplicateBlockKeyBlock, Entry, ParsingFailedBlock, String
-
-    _quiet_parser_log()
-    hidden, values = _hide_long_values(text.lstrip("\ufeff"))
-    library = parse_string(hidden, parse_stack=[])
     strings = dict(_PREDEFINED)
+    # Keys as written: bibtexparser's rule for what is used twice (the first macro wins).
+    string_keys: set[str] = set()
+    entry_keys: set[str] = set()
     entries: list[Entry] = []
     # (line, message) of what went wrong, by kind, so that a badly broken file is summed up.
     problems: list[tuple[int, str]] = []
     duplicates: list[tuple[int, str]] = []
     odd_fields: list[tuple[int, str]] = []
     first_line: dict[str, int] = {}
-    for block in library.blocks:
-        if isinstance(block, String):
-            strings[block.key.lower()] = _value(_shown(block.value, values), strings)
-        elif isinstance(block, Entry):
+    for block in blocks(text.lstrip("\ufeff")):
+        if isinstance(block, Entry):
             entries.append(block)
-            first_line.setdefault(block.key.lower(), _line(block))
-        elif isinstance(block, DuplicateBlockKeyBlock):
-            duplicate = block.ignore_error_block
-            if isinstance(duplicate, Entry):
-                entries.append(duplicate)
-                line = _line(duplicate)
-                first = first_line.get(duplicate.key.lower())
-                where = f"lines {first} and {line}" if first else f"line {line}"
-                duplicates.append(
-                    (
-                        line,
-                        f"BibTeX: citekey {duplicate.key!r} is used twice ({where}): both entries kept",
-                    )
+            if block.key not in entry_keys:
+                entry_keys.add(block.key)
+                first_line.setdefault(block.key.lower(), block.line)
+                continue
+            first = first_line.get(block.key.lower())
+            where = f"lines {first} and {block.line}" if first else f"line {block.line}"
+            duplicates.append(
+                (
+                    block.line,
+                    f"BibTeX: citekey {block.key!r} is used twice ({where}): both entries kept",
                 )
-        elif isinstance(block, ParsingFailedBlock):
-            problems.append((_line(block), _shown(_failure(block), values)))
-    fields = [_fields(entry, strings, odd_fields, values) for entry in entries]
+            )
+        elif isinstance(block, String):
+            if block.key not in string_keys:
+                string_keys.add(block.key)
+                strings[block.key.lower()] = _macro(block, strings, odd_fields)
+        else:
+            problems.append((block.line, block.message))
+    fields = [_fields(entry, strings, odd_fields) for entry in entries]
     containers = _resolve_crossrefs(entries, fields)
     texts: list[str] = []
     papers: list[Paper | None] = []
     empty: list[int] = []
-    for entry, entry_fields in zip(entries, fields, strict=True):
-        if id(entry) in containers:
+    decoded: dict[str, str] = {}
+    collapsed: dict[str, str] = {}
+    for index, (entry, entry_fields) in enumerate(zip(entries, fields, strict=True)):
+        if index in containers:
             continue
         title = entry_fields.get("title", "")
         abstract = collapse(entry_fields.get("abstract", ""))
         if not title.strip() and not abstract:
-            empty.append(_line(entry))
+            empty.append(entry.line)
             continue
         texts.append(abstract)
-        papers.append(_paper(entry.key, entry.entry_type.lower(), entry_fields))
+        papers.append(_paper(entry.key, entry.kind, entry_fields, decoded, collapsed))
     warnings = [
         *_summed_up(duplicates, "citekeys used twice: all entries kept"),
         *_summed_up(odd_fields, "fields that run into the next one"),
@@ -216,43 +198,6 @@ def _read(text: str, path: Path) -> ReadResult:
     return ReadResult(FORMAT, Collection(label=path.stem), texts, papers, warnings)
 
 
-def _hide_long_values(text: str) -> tuple[str, list[str]]:
-    """`text` with the inside of each long braced field value replaced by a placeholder
-    of the same line count, and the insides, for `_shown` to put back.
-
-    bibtexparser's splitter steps through every brace, quote, comma, `=` and newline of
-    the file in Python; abstracts are long and full of commas. Hiding them leaves it
-    less to step through: entries, fields, line numbers and errors come out as before.
-    A value the pattern is not sure of is left for the splitter as it is.
-    """
-    values: list[str] = []
-    if "\x00" in text:  # the placeholders' mark: never hide anything then
-        return text, values
-
-    def hide(m: re.Match[str]) -> str:
-        inside = m.group(2)
-        if len(inside) < _LONG_VALUE:
-            return m.group(0)
-        # The splitter counts lines by the newlines not escaped by a backslash.
-        lines = inside.count("\n") - inside.count("\\\n")
-        values.append(inside)
-        return "".join((m.group(1), f"\x00{len(values) - 1}\x00", "\n" * lines, "}"))
-
-    return _BRACED_VALUE.sub(hide, text), values
-
-
-def _shown(text: str, values: list[str]) -> str:
-    """`text` with the values `_hide_long_values` hid put back."""
-    if not values or "\x00" not in text:
-        return text
-    return _PLACEHOLDER.sub(lambda m: values[int(m.group(1))], text)
-
-
-def _line(block: Block) -> int:
-    """The 1-based line a block starts on (bibtexparser counts from 0)."""
-    return (block.start_line or 0) + 1
-
-
 def _count(n: int, one: str, many: str) -> str:
     return f"{n:,} {one if n == 1 else many}"
 
@@ -271,18 +216,6 @@ def _lines(lines: list[int]) -> str:
     return f"line {shown}" if len(lines) == 1 else f"lines {shown}"
 
 
-def _failure(block: Any) -> str:
-    """`BibTeX: entry starting at line 42 is not closed`, or what else went wrong there."""
-    raw = (block.raw or "").lstrip()
-    kind = raw[1:].split("{", 1)[0].split("(", 1)[0].strip().lower() if raw else ""
-    what = f"@{kind}" if kind in ("string", "preamble", "comment") else "entry"
-    line = _line(block)
-    reason = str(getattr(block.error, "abort_reason", block.error)).strip()
-    if reason.startswith(_NOT_CLOSED):
-        return f"BibTeX: {what} starting at line {line} is not closed"
-    return f"BibTeX: {what} starting at line {line} could not be read ({reason.replace('`', '')})"
-
-
 class _TwoValues(ValueError):
     """A field holding more than one value: a comma is missing before the next field."""
 
@@ -291,40 +224,49 @@ class _TwoValues(ValueError):
         self.first = first
 
 
-def _fields(
-    entry: Any, strings: dict[str, str], odd: list[tuple[int, str]], hidden: list[str]
-) -> dict[str, str]:
-    """The entry's fields, names lower-cased, values with macros and `#` resolved
-    (and what `_hide_long_values` hid put back)."""
+def _fields(entry: Entry, strings: dict[str, str], odd: list[tuple[int, str]]) -> dict[str, str]:
+    """The entry's fields, names lower-cased, values with macros and `#` resolved."""
     out: dict[str, str] = {}
-    for field in entry.fields:
-        key = field.key.lower()
+    for name, value in entry.fields.items():
+        key = name.lower()
         if key in out:
             continue
-        value = field.value
-        if isinstance(value, str):
-            value = _shown(value, hidden) if "\x00" in value else value
-            if (
-                value[:1] == "{"
-                and value[-1:] == "}"
-                and "#" not in value
-                and value.count("{") == 1
-            ):
-                out[key] = value[1:-1]  # the common case, as `_value` reads it, without calls
-                continue
+        if (
+            value[:1] == "{"
+            and value[-1:] == "}"
+            and "#" not in value
+            and (value.count("{") == 1 or _ONE_GROUP.fullmatch(value) is not None)
+        ):
+            out[key] = value[1:-1]  # the common case, as `_value` reads it, without calls
+            continue
         try:
             out[key] = _value(value, strings)
         except _TwoValues as err:
             out[key] = err.first
-            line = _line(entry)
             odd.append(
                 (
-                    line,
-                    f"BibTeX: entry {entry.key!r} (line {line}): field {key!r} runs into "
+                    entry.line,
+                    f"BibTeX: entry {entry.key!r} (line {entry.line}): field {key!r} runs into "
                     "the next one (a comma missing?); read up to the end of its first value",
                 )
             )
     return out
+
+
+def _macro(block: String, strings: dict[str, str], odd: list[tuple[int, str]]) -> str:
+    """A `@string` macro's text; one holding two values (`{a} {b}`) gives its first, with a
+    warning, as a field does."""
+    try:
+        return _value(block.value, strings)
+    except _TwoValues as err:
+        odd.append(
+            (
+                block.line,
+                f"BibTeX: @string {block.key!r} (line {block.line}) runs into a second value "
+                "(a # missing?); read up to the end of its first value",
+            )
+        )
+        return err.first
 
 
 def _value(raw: object, strings: dict[str, str]) -> str:
@@ -374,10 +316,10 @@ def _concatenated(raw: str) -> list[str]:
     return parts
 
 
-def _resolve_crossrefs(entries: list[Any], fields: list[dict[str, str]]) -> set[int]:
+def _resolve_crossrefs(entries: list[Entry], fields: list[dict[str, str]]) -> set[int]:
     """Fill each entry's missing venue fields from the entry its `crossref` names.
 
-    Returns the ids of the entries named that way that are containers (proceedings).
+    Returns the indices of the entries named that way that are containers (proceedings).
     """
     by_key: dict[str, int] = {}
     for i, entry in enumerate(entries):
@@ -395,57 +337,71 @@ def _resolve_crossrefs(entries: list[Any], fields: list[dict[str, str]]) -> set[
         if "booktitle" not in entry_fields and "title" in parent:
             # A proceedings' title is the booktitle of its papers.
             entry_fields["booktitle"] = parent["title"]
-        parent_entry = entries[parent_index]
-        if parent_entry.entry_type.lower() in _CONTAINERS:
-            containers.add(id(parent_entry))
+        if entries[parent_index].kind in _CONTAINERS:
+            containers.add(parent_index)
     return containers
 
 
-def _paper(key: str, kind: str, f: dict[str, str]) -> Paper:
-    """The paper record of one entry's resolved fields."""
+def _paper(
+    key: str, kind: str, f: dict[str, str], decoded: dict[str, str], collapsed: dict[str, str]
+) -> Paper:
+    """The paper record of one entry's resolved fields. `decoded` and `collapsed` keep
+    what venues and other fields gave: a library names the same few venues again and
+    again."""
+    get = f.get
     ids: list[tuple[str, str]] = [("citekey", key)] if key else []
     links: list[tuple[str, str]] = []
-    if doi := f.get("doi"):
+    if doi := get("doi"):
         ids.append(("doi", doi))
-    archive = (f.get("archiveprefix") or f.get("eprinttype") or "").strip().lower()
-    eprint = f.get("eprint", "").strip()
-    if eprint and (archive == "arxiv" or (not archive and normalise_arxiv(eprint))):
-        ids.append(("arxiv", eprint))
-    journal = f.get("journal", "")
-    venue = journal or f.get("booktitle", "")
-    preprint = _JOURNAL_ARXIV.match(journal.strip())
-    if preprint is not None:
-        ids.append(("arxiv", preprint.group(1) or preprint.group(2)))
-        venue = "arXiv"
-    corr = _DBLP_CORR.match(f.get("volume", "").strip())
-    if corr is not None and journal.strip().lower() == "corr":
-        ids.append(("arxiv", corr.group(1)))
+    if eprint := get("eprint", "").strip():
+        archive = (get("archiveprefix") or get("eprinttype") or "").strip().lower()
+        if archive == "arxiv" or (not archive and normalise_arxiv(eprint)):
+            ids.append(("arxiv", eprint))
+    journal = get("journal", "")
+    venue = journal or get("booktitle", "")
+    if journal:
+        preprint = _JOURNAL_ARXIV.match(journal.strip())
+        if preprint is not None:
+            ids.append(("arxiv", preprint.group(1) or preprint.group(2)))
+            venue = "arXiv"
+        corr = _DBLP_CORR.match(get("volume", "").strip())
+        if corr is not None and journal.strip().lower() == "corr":
+            ids.append(("arxiv", corr.group(1)))
     # `howpublished = {\\url{…}}` is how many cite an arXiv paper as @misc.
     for field in ("url", "ee", "pdf", "openreview", "howpublished"):
-        for url in _urls(f.get(field, "")):
+        value = get(field)
+        for url in _urls(value) if value else ():
             url_ids, link = url_ids_and_link(url)
             ids.extend(url_ids)
             links.append(link)
-    if biburl := _DBLP_BIBURL.search(f.get("biburl", "")):
+    if (biburl := _DBLP_BIBURL.search(get("biburl", ""))) is not None:
         ids.append(("dblp", biburl.group(1)))
     elif key.startswith("DBLP:"):
         ids.append(("dblp", key[5:]))
     for kind_name in ("isbn", "pmid"):
-        if value := f.get(kind_name):
+        if value := get(kind_name):
             ids.append((kind_name, value.strip()))
     year, date = _year_and_date(f)
-    keywords = tuple(k for k in _KEYWORD_SEP.split(decode(f.get("keywords", ""))) if k)
+    keywords = get("keywords")
+    if venue and (shown := decoded.get(venue)) is None:
+        shown = decoded[venue] = decode(venue)
+    extra = []
+    for name in _EXTRA:
+        if (value := get(name)) is not None:
+            if (plain := collapsed.get(value)) is None:
+                plain = collapsed[value] = collapse(value)
+            extra.append((name, plain))
     return Paper(
-        title=decode(f.get("title", "")) or None,
-        authors=bibtex_authors(f.get("author", "")),
-        venue=decode(venue) or None,
+        title=decode(get("title", "")) or None,
+        authors=bibtex_authors(get("author", "")),
+        venue=shown if venue else None,
         year=year,
         date=date,
         ids=tuple(ids),
         links=tuple(links),
-        keywords=keywords,
+        keywords=tuple([k for k in _KEYWORD_SEP.split(decode(keywords)) if k]) if keywords else (),
         kind=kind,
-        extra=tuple((name, collapse(f[name])) for name in _EXTRA if name in f),
+        extra=tuple(extra),
     )
 
 
@@ -458,15 +414,19 @@ def _urls(value: str) -> list[str]:
 
 def _year_and_date(f: dict[str, str]) -> tuple[int | None, str | None]:
     """The year (int) and date (`2020`, `2020-07`, `2020-07-13`) from year/month or date."""
-    iso = _ISO_DATE.match(f.get("date", "").strip())
-    if iso is not None:
-        parts = [iso.group(1)] + [f"{int(p):02d}" for p in iso.groups()[1:] if p]
-        return int(iso.group(1)), "-".join(parts)
-    found = _YEAR.search(f.get("year", ""))
-    if found is None:
+    if date := f.get("date"):
+        iso = _ISO_DATE.match(date.strip())
+        if iso is not None:
+            parts = [iso.group(1)] + [f"{int(p):02d}" for p in iso.groups()[1:] if p]
+            return int(iso.group(1)), "-".join(parts)
+    text = f.get("year", "")
+    if len(text) == 4 and text.isdigit() and text.isascii():
+        year = int(text)  # the common case, as the pattern reads it, without a search
+    elif (found := _YEAR.search(text)) is not None:
+        year = int(found.group(0))
+    else:
         return None, None
-    year = int(found.group(0))
-    month = _month(f.get("month", ""))
+    month = _month(f["month"]) if "month" in f else None
     return year, f"{year}-{month:02d}" if month else str(year)
 
 
