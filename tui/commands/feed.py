@@ -139,13 +139,18 @@ def _user_data(prog: str, data_dir: str | None) -> StoreData:
 
 def main_list(argv: Sequence[str]) -> int:
     """`abstracts list [PATH ...] [--json]`; returns the exit status."""
+    from tui.commands.corpusview import open_view
+
     args = _parse(list_parser(), argv)
-    corpus = _load("abstracts list", args.paths, args.data_dir)
-    if corpus is None:
+    prog = "abstracts list"
+    view = open_view(prog, args.paths, locations.data_dir(args.data_dir))
+    report_problems(prog, view.problems)
+    if not len(view):
+        print(f"{prog}: no abstracts loaded", file=sys.stderr)
         return EXIT_USAGE
-    data = _user_data("abstracts list", args.data_dir)
+    data = _user_data(prog, args.data_dir)
     out = sys.stdout
-    for abstract in corpus.abstracts:
+    for abstract in view.abstracts(text=args.json):
         i = abstract.id
         marks = {
             "bookmarked": i in data.bookmarks,
@@ -165,6 +170,7 @@ def main_list(argv: Sequence[str]) -> int:
             f"{shown}  {abstract.headline}"
         )
         out.write(visible_line(line) + "\n")
+    view.finish()
     return EXIT_OK
 
 
@@ -209,10 +215,11 @@ def main_feed(argv: Sequence[str]) -> int:
         complain(f"{prog}: nothing to rank by: {_no_likes(given, data, args.data_dir)}")
         return EXIT_NOTHING
 
-    from tui.similar import load_or_build
+    from tui.commands.corpusview import similarity_model
     from tui.triage.feed import rank_feed
 
-    model = load_or_build(corpus, locations.cache_dir(locations.data_dir(args.data_dir)))
+    cache_dir = locations.cache_dir(locations.data_dir(args.data_dir))
+    model = similarity_model(prog, corpus, cache_dir)
     skip = set(data.reads) if args.unread else set()
     from tui.inbox.library import open_inbox
 
