@@ -18,6 +18,7 @@ a reader sees the cache before a save or after it, never half of one.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -98,6 +99,24 @@ def _discard(path: Path) -> None:
             os.unlink(victim)
 
 
+_SCHEMA_QUERY = "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name"
+
+
+def _schema_of(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
+    return conn.execute(_SCHEMA_QUERY).fetchall()
+
+
+@functools.cache
+def _expected_schema() -> list[tuple[Any, ...]]:
+    """The tables (and their indexes) a cache of this version has, exactly."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.executescript(_SCHEMA)
+        return _schema_of(conn)
+    finally:
+        conn.close()
+
+
 def _open(path: Path) -> sqlite3.Connection:
     # Autocommit (isolation_level None): every change is an explicit transaction.
     conn = sqlite3.connect(path, timeout=_BUSY_SECONDS, isolation_level=None)
@@ -129,7 +148,9 @@ def connect(path: Path, create: bool) -> sqlite3.Connection | None:
             app_id = conn.execute("PRAGMA application_id").fetchone()[0]
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if app_id == APPLICATION_ID and version == VERSION:
-                return conn
+                if _schema_of(conn) == _expected_schema():
+                    return conn
+                raise sqlite3.DatabaseError("not the schema of this version")
             tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
             if create and app_id == 0 and version == 0 and tables == 0:
                 conn.executescript(
