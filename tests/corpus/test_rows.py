@@ -151,6 +151,7 @@ def test_rows_are_stale_once_the_files_change(
         "DELETE FROM rows WHERE idx = 1",
         "UPDATE rows SET paper = '{' WHERE paper IS NOT NULL",
         "UPDATE rows SET idx = idx + 100 WHERE idx = 0",
+        "UPDATE rows SET id = '0123456789abcdef' WHERE idx = 1",
         "UPDATE meta SET value = '[]'",
         "DROP TABLE rows",
     ],

@@ -101,16 +101,31 @@ class CorpusView:
             self._rows.close()
             self._rows = None
 
+    def ids(self) -> list[str]:
+        """Every abstract's id in order (from the rows when their digest holds)."""
+        if self._rows is not None:
+            try:
+                return self._rows.ids()
+            except corpus_rows.RowsError:
+                self._drop_rows()
+        return self.corpus().ids
+
     def abstracts(
-        self, indices: Iterable[int] | None = None, text: bool = False
+        self,
+        indices: Iterable[int] | None = None,
+        text: bool = False,
+        ids: Sequence[str] | None = None,
     ) -> Iterator[Abstract]:
         """The abstracts at `indices` (None: all), with their text when `text` (without it,
-        only id, collection, source, headline and paper are to be used)."""
+        only id, collection, source, headline and paper are to be used). With `ids` (the
+        search index's), a row whose id is not `ids[i]` is not used."""
         wanted = None if indices is None else list(indices)
         done = 0
         if self._rows is not None:
             try:
                 for abstract in self._rows.abstracts(wanted, text):
+                    if ids is not None and ids[abstract.index] != abstract.id:
+                        raise corpus_rows.RowsError("a row of another corpus")
                     yield abstract
                     done += 1
                 return
@@ -137,12 +152,11 @@ class CorpusView:
         from tui.search import cache
 
         if self._rows is not None:
+            # The header holds the rows' ids digest; each row printed is checked against
+            # the index's own ids (`abstracts(ids=...)`).
             index = cache.load_by(self._cache_dir, self._rows.fingerprint, self._rows.ids_digest)
-            try:
-                if index is not None and index.data.ids == self._rows.ids():
-                    return index
-            except corpus_rows.RowsError:
-                pass
+            if index is not None and len(index) == len(self):
+                return index
         corpus = self.corpus()
         index = cache.load(corpus, self._cache_dir)
         if index is None:
@@ -161,13 +175,11 @@ class CorpusView:
             corpus_rows.save(self._cache_dir, self._args, self._corpus, self._before)
 
 
-def open_view(
-    prog: str, paths: Sequence[str], data_dir: Path, default: Sequence[Path] | None = None
-) -> CorpusView:
-    """The abstracts `paths` name (none: `default`, else the library or the seeds)."""
+def open_view(prog: str, paths: Sequence[str], data_dir: Path) -> CorpusView:
+    """The abstracts `paths` name (none: the library of fetched papers, else the seeds)."""
     from tui.inbox.library import default_paths
 
-    args: list[str | os.PathLike[str]] = list(paths) or list(default or default_paths(data_dir))
+    args: list[str | os.PathLike[str]] = list(paths) or list(default_paths(data_dir))
     cache_dir = locations.cache_dir(data_dir)
     fresh = corpus_rows.open_fresh(cache_dir, args)
     if fresh is not None:

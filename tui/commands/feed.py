@@ -150,7 +150,7 @@ def main_list(argv: Sequence[str]) -> int:
         return EXIT_USAGE
     data = _user_data(prog, args.data_dir)
     out = sys.stdout
-    for abstract in view.abstracts(text=args.json):
+    for abstract in view.abstracts(text=args.json, ids=view.ids()):
         i = abstract.id
         marks = {
             "bookmarked": i in data.bookmarks,

@@ -222,7 +222,8 @@ def main(argv: list[str]) -> int:
         result = index.search(
             query, corpus, personal=personal, order=order, limit=args.limit, topics=topics
         )
-    _print(result, view.abstracts(result.indices, text=args.json), index, query, args.json)
+    found = view.abstracts(result.indices, text=args.json, ids=index.data.ids)
+    _print(result, found, index, query, args.json)
     view.finish()
     return EXIT_MATCHED if result.indices else EXIT_NO_MATCH
 
