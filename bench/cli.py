@@ -9,12 +9,15 @@ so machine noise hits all alike:
   * references: a Python process that opens a prebuilt FTS5 table of the same
     abstracts and prints the top 10 of the same words (bm25) as JSON, and one that
     prints every row as JSON; and `python -c pass`, the interpreter's own start-up.
+  * with --before REV, the same commands of the code at REV (git archive), on its own
+    warmed data dir, in the same rounds.
 It prints medians of the wall time and of the CPU time (user + sys of the process:
-on a machine shared with other work, the steadier figure), the cold first runs
-(which build the caches), and the ratios to the FTS5 references.
+on a machine shared with other work, the steadier figure), the first runs on a
+fresh data dir (which build the caches), and the ratios to the FTS5 references.
 Targets: search warm at 100,000 <= 1 s; list --json <= 3 s.
 
     python bench/cli.py [--runs 5] [--synthetic 100000] [--corpus DIR] [--skip-big]
+                        [--before REV]
 """
 
 from __future__ import annotations
@@ -56,11 +59,11 @@ for i, headline, body in db.execute("SELECT id, headline, body FROM t"):
 """
 
 
-def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+def timed(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
     """(wall seconds, CPU seconds) of one process, its output thrown away."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(argv, env=env, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -89,6 +92,7 @@ def main() -> None:
     parser.add_argument("--synthetic", type=int, default=100_000)
     parser.add_argument("--corpus", default=str(REPO.parent / "shared" / "corpora" / "iclr"))
     parser.add_argument("--skip-big", action="store_true", help="ICLR only")
+    parser.add_argument("--before", metavar="REV", help="also time the code at REV (git)")
     args = parser.parse_args()
 
     from scale import write_synthetic
@@ -103,6 +107,15 @@ def main() -> None:
         write_synthetic(args.corpus, args.synthetic, big)
         corpora.append((f"{args.synthetic:,} synthetic", str(big)))
     abstracts = [sys.executable, "-m", "tui"]
+    before_dir = None
+    if args.before:
+        # `python -m tui` run in this folder imports its tui before the installed one.
+        before_dir = tmp / "before"
+        before_dir.mkdir()
+        archive = subprocess.run(
+            ["git", "archive", args.before, "tui"], cwd=REPO, capture_output=True, check=True
+        )
+        subprocess.run(["tar", "-x", "-C", str(before_dir)], input=archive.stdout, check=True)
     match = " ".join(f'"{w}"' for w in QUERY.split())
     try:
         for label, path in corpora:
@@ -110,29 +123,45 @@ def main() -> None:
             env = {**os.environ, "ABSTRACTS_DATA_DIR": str(data_dir)}
             db = tmp / f"{label}.fts5.sqlite"
             size = fts_table(path, db)
-            cases = {
-                "search": [*abstracts, "search", QUERY, path, "--limit", "10"],
-                "search --json": [*abstracts, "search", QUERY, path, "--limit", "10", "--json"],
-                "list --json": [*abstracts, "list", path, "--json"],
-                "FTS5 top 10 (python)": [sys.executable, "-c", FTS_TOP, str(db), match],
-                "FTS5 every row (python)": [sys.executable, "-c", FTS_ALL, str(db)],
-                "python -c pass": [sys.executable, "-c", "pass"],
+            commands = {
+                "search": ["search", QUERY, path, "--limit", "10"],
+                "search --json": ["search", QUERY, path, "--limit", "10", "--json"],
+                "list --json": ["list", path, "--json"],
             }
-            cold = {name: timed(cases[name], env) for name in ("search", "list --json")}
+            cases: dict[str, tuple[list[str], dict[str, str], Path]] = {
+                name: ([*abstracts, *argv], env, REPO) for name, argv in commands.items()
+            }
+            if before_dir is not None:
+                old_env = {**env, "ABSTRACTS_DATA_DIR": str(tmp / f"before-{label}")}
+                for name, argv in commands.items():
+                    cases[f"{name} ({args.before})"] = ([*abstracts, *argv], old_env, before_dir)
+            cases["FTS5 top 10 (python)"] = (
+                [sys.executable, "-c", FTS_TOP, str(db), match],
+                env,
+                REPO,
+            )
+            cases["FTS5 every row (python)"] = ([sys.executable, "-c", FTS_ALL, str(db)], env, REPO)
+            cases["python -c pass"] = ([sys.executable, "-c", "pass"], env, REPO)
+            cold = {}
+            for name in ("search", "list --json"):
+                fresh = {**env, "ABSTRACTS_DATA_DIR": str(tmp / f"fresh-{label}-{len(cold)}")}
+                cold[f"{name}, fresh data dir"] = timed(cases[name][0], fresh, REPO)
+            for name in cases:  # warms each data dir
+                timed(*cases[name])
             results: dict[str, list[tuple[float, float]]] = {name: [] for name in cases}
             for _ in range(args.runs):
-                for name, argv in cases.items():
-                    results[name].append(timed(argv, env))
+                for name, case in cases.items():
+                    results[name].append(timed(*case))
             print(f"\n{label}: {size:,} abstracts, {args.runs} runs (medians)")
-            print(f"{'':26} {'wall':>8} {'CPU':>8}")
+            print(f"{'':30} {'wall':>8} {'CPU':>8}")
             for name, (wall, cpu) in cold.items():
-                print(f"{name + ' (cold, builds)':26} {wall:7.2f}s {cpu:7.2f}s")
+                print(f"{name:30} {wall:7.2f}s {cpu:7.2f}s")
             medians = {}
             for name, runs in results.items():
                 wall = statistics.median(r[0] for r in runs)
                 cpu = statistics.median(r[1] for r in runs)
                 medians[name] = (wall, cpu)
-                print(f"{name:26} {wall:7.2f}s {cpu:7.2f}s")
+                print(f"{name:30} {wall:7.2f}s {cpu:7.2f}s")
             top, every = medians["FTS5 top 10 (python)"], medians["FTS5 every row (python)"]
             search, listing = medians["search"], medians["list --json"]
             print(
@@ -140,6 +169,13 @@ def main() -> None:
                 f"list --json / FTS5 every row: wall {listing[0] / every[0]:.1f}x, "
                 f"CPU {listing[1] / every[1]:.1f}x"
             )
+            for name in commands if args.before else ():
+                old = medians[f"{name} ({args.before})"]
+                now = medians[name]
+                print(
+                    f"  {name}: {args.before} / now: wall {old[0] / now[0]:.1f}x, "
+                    f"CPU {old[1] / now[1]:.1f}x"
+                )
             print(
                 "  targets at 100,000: search <= 1 s "
                 f"({'met' if search[0] <= 1 else 'FAILED'} on wall time here), "
@@ -147,7 +183,7 @@ def main() -> None:
                 if size >= 100_000
                 else "  (the targets are set at 100,000 abstracts)"
             )
-            print(json.dumps({"corpus": label, "size": size, "medians": medians}))
+            print(json.dumps({"corpus": label, "size": size, "medians": medians}), flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
