@@ -121,6 +121,9 @@ def test_a_damaged_or_foreign_cache_is_rebuilt_not_trusted(
         "truncated": ours[: len(ours) // 3],
         "another program's database": _sqlite_of("CREATE TABLE t(x)", app_id=7),
         "another version": _sqlite_of("CREATE TABLE files(x)", readcache.APPLICATION_ID, 99),
+        "our id and version, another schema": _sqlite_of(
+            "CREATE TABLE files(x)", readcache.APPLICATION_ID, readcache.VERSION
+        ),
         "empty": b"",
     }
     for what, junk in junks.items():
