@@ -30,7 +30,6 @@ from tui.commands import (
 from tui.sanitize import json_line, visible_line
 from tui.search.personal import PersonalData
 from tui.search.query import QueryError, parse_query
-from tui.store.opening import StoreError
 
 if TYPE_CHECKING:
     from tui.corpus.model import Abstract, Corpus
@@ -178,6 +177,9 @@ def main(argv: list[str]) -> int:
     data_dir = locations.data_dir(args.data_dir)
     order: Order = "relevance"
     if args.query.startswith("@"):
+        # Imported here: only a saved search opens the store (a plain search need not pay).
+        from tui.store.opening import StoreError
+
         try:
             args.query, order = saved_search(args.query, data_dir)
         except (UnknownSearch, StoreError, sqlite3.Error) as error:
