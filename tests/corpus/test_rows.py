@@ -149,6 +149,8 @@ def test_rows_are_stale_once_the_files_change(
     [
         "UPDATE rows SET headline = X'00ff' WHERE idx = 2",
         "DELETE FROM rows WHERE idx = 1",
+        "DELETE FROM rows WHERE idx = 3",  # the last one
+        "UPDATE rows SET line = X'00ff' WHERE idx = 1",
         "UPDATE rows SET paper = '{' WHERE paper IS NOT NULL",
         "UPDATE rows SET idx = idx + 100 WHERE idx = 0",
         "UPDATE rows SET id = '0123456789abcdef' WHERE idx = 1",
@@ -199,3 +201,18 @@ def test_load_problems_are_reported_from_the_rows_too(
     first = run(["list", str(papers)], capsys)
     assert "empty file" in first[2] and "skipped 1 file" in first[2]
     assert run(["list", str(papers)], capsys) == first
+
+
+@pytest.mark.parametrize(
+    "text", ["plain words", "bidi \u202e and C1 \x85 and DEL \x7f", 'emoji 🙂 and quote " \\']
+)
+def test_a_kept_json_line_with_marks_added_is_the_rows_json(text: str) -> None:
+    from tui.commands import json_row, json_row_line
+    from tui.corpus.model import Abstract, Collection, SourceRef
+    from tui.sanitize import json_line
+
+    abstract = Abstract("0123456789abcdef", text, Collection("X"), [SourceRef(Path("a.txt"), 1)])
+    marks = {"bookmarked": True, "read": False, "dismissed": text == "plain words"}
+    core = json_line(json_row(abstract))
+    assert json_row_line(core, **marks) == json_line(json_row(abstract, **marks))
+    assert json_row_line(core) == core

@@ -136,6 +136,23 @@ class CorpusView:
         for i in list(rest)[done:]:
             yield corpus.abstracts[i]
 
+    def json_lines(self) -> Iterator[tuple[str, str]]:
+        """Every abstract's id and `json_line(json_row(abstract))`, in order."""
+        from tui.commands import json_row
+        from tui.sanitize import json_line
+
+        done = 0
+        if self._rows is not None:
+            try:
+                for found in self._rows.lines():
+                    yield found
+                    done += 1
+                return
+            except corpus_rows.RowsError:
+                pass  # damaged rows: the rest comes from the files themselves
+        for abstract in self.corpus().abstracts[done:]:
+            yield abstract.id, json_line(json_row(abstract))
+
     def announce(self, what: str | None = None) -> None:
         """Say once what is being built (`the search index`, and the corpus cache when the
         rows are to be written)."""
@@ -171,8 +188,17 @@ class CorpusView:
             self._rows.close()
             return
         if self._before is not None and self._corpus is not None and self._corpus.abstracts:
+            from tui.commands import json_row
+            from tui.sanitize import json_line
+
             self.announce()
-            corpus_rows.save(self._cache_dir, self._args, self._corpus, self._before)
+            corpus_rows.save(
+                self._cache_dir,
+                self._args,
+                self._corpus,
+                self._before,
+                lambda abstract: json_line(json_row(abstract)),
+            )
 
 
 def open_view(prog: str, paths: Sequence[str], data_dir: Path) -> CorpusView:

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Sequence
 
 from tui import locations
-from tui.commands import complain, help_formatter, json_row, report_problems
+from tui.commands import complain, help_formatter, json_row, json_row_line, report_problems
 from tui.corpus.model import Corpus
 from tui.sanitize import json_line, visible_line
 from tui.store.records import StoreData
@@ -150,26 +150,32 @@ def main_list(argv: Sequence[str]) -> int:
         return EXIT_USAGE
     data = _user_data(prog, args.data_dir)
     out = sys.stdout
-    for abstract in view.abstracts(text=args.json, ids=view.ids()):
-        i = abstract.id
-        marks = {
+
+    def marks(i: str) -> dict[str, bool]:
+        return {
             "bookmarked": i in data.bookmarks,
             "read": i in data.reads,
             "dismissed": i in data.dismissals,
         }
-        if args.json:
-            out.write(json_line(json_row(abstract, **marks)) + "\n")
-            continue
-        shown = "".join(
-            glyph if marks[name] else " "
-            for name, glyph in (("bookmarked", "★"), ("read", "✓"), ("dismissed", "✗"))
-        )
-        source = abstract.source
-        line = (
-            f"{i}  {abstract.collection.short}  {source.name}#{source.position}  "
-            f"{shown}  {abstract.headline}"
-        )
-        out.write(visible_line(line) + "\n")
+
+    ids = view.ids()  # from the rows only when they hold the ids they were written with
+    if args.json:
+        # Each row's JSON was kept whole with the corpus rows: only the marks are added.
+        for i, core in view.json_lines():
+            out.write(json_row_line(core, **marks(i)) + "\n")
+    else:
+        for abstract in view.abstracts(ids=ids):
+            marked = marks(abstract.id)
+            shown = "".join(
+                glyph if marked[name] else " "
+                for name, glyph in (("bookmarked", "★"), ("read", "✓"), ("dismissed", "✗"))
+            )
+            source = abstract.source
+            line = (
+                f"{abstract.id}  {abstract.collection.short}  {source.name}#{source.position}  "
+                f"{shown}  {abstract.headline}"
+            )
+            out.write(visible_line(line) + "\n")
     view.finish()
     return EXIT_OK
 

@@ -51,7 +51,7 @@ CREATE TABLE entries(
 CREATE TABLE rows(
     idx INTEGER PRIMARY KEY, id TEXT NOT NULL, label TEXT NOT NULL, venue TEXT,
     year INTEGER, path BLOB NOT NULL, position INTEGER NOT NULL, headline TEXT NOT NULL,
-    plain TEXT, paper TEXT, file INTEGER NOT NULL, text TEXT);
+    plain TEXT, paper TEXT, file INTEGER NOT NULL, text TEXT, line TEXT NOT NULL);
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 

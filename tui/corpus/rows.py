@@ -21,7 +21,7 @@ import contextlib
 import json
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -113,6 +113,21 @@ class Rows:
             raise RowsError("the ids are not those the rows were written with")
         return ids
 
+    def lines(self) -> Iterator[tuple[str, str]]:
+        """Every abstract's id and its line (see `save`), in corpus order; raises RowsError
+        on a row that is missing or ill-formed."""
+        count = 0
+        try:
+            for idx, aid, line in self._conn.execute("SELECT idx, id, line FROM rows ORDER BY idx"):
+                if idx != count or type(aid) is not str or type(line) is not str:
+                    raise RowsError(f"row {count} is ill-formed")
+                yield aid, line
+                count += 1
+        except sqlite3.Error as err:
+            raise RowsError(str(err)) from err
+        if count != self.count:
+            raise RowsError("rows are missing")
+
     def abstracts(self, indices: Iterable[int] | None, text: bool) -> Iterator[Abstract]:
         """The abstracts at `indices` (None: all, in order) as far as printing needs them:
         id, collection, first source, headline and paper; with `text`, the source text and
@@ -128,8 +143,12 @@ class Rows:
         try:
             if indices is None:
                 query = f"SELECT {columns} FROM {source} ORDER BY r.idx"
-                for expected, row in enumerate(self._conn.execute(query)):
-                    yield _abstract(row, expected, text, shared)
+                count = 0
+                for row in self._conn.execute(query):
+                    yield _abstract(row, count, text, shared)
+                    count += 1
+                if count != self.count:
+                    raise RowsError("rows are missing")
                 return
             wanted = list(indices)
             for start in range(0, len(wanted), _CHUNK):
@@ -237,10 +256,15 @@ def _files(conn: sqlite3.Connection) -> dict[str, tuple[int, list[int]]]:
 
 
 def save(
-    cache_dir: Path, args: Sequence[str | os.PathLike[str]], corpus: Corpus, before: Snapshot
+    cache_dir: Path,
+    args: Sequence[str | os.PathLike[str]],
+    corpus: Corpus,
+    before: Snapshot,
+    line: Callable[[Abstract], str],
 ) -> bool:
     """Write the rows of `corpus`, loaded from `args` (with the parsed-files cache in
-    `cache_dir`) after `before` was taken. Computes every headline and rendering not yet
+    `cache_dir`) after `before` was taken, each with `line(abstract)` (what a command
+    prints of it whole: its JSON). Computes every headline and rendering not yet
     computed. False when they could not be written (no cache, or the parsed files changed
     meanwhile); never raises."""
     conn = connect(cache_path(cache_dir, args), create=False)
@@ -274,6 +298,7 @@ def save(
                     files[os.fspath(first.path)][0],
                     # Merged abstracts may carry another source's text (a longer copy).
                     a.text if len(a.sources) > 1 else None,
+                    line(a),
                 )
             )
         meta = {
@@ -288,7 +313,9 @@ def save(
             if _files(conn) != files:
                 return False  # another process saved other files meanwhile
             conn.execute("DELETE FROM rows")
-            conn.executemany("INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            conn.executemany(
+                "INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
+            )
             conn.execute(
                 "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (_META, json.dumps(meta))
             )
