@@ -133,6 +133,7 @@ def test_a_damaged_or_foreign_cache_is_rebuilt_not_trusted(
         counted_reads.clear()
         assert snapshot([a], cache) == expected, what
         assert counted_reads == [], what
+        assert made.stat().st_mode & 0o777 == 0o600, what
 
 
 @pytest.mark.parametrize(

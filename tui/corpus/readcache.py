@@ -119,9 +119,19 @@ def _expected_schema() -> list[tuple[Any, ...]]:
 
 def _open(path: Path) -> sqlite3.Connection:
     # Autocommit (isolation_level None): every change is an explicit transaction.
-    conn = sqlite3.connect(path, timeout=_BUSY_SECONDS, isolation_level=None)
-    conn.execute("PRAGMA foreign_keys = OFF")
-    return conn
+    return sqlite3.connect(path, timeout=_BUSY_SECONDS, isolation_level=None)
+
+
+def _made(path: Path) -> bool:
+    """True when `path` exists, made empty (mode 0600, before SQLite would make it
+    following the umask) if it did not."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+    except OSError:
+        return False
+    return True
 
 
 def connect(path: Path, create: bool) -> sqlite3.Connection | None:
@@ -132,16 +142,9 @@ def connect(path: Path, create: bool) -> sqlite3.Connection | None:
 
     if not is_private(path.parent) or not _remove_foreign(path):
         return None
-    if not path.exists():
-        if not create:
+    for _ in range(3):
+        if not path.exists() and (not create or not _made(path)):
             return None
-        try:  # made 0600 before SQLite opens it (it would follow the umask)
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-        except FileExistsError:
-            pass
-        except OSError:
-            return None
-    for _ in range(2):
         conn = None
         try:
             conn = _open(path)
@@ -159,18 +162,24 @@ def connect(path: Path, create: bool) -> sqlite3.Connection | None:
                 )
                 return conn
         except sqlite3.OperationalError as err:
-            if conn is not None:
-                conn.close()
+            _closed(conn)
+            conn = None
             if "locked" in str(err) or "busy" in str(err):
                 return None  # another process is saving it: no cache this time
+            if "already exists" in str(err):
+                continue  # another process made it meanwhile: look again
         except sqlite3.DatabaseError:
             pass
-        if conn is not None:
-            conn.close()
+        _closed(conn)
         _discard(path)
         if not create:
             return None
     return None
+
+
+def _closed(conn: sqlite3.Connection | None) -> None:
+    if conn is not None:
+        conn.close()
 
 
 @contextlib.contextmanager

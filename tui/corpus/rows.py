@@ -5,8 +5,9 @@ every file, nor holding every text: `abstracts search` prints ten rows of a
 hundred thousand. So next to the parsed files (`tui.corpus.readcache`, the same
 SQLite file) this keeps one row per abstract of the loaded corpus, in corpus
 order: its id, collection, first source, headline, rendered text when it differs
-from the source (most abstracts have no LaTeX), paper (as JSON) and where its
-source text is. With the rows come the corpus's fingerprint, the digest of its
+from the source (most abstracts have no LaTeX), paper (as JSON), where its
+source text is, and the line a command prints of it whole (its JSON: encoding
+100,000 texts again was most of `abstracts list --json`). With the rows come the corpus's fingerprint, the digest of its
 ids and its load problems, and what they were made from: the files the arguments
 named (each with its size, modification and change times, inode, device and
 mode) and the problems of naming them. `open_fresh` checks those by `stat()`
