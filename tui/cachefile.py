@@ -15,12 +15,10 @@ the arrays against the corpus (shapes, types, values in range) before using them
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import math
 import os
 import zipfile
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from tui.corpus import latex
-from tui.corpus.model import Corpus
+from tui.corpus.model import Corpus, ids_digest
 from tui.fileio import atomic_write
 from tui.privatedir import ensure_dir
 from tui.privatedir import is_private as _private
@@ -47,28 +45,31 @@ def render_version() -> int:
     return int(getattr(latex, "RENDER_VERSION", 0))
 
 
-def ids_digest(ids: Iterable[str]) -> str:
-    """A digest of abstract ids in order: a cache's row numbers must be the corpus's."""
-    h = hashlib.blake2b(digest_size=16)
-    h.update("\n".join(ids).encode("utf-8", "surrogatepass"))
-    return h.hexdigest()
-
-
 def header(kind: str, version: int, corpus: Corpus) -> dict[str, Any]:
     """What a cache of `kind` for `corpus` must have been built from to be used."""
+    return header_by(kind, version, corpus.fingerprint, ids_digest(a.id for a in corpus.abstracts))
+
+
+def header_by(kind: str, version: int, fingerprint: str, ids: str) -> dict[str, Any]:
+    """`header` from a corpus's fingerprint and ids digest (the corpus need not be loaded)."""
     return {
         "layout": LAYOUT_VERSION,
         "kind": kind,
         "version": version,
         "render": render_version(),
-        "fingerprint": corpus.fingerprint,
-        "ids": ids_digest(a.id for a in corpus.abstracts),
+        "fingerprint": fingerprint,
+        "ids": ids,
     }
 
 
 def path_for(cache_dir: Path, kind: str, version: int, corpus: Corpus) -> Path:
     """Where the cache of `kind` for `corpus` is (or would be)."""
-    return cache_dir / f"{kind}-v{version}-r{render_version()}-{corpus.fingerprint}.npz"
+    return path_by(cache_dir, kind, version, corpus.fingerprint)
+
+
+def path_by(cache_dir: Path, kind: str, version: int, fingerprint: str) -> Path:
+    """`path_for` from a corpus's fingerprint."""
+    return cache_dir / f"{kind}-v{version}-r{render_version()}-{fingerprint}.npz"
 
 
 @dataclass(frozen=True, slots=True)

@@ -125,6 +125,11 @@ def _json_escape(char: str) -> str:
     return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
+#: `json.dumps(value, ensure_ascii=False)` without making an encoder per call (a quarter
+#: of the encoding time of `abstracts list --json`'s 100,000 short rows).
+_ENCODER = json.JSONEncoder(ensure_ascii=False)
+
+
 def json_line(value: Any) -> str:
     """`value` as one line of JSON, readable (non-ASCII kept) and safe for a terminal."""
-    return json_safe(json.dumps(value, ensure_ascii=False))
+    return json_safe(_ENCODER.encode(value))

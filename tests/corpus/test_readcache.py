@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import sys
+import tempfile
 import types
 from pathlib import Path
 
 import pytest
 
 from tui.corpus import load as load_mod
-from tui.corpus import readers
+from tui.corpus import readcache, readers
 from tui.corpus.load import load_corpus
 from tui.corpus.model import Collection
 from tui.corpus.paper import Author, Paper
@@ -88,19 +90,107 @@ def test_a_changed_file_is_read_again(tmp_path: Path, counted_reads: list[Path])
     assert counted_reads == []
 
 
-def test_a_damaged_or_foreign_cache_is_ignored(tmp_path: Path) -> None:
+def _sqlite_of(tables: str, app_id: int = 0, version: int = 0) -> bytes:
+    """The bytes of an SQLite database made by `tables` with these header fields."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "db"
+        conn = sqlite3.connect(path)
+        conn.executescript(
+            f"{tables}; PRAGMA application_id = {app_id}; PRAGMA user_version = {version};"
+        )
+        conn.close()
+        return path.read_bytes()
+
+
+def _the_cache(cache: Path) -> Path:
+    [made] = [p for p in cache.iterdir() if p.name.endswith(".sqlite")]
+    return made
+
+
+def test_a_damaged_or_foreign_cache_is_rebuilt_not_trusted(
+    tmp_path: Path, counted_reads: list[Path]
+) -> None:
     a = write(tmp_path / "a.txt", f"ICLR 2023 Papers\n\n{A1}\n")
     cache = tmp_path / "cache"
     expected = snapshot([a], None)
     load_corpus([a], cache_dir=cache)
-    [made] = list(cache.iterdir())
-    entry = '{"stat": 1, "digest": 2, "result": {"texts": 3}, "problems": []}'
-    junks = [b"\x00garbage", b"[1, 2]", f'{{"version": 1, "files": {{"{a}": {entry}}}}}']
-    for junk in junks:
+    made = _the_cache(cache)
+    ours = made.read_bytes()
+    junks = {
+        "garbage": b"\x00garbage" * 100,
+        "truncated": ours[: len(ours) // 3],
+        "another program's database": _sqlite_of("CREATE TABLE t(x)", app_id=7),
+        "another version": _sqlite_of("CREATE TABLE files(x)", readcache.APPLICATION_ID, 99),
+        "our id and version, another schema": _sqlite_of(
+            "CREATE TABLE files(x)", readcache.APPLICATION_ID, readcache.VERSION
+        ),
+        "empty": b"",
+    }
+    for what, junk in junks.items():
         write(made, junk)
-        assert snapshot([a], cache) == expected
-    entry = made.read_text(encoding="utf-8")
-    assert '"files"' in entry  # rewritten whole after the damage
+        assert snapshot([a], cache) == expected, what
+        # Rebuilt: the next load reads nothing.
+        counted_reads.clear()
+        assert snapshot([a], cache) == expected, what
+        assert counted_reads == [], what
+        assert made.stat().st_mode & 0o777 == 0o600, what
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "UPDATE entries SET text = X'ff00' WHERE position = 2",  # a blob for a text
+        "DELETE FROM entries WHERE position = 1",  # an entry missing
+        "UPDATE files SET info = '[1, 2]'",  # a file's info of another shape
+    ],
+)
+def test_ill_formed_entries_mean_reading_the_file_again(
+    tmp_path: Path, counted_reads: list[Path], damage: str
+) -> None:
+    a = write(tmp_path / "a.txt", f"ICLR 2023 Papers\n\n{A1}\n\n{A2}\n")
+    cache = tmp_path / "cache"
+    expected = snapshot([a], None)
+    load_corpus([a], cache_dir=cache)
+    conn = sqlite3.connect(_the_cache(cache))
+    with conn:
+        conn.execute(damage)
+    conn.close()
+    counted_reads.clear()
+    assert snapshot([a], cache) == expected
+    assert counted_reads == [a]
+
+
+def test_a_link_or_fifo_in_place_of_the_cache_is_removed_not_followed(tmp_path: Path) -> None:
+    a = write(tmp_path / "a.txt", f"ICLR 2023 Papers\n\n{A1}\n")
+    cache = tmp_path / "cache"
+    expected = snapshot([a], None)
+    load_corpus([a], cache_dir=cache)
+    made = _the_cache(cache)
+    elsewhere = write(tmp_path / "elsewhere.sqlite", made.read_bytes())
+    made.unlink()
+    made.symlink_to(elsewhere)
+    before = elsewhere.read_bytes()
+    assert snapshot([a], cache) == expected
+    assert not made.is_symlink() and made.is_file()
+    assert elsewhere.read_bytes() == before
+    made.unlink()
+    os.mkfifo(made)
+    assert snapshot([a], cache) == expected  # would block forever if it were opened
+    assert made.is_file()
+
+
+def test_a_removed_file_leaves_the_cache(tmp_path: Path) -> None:
+    a = write(tmp_path / "a.txt", f"ICLR 2023 Papers\n\n{A1}\n")
+    b = write(tmp_path / "b.txt", f"ICLR 2023 Papers\n\n{A2}\n")
+    cache = tmp_path / "cache"
+    load_corpus([tmp_path / "*.txt"], cache_dir=cache)
+    b.unlink()
+    corpus = load_corpus([tmp_path / "*.txt"], cache_dir=cache)
+    assert [x.text for x in corpus.abstracts] == [A1]
+    conn = sqlite3.connect(_the_cache(cache))
+    names = [os.fsdecode(n) for (n,) in conn.execute("SELECT name FROM files")]
+    conn.close()
+    assert names == [str(a)]
 
 
 def test_a_cache_path_that_is_not_a_folder_only_costs_the_cache(tmp_path: Path) -> None:

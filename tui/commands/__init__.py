@@ -18,7 +18,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from tui.sanitize import visible, visible_line
+from tui.sanitize import json_line, visible, visible_line
 
 if TYPE_CHECKING:
     from tui.corpus.model import Abstract
@@ -61,6 +61,15 @@ def json_row(abstract: Abstract, **extra: object) -> dict[str, object]:
         "url": paper.page_url if paper is not None else None,
         **extra,
     }
+
+
+def json_row_line(core: str, **extra: object) -> str:
+    """`json_line(json_row(abstract, **extra))` from `core`, `json_line(json_row(abstract))`
+    kept in the corpus rows: the same bytes (JSON separates items with ", ", and the
+    sanitiser replaces characters one by one) without encoding the text again."""
+    if not extra:
+        return core
+    return core[:-1] + ", " + json_line(extra)[1:]
 
 
 def help_formatter(prog: str) -> argparse.HelpFormatter:

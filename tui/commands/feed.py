@@ -20,7 +20,7 @@ import sys
 from collections.abc import Sequence
 
 from tui import locations
-from tui.commands import complain, help_formatter, json_row, report_problems
+from tui.commands import complain, help_formatter, json_row, json_row_line, report_problems
 from tui.corpus.model import Corpus
 from tui.sanitize import json_line, visible_line
 from tui.store.records import StoreData
@@ -140,32 +140,44 @@ def _user_data(prog: str, data_dir: str | None) -> StoreData:
 
 def main_list(argv: Sequence[str]) -> int:
     """`abstracts list [PATH ...] [--json]`; returns the exit status."""
+    from tui.commands.corpusview import open_view
+
     args = _parse(list_parser(), argv)
-    corpus = _load("abstracts list", args.paths, args.data_dir)
-    if corpus is None:
+    prog = "abstracts list"
+    view = open_view(prog, args.paths, locations.data_dir(args.data_dir))
+    report_problems(prog, view.problems)
+    if not len(view):
+        print(f"{prog}: no abstracts loaded", file=sys.stderr)
         return EXIT_USAGE
-    data = _user_data("abstracts list", args.data_dir)
+    data = _user_data(prog, args.data_dir)
     out = sys.stdout
-    for abstract in corpus.abstracts:
-        i = abstract.id
-        marks = {
+
+    def marks(i: str) -> dict[str, bool]:
+        return {
             "bookmarked": i in data.bookmarks,
             "read": i in data.reads,
             "dismissed": i in data.dismissals,
         }
-        if args.json:
-            out.write(json_line(json_row(abstract, **marks)) + "\n")
-            continue
-        shown = "".join(
-            glyph if marks[name] else " "
-            for name, glyph in (("bookmarked", "★"), ("read", "✓"), ("dismissed", "✗"))
-        )
-        source = abstract.source
-        line = (
-            f"{i}  {abstract.collection.short}  {source.name}#{source.position}  "
-            f"{shown}  {abstract.headline}"
-        )
-        out.write(visible_line(line) + "\n")
+
+    ids = view.ids()  # from the rows only when they hold the ids they were written with
+    if args.json:
+        # Each row's JSON was kept whole with the corpus rows: only the marks are added.
+        for i, core in view.json_lines():
+            out.write(json_row_line(core, **marks(i)) + "\n")
+    else:
+        for abstract in view.abstracts(ids=ids):
+            marked = marks(abstract.id)
+            shown = "".join(
+                glyph if marked[name] else " "
+                for name, glyph in (("bookmarked", "★"), ("read", "✓"), ("dismissed", "✗"))
+            )
+            source = abstract.source
+            line = (
+                f"{abstract.id}  {abstract.collection.short}  {source.name}#{source.position}  "
+                f"{shown}  {abstract.headline}"
+            )
+            out.write(visible_line(line) + "\n")
+    view.finish()
     return EXIT_OK
 
 
@@ -210,10 +222,11 @@ def main_feed(argv: Sequence[str]) -> int:
         complain(f"{prog}: nothing to rank by: {_no_likes(given, data, args.data_dir)}")
         return EXIT_NOTHING
 
-    from tui.similar import load_or_build
+    from tui.commands.corpusview import similarity_model
     from tui.triage.feed import rank_feed
 
-    model = load_or_build(corpus, locations.cache_dir(locations.data_dir(args.data_dir)))
+    cache_dir = locations.cache_dir(locations.data_dir(args.data_dir))
+    model = similarity_model(prog, corpus, cache_dir)
     skip = set(data.reads) if args.unread else set()
     from tui.inbox.library import open_inbox
 

@@ -30,14 +30,12 @@ from tui.commands import (
 from tui.sanitize import json_line, visible_line
 from tui.search.personal import PersonalData
 from tui.search.query import QueryError, parse_query
-from tui.store.opening import StoreError
 
 if TYPE_CHECKING:
-    from tui.search.index import Order
-
-if TYPE_CHECKING:
-    from tui.corpus.model import Corpus
+    from tui.corpus.model import Abstract, Corpus
     from tui.search.filters import TopicNumbers
+    from tui.search.index import Order, SearchIndex, SearchResult
+    from tui.search.query import Query
 
 EXIT_MATCHED = 0
 EXIT_NO_MATCH = 1
@@ -179,6 +177,9 @@ def main(argv: list[str]) -> int:
     data_dir = locations.data_dir(args.data_dir)
     order: Order = "relevance"
     if args.query.startswith("@"):
+        # Imported here: only a saved search opens the store (a plain search need not pay).
+        from tui.store.opening import StoreError
+
         try:
             args.query, order = saved_search(args.query, data_dir)
         except (UnknownSearch, StoreError, sqlite3.Error) as error:
@@ -197,26 +198,24 @@ def main(argv: list[str]) -> int:
             "give a word, as in: abstracts search 'graph'"
         )
 
-    from tui.corpus.load import load_corpus
-    from tui.inbox.library import default_paths, open_inbox
-    from tui.search.cache import load_or_build
+    from tui.commands.corpusview import open_view
+    from tui.inbox.library import open_inbox
 
-    corpus = load_corpus(
-        args.paths or default_paths(data_dir), cache_dir=locations.cache_dir(data_dir)
-    )
-    report_problems("abstracts search", corpus.problems)
-    if not corpus.abstracts:
-        if not corpus.problems:
+    view = open_view("abstracts search", args.paths, data_dir)
+    report_problems("abstracts search", view.problems)
+    if not len(view):
+        if not view.problems:
             print("abstracts search: no abstracts found in the given paths", file=sys.stderr)
         return EXIT_ERROR
+    corpus = view.corpus() if needs_corpus(query) else None
     if any(f.name == "new" or f.arg == "new" for f in query.fields):
         from tui.search.inbox import use_inbox
 
-        use_inbox(open_inbox(data_dir, corpus))
+        use_inbox(open_inbox(data_dir, view.corpus()))
 
-    index = load_or_build(corpus, locations.cache_dir(data_dir))
+    index = view.search_index()
     topics = (
-        _topic_numbers(corpus, data_dir, [cast(int, f.arg) for f in wanted_topics])
+        _topic_numbers(view.corpus(), data_dir, [cast(int, f.arg) for f in wanted_topics])
         if (wanted_topics := [f for f in query.fields if f.name == "topic"])
         else None
     )
@@ -225,14 +224,39 @@ def main(argv: list[str]) -> int:
         result = index.search(
             query, corpus, personal=personal, order=order, limit=args.limit, topics=topics
         )
+    found = view.abstracts(result.indices, text=args.json, ids=index.data.ids)
+    _print(result, found, index, query, args.json)
+    view.finish()
+    return EXIT_MATCHED if result.indices else EXIT_NO_MATCH
 
+
+#: Fields answered from the index and the user's data alone (with `has:note`, `has:tag`);
+#: any other (`author:`, `title:`, `id:`, `has:abstract`, `topic:`, `new:`) reads the corpus.
+_INDEX_FIELDS = frozenset({"venue", "year", "file", "is", "note", "tag"})
+
+
+def needs_corpus(query: Query) -> bool:
+    """True when `query` has a field that reads the loaded abstracts, not only the index."""
+    return not all(
+        f.name in _INDEX_FIELDS or (f.name == "has" and f.arg in ("note", "tag"))
+        for f in query.fields
+    )
+
+
+def _print(
+    result: SearchResult,
+    rows: Iterator[Abstract],
+    index: SearchIndex,
+    query: Query,
+    as_json: bool,
+) -> None:
+    """Each matching row: `id  venue year  headline`, or a JSON object per line."""
     # Which query words each row holds only as another form, a near spelling, a
     # related word or a completion (`"matched"`, [] when it holds them all as typed).
-    highlighter = index.highlighter(query) if args.json else None
+    highlighter = index.highlighter(query) if as_json else None
     out = sys.stdout
-    divider = out.isatty() and not args.json
-    for position, (i, score) in enumerate(zip(result.indices, result.scores, strict=True)):
-        abstract = corpus.abstracts[i]
+    divider = out.isatty() and not as_json
+    for position, (abstract, score) in enumerate(zip(rows, result.scores, strict=True)):
         close = result.is_close(position)
         if divider and position == result.matched:
             # On a terminal only: a pipe gets rows and nothing else.
@@ -249,4 +273,3 @@ def main(argv: list[str]) -> int:
         else:
             line = f"{abstract.id}  {abstract.collection.short}  {abstract.headline}"
             out.write(visible_line(line) + "\n")
-    return EXIT_MATCHED if result.indices else EXIT_NO_MATCH

@@ -87,8 +87,8 @@ def main(argv: Sequence[str]) -> int:
     """Run `abstracts similar`; returns the exit status."""
     args = parse_first_and_paths(build_parser(), argv, "id")
     from tui import locations
+    from tui.commands.corpusview import similarity_model
     from tui.corpus.load import load_corpus
-    from tui.similar import load_or_build
 
     seeds = not args.paths
     cache = locations.cache_dir(locations.data_dir(args.data_dir))
@@ -107,8 +107,7 @@ def main(argv: Sequence[str]) -> int:
         complain(f"abstracts similar: {reason}")
         return EXIT_USAGE
 
-    cache = locations.cache_dir(locations.data_dir(args.data_dir))
-    model = load_or_build(corpus, cache)
+    model = similarity_model("abstracts similar", corpus, cache)
     limit = max(args.limit, 0)
     if args.duplicates:
         ranked = model.near_duplicates(abstract.index)[:limit]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -47,6 +48,13 @@ def _blake2b(data: bytes = b"", *, digest_size: int) -> hashlib.blake2b:
     import hashlib
 
     return hashlib.blake2b(data, digest_size=digest_size)
+
+
+def ids_digest(ids: Iterable[str]) -> str:
+    """A digest of abstract ids in order: a cache's row numbers must be the corpus's."""
+    h = _blake2b(digest_size=16)
+    h.update("\n".join(ids).encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
 
 
 def venue_year(label: str, venue: str | None, year: int | None) -> str:

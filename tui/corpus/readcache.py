@@ -2,20 +2,29 @@
 
 Starting the app or a command on files that have not changed since the last time
 need not read, decode and parse them again: for each file this keeps its size,
-modification time (ns), inode and device, its digest, and its `ReadResult` (the
-texts, the papers as JSON, the warnings), in one JSON file per set of arguments in
-the data dir's cache folder. A file whose stat differs is read again. JSON, not
-pickle: reading a cache can never run code; it is read only from a private folder
-(see `tui.privatedir`), and anything unreadable or of another version is ignored.
+modification time (ns), inode and device, its digest, and its `ReadResult` (each
+entry's text and paper, the warnings), in one SQLite file per set of arguments in
+the data dir's cache folder. A file whose stat differs is read again. The same file
+holds the corpus rows the command line prints from (`tui.corpus.rows`).
+
+SQLite, not pickle: reading a cache can never run code. It is read only from a
+private folder (see `tui.privatedir`), only when it is a regular file (a symbolic
+link or a FIFO in its place is removed, never followed or opened), and only when it
+carries this program's application id and version; anything else, or anything
+SQLite finds damaged, is deleted and rebuilt. Every change is one transaction, so
+a reader sees the cache before a save or after it, never half of one.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
-from collections.abc import Sequence
+import sqlite3
+import stat
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,40 +32,214 @@ from tui.corpus.model import Collection
 from tui.corpus.paper import Paper
 from tui.corpus.readers import ReadResult
 
-VERSION = 1
+VERSION = 2  # 2: SQLite (1 was one JSON document)
+#: "AbsT": marks a database as this program's parsed-files cache.
+APPLICATION_ID = 0x41627354
 _KEEP = 3  # cache files kept: the argument sets opened most recently
 _PREFIX = "read-"
+_SUFFIX = ".sqlite"
+# Another process saving the same cache holds it for well under this.
+_BUSY_SECONDS = 2.0
+
+_SCHEMA = """
+CREATE TABLE files(
+    id INTEGER PRIMARY KEY, name BLOB NOT NULL UNIQUE, stat TEXT NOT NULL,
+    digest TEXT NOT NULL, info TEXT NOT NULL);
+CREATE TABLE entries(
+    file INTEGER NOT NULL, position INTEGER NOT NULL, text TEXT NOT NULL,
+    paper TEXT, aid TEXT, PRIMARY KEY (file, position));
+CREATE TABLE rows(
+    idx INTEGER PRIMARY KEY, id TEXT NOT NULL, label TEXT NOT NULL, venue TEXT,
+    year INTEGER, path BLOB NOT NULL, position INTEGER NOT NULL, headline TEXT NOT NULL,
+    plain TEXT, paper TEXT, file INTEGER NOT NULL, text TEXT, line TEXT NOT NULL);
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
 
 
-def _stat_key(st: os.stat_result) -> list[int]:
-    return [st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev]
+def _stat_key(st: os.stat_result) -> str:
+    return json.dumps([st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev])
 
 
-def _result_json(result: ReadResult) -> dict[str, Any]:
+def name_of(path: Path | str) -> bytes:
+    """How a path is stored: its bytes (a file name need not be valid UTF-8)."""
+    return os.fsencode(path)
+
+
+def cache_path(cache_dir: Path, args: Sequence[str | os.PathLike[str]]) -> Path:
+    """The cache file of one set of load arguments (absolute paths, in order)."""
+    key = "\0".join(os.path.abspath(os.fspath(a)) for a in args)
+    name = hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+    return cache_dir / f"{_PREFIX}v{VERSION}-{name}{_SUFFIX}"
+
+
+def _remove_foreign(path: Path) -> bool:
+    """False when `path` cannot hold the cache; anything there that is not a regular file
+    (a symbolic link, a FIFO, a socket) is removed rather than followed or opened."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    if stat.S_ISREG(st.st_mode):
+        return True
+    if stat.S_ISDIR(st.st_mode):
+        return False
+    try:
+        os.unlink(path)
+    except OSError:
+        return False
+    return True
+
+
+def _discard(path: Path) -> None:
+    """Delete a cache file that is damaged or not ours (and its journal)."""
+    for victim in (path, path.with_name(path.name + "-journal")):
+        with contextlib.suppress(OSError):
+            os.unlink(victim)
+
+
+_SCHEMA_QUERY = "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name"
+
+
+def _schema_of(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
+    return conn.execute(_SCHEMA_QUERY).fetchall()
+
+
+@functools.cache
+def _expected_schema() -> list[tuple[Any, ...]]:
+    """The tables (and their indexes) a cache of this version has, exactly."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.executescript(_SCHEMA)
+        return _schema_of(conn)
+    finally:
+        conn.close()
+
+
+def _open(path: Path) -> sqlite3.Connection:
+    # Autocommit (isolation_level None): every change is an explicit transaction.
+    return sqlite3.connect(path, timeout=_BUSY_SECONDS, isolation_level=None)
+
+
+def _made(path: Path) -> bool:
+    """True when `path` exists, made empty (mode 0600, before SQLite would make it
+    following the umask) if it did not."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+    except OSError:
+        return False
+    return True
+
+
+def connect(path: Path, create: bool) -> sqlite3.Connection | None:
+    """The cache database at `path` in a private folder, checked to be ours; None when
+    there is none (and `create` is False) or it cannot be made. A damaged or foreign
+    file is deleted (and made anew when `create`)."""
+    from tui.privatedir import is_private
+
+    if not is_private(path.parent) or not _remove_foreign(path):
+        return None
+    for _ in range(3):
+        if not path.exists() and (not create or not _made(path)):
+            return None
+        conn = None
+        try:
+            conn = _open(path)
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if app_id == APPLICATION_ID and version == VERSION:
+                if _schema_of(conn) == _expected_schema():
+                    return conn
+                raise sqlite3.DatabaseError("not the schema of this version")
+            tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            if create and app_id == 0 and version == 0 and tables == 0:
+                conn.executescript(
+                    f"BEGIN IMMEDIATE;{_SCHEMA}PRAGMA application_id = {APPLICATION_ID};"
+                    f"PRAGMA user_version = {VERSION};COMMIT;"
+                )
+                return conn
+        except sqlite3.OperationalError as err:
+            _closed(conn)
+            conn = None
+            if "locked" in str(err) or "busy" in str(err):
+                return None  # another process is saving it: no cache this time
+            if "already exists" in str(err):
+                continue  # another process made it meanwhile: look again
+        except sqlite3.DatabaseError:
+            pass
+        _closed(conn)
+        _discard(path)
+        if not create:
+            return None
+    return None
+
+
+def _closed(conn: sqlite3.Connection | None) -> None:
+    if conn is not None:
+        conn.close()
+
+
+@contextlib.contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One write transaction (taken at once, so two savers never interleave)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def _info_json(result: ReadResult, problems: list[tuple[str, bool]], ids: bool) -> str:
     c = result.collection
-    return {
-        "format": result.format,
-        "collection": [c.label, c.venue, c.year],
-        "texts": result.texts,
-        "papers": None
-        if result.papers is None
-        else [None if p is None else p.to_json() for p in result.papers],
-        "warnings": result.warnings,
-        "error": result.error,
-    }
-
-
-def _result_from(data: dict[str, Any]) -> ReadResult:
-    label, venue, year = data["collection"]
-    papers = data["papers"]
-    return ReadResult(
-        data["format"],
-        Collection(label, venue, year),
-        data["texts"],
-        None if papers is None else [None if p is None else Paper.from_json(p) for p in papers],
-        data["warnings"],
-        data["error"],
+    return json.dumps(
+        {
+            "format": result.format,
+            "collection": [c.label, c.venue, c.year],
+            "papers": result.papers is not None,
+            "warnings": result.warnings,
+            "error": result.error,
+            "problems": [list(p) for p in problems],
+            "ids": ids,
+        }
     )
+
+
+def _result_from(info: dict[str, Any], entries: list[tuple[Any, ...]]) -> Cached:
+    """One file's `Cached` from its info and entries; raises on anything ill-formed."""
+    label, venue, year = info["collection"]
+    if not isinstance(label, str) or not isinstance(venue, str | None):
+        raise TypeError("collection")
+    if not isinstance(year, int | None):
+        raise TypeError("collection")
+    texts: list[str] = []
+    papers: list[Paper | None] = []
+    aids: list[str] = []
+    for expected, (position, text, paper, aid) in enumerate(entries, start=1):
+        if position != expected or not isinstance(text, str):
+            raise ValueError("entries out of order")
+        texts.append(text)
+        papers.append(None if paper is None else Paper.from_json(json.loads(paper)))
+        if isinstance(aid, str):
+            aids.append(aid)
+    warnings = [str(w) for w in info["warnings"]]
+    error = info["error"]
+    result = ReadResult(
+        str(info["format"]),
+        Collection(label, venue, year),
+        texts,
+        papers if info["papers"] else None,
+        warnings,
+        None if error is None else str(error),
+    )
+    problems = [(str(m), bool(f)) for m, f in info["problems"]]
+    ids = aids if info["ids"] and len(aids) == len(texts) else None
+    return Cached(str(info["digest"]), result, problems, ids)
 
 
 class Cached:
@@ -81,52 +264,53 @@ class Cached:
 class ReadCache:
     """The parsed files of one set of load arguments: look up by stat, store, save."""
 
-    def __init__(self, path: Path, entries: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        path: Path,
+        conn: sqlite3.Connection | None,
+        files: dict[bytes, tuple[int, str, str, str]],
+    ) -> None:
         self.path = path
-        self._old = entries
-        self._new: dict[str, Any] = {}
-        self._changed = False
+        self._conn = conn
+        self._files = files  # name -> (row id, stat, digest, info)
+        self._kept: set[bytes] = set()
+        self._new: dict[bytes, tuple[str, str, str, list[tuple[str, str | None, str | None]]]] = {}
 
     @classmethod
     def open(cls, cache_dir: Path, args: Sequence[str | os.PathLike[str]]) -> ReadCache:
         """The cache for `args` in `cache_dir` (empty when there is none or it is unusable)."""
-        key = "\0".join(os.path.abspath(os.fspath(a)) for a in args)
-        name = hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
-        path = cache_dir / f"{_PREFIX}v{VERSION}-{name}.json"
-        entries: dict[str, Any] = {}
-        from tui.privatedir import is_private
-
-        if is_private(cache_dir):
-            with contextlib.suppress(OSError, ValueError):
-                data = json.loads(path.read_bytes())
-                if isinstance(data, dict) and data.get("version") == VERSION:
-                    files = data.get("files")
-                    if isinstance(files, dict):
-                        entries = files
-        return cls(path, entries)
+        path = cache_path(cache_dir, args)
+        conn = connect(path, create=False)
+        files: dict[bytes, tuple[int, str, str, str]] = {}
+        if conn is not None:
+            try:
+                for row_id, name, key, digest, info in conn.execute(
+                    "SELECT id, name, stat, digest, info FROM files"
+                ):
+                    if isinstance(name, bytes) and all(isinstance(v, str) for v in (key, digest)):
+                        files[name] = (row_id, key, digest, info)
+            except sqlite3.Error:
+                conn.close()
+                conn, files = None, {}
+                _discard(path)
+        return cls(path, conn, files)
 
     def lookup(self, path: Path, st: os.stat_result) -> Cached | None:
         """The cached read of `path` if its stat is unchanged, else None."""
-        name = os.fspath(path)
-        entry = self._old.get(name)
-        if not isinstance(entry, dict) or entry.get("stat") != _stat_key(st):
-            if entry is not None:
-                self._changed = True
+        name = name_of(path)
+        found = self._files.get(name)
+        if found is None or self._conn is None or found[1] != _stat_key(st):
             return None
+        row_id, _, digest, info = found
         try:
-            ids = entry.get("ids")
-            cached = Cached(
-                entry["digest"],
-                _result_from(entry["result"]),
-                [(str(m), bool(f)) for m, f in entry["problems"]],
-                ids
-                if isinstance(ids, list) and len(ids) == len(entry["result"]["texts"])
-                else None,
-            )
-        except (KeyError, TypeError, ValueError):
-            self._changed = True
+            entries = self._conn.execute(
+                "SELECT position, text, paper, aid FROM entries WHERE file = ? ORDER BY position",
+                (row_id,),
+            ).fetchall()
+            cached = _result_from({**json.loads(info), "digest": digest}, entries)
+        except (sqlite3.Error, KeyError, TypeError, ValueError, AttributeError):
             return None
-        self._new[name] = entry
+        self._kept.add(name)
         return cached
 
     def store(
@@ -139,44 +323,88 @@ class ReadCache:
         ids: list[str] | None = None,
     ) -> None:
         """Remember what `path` (with stat `st`, before it was read) gave."""
-        self._new[os.fspath(path)] = {
-            "stat": _stat_key(st),
-            "digest": digest,
-            "result": _result_json(result),
-            "problems": [list(p) for p in problems],
-            "ids": ids,
-        }
-        self._changed = True
+        papers = result.papers or [None] * len(result.texts)
+        entries = [
+            (
+                text,
+                None if paper is None else json.dumps(paper.to_json()),
+                None if ids is None else ids[i],
+            )
+            for i, (text, paper) in enumerate(zip(result.texts, papers, strict=True))
+        ]
+        self._new[name_of(path)] = (
+            _stat_key(st),
+            digest,
+            _info_json(result, problems, ids is not None),
+            entries,
+        )
 
     def save(self) -> None:
-        """Write the cache when something changed; never raises (a cache is optional)."""
-        if not self._changed and len(self._new) == len(self._old):
+        """Write what changed in one transaction; never raises (a cache is optional).
+
+        Files no longer loaded are dropped, and with any change the corpus rows
+        (which point into these files' entries) are dropped too.
+        """
+        gone = [n for n in self._files if n not in self._kept]
+        if not self._new and not gone:
+            self._close()
             return
-        from tui.fileio import atomic_write
         from tui.privatedir import ensure_dir
 
         try:
             ensure_dir(self.path.parent)
-            # dumps, not dump: dump encodes in Python, piece by piece; dumps in C, at
-            # once. ASCII escapes: C's ASCII path is about twice as fast again (the cache
-            # of a big library is megabytes, written before the first paint).
-            text = json.dumps({"version": VERSION, "files": self._new})
-            with atomic_write(self.path, prefix=f".{_PREFIX}", suffix=".tmp") as handle:
-                handle.write(text)
-        except (OSError, ValueError):
+            conn = self._conn or connect(self.path, create=True)
+            if conn is None:
+                return
+            self._conn = conn
+            with transaction(conn):
+                # By name, inside the transaction: another process may have saved since.
+                _delete_files(conn, [*gone, *self._new])
+                for name, (key, digest, info, entries) in self._new.items():
+                    row_id = conn.execute(
+                        "INSERT INTO files(name, stat, digest, info) VALUES (?, ?, ?, ?)",
+                        (name, key, digest, info),
+                    ).lastrowid
+                    conn.executemany(
+                        "INSERT INTO entries(file, position, text, paper, aid) "
+                        "VALUES (?, ?, ?, ?, ?)",
+                        ((row_id, i, *entry) for i, entry in enumerate(entries, start=1)),
+                    )
+                conn.execute("DELETE FROM rows")
+                conn.execute("DELETE FROM meta")
+        except (OSError, ValueError, sqlite3.Error):
             return
+        finally:
+            self._close()
         _prune(self.path)
+
+    def _close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+
+def _delete_files(conn: sqlite3.Connection, names: list[bytes]) -> None:
+    for name in names:
+        found = conn.execute("SELECT id FROM files WHERE name = ?", (name,)).fetchone()
+        if found is not None:
+            conn.execute("DELETE FROM entries WHERE file = ?", found)
+            conn.execute("DELETE FROM files WHERE id = ?", found)
 
 
 def _prune(keep: Path) -> None:
-    """Only the `_KEEP` most recently written parsed-files caches stay."""
+    """Only the `_KEEP` most recently written parsed-files caches stay (older formats go)."""
     with contextlib.suppress(OSError):
         found = []
         for entry in os.scandir(keep.parent):
-            if entry.name.startswith(_PREFIX) and entry.name.endswith(".json"):
+            if not entry.name.startswith(_PREFIX):
+                continue
+            if entry.name.endswith(".json"):  # the format before SQLite: never read
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+            elif entry.name.endswith(_SUFFIX):
                 found.append((entry.stat().st_mtime_ns, entry.path))
         found.sort(reverse=True)
         for _, old in found[_KEEP:]:
             if old != os.fspath(keep):
-                with contextlib.suppress(OSError):
-                    os.unlink(old)
+                _discard(Path(old))

@@ -31,6 +31,7 @@ __all__ = [
     "FORMAT_VERSION",
     "cache_path",
     "load",
+    "load_by",
     "load_file",
     "load_or_build",
     "locate",
@@ -146,6 +147,15 @@ def load(corpus: Corpus, cache_dir: Path) -> SearchIndex | None:
     if index is None or index.data.ids != [a.id for a in corpus.abstracts]:
         return None
     return index
+
+
+def load_by(cache_dir: Path, fingerprint: str, ids_digest: str) -> SearchIndex | None:
+    """The cached index of the corpus with this fingerprint and ids digest (the corpus
+    need not be loaded; the caller checks `data.ids` against its own), or None."""
+    return load_file(
+        cachefile.path_by(cache_dir, _KIND, FORMAT_VERSION, fingerprint),
+        cachefile.header_by(_KIND, FORMAT_VERSION, fingerprint, ids_digest),
+    )
 
 
 def locate(corpus: Corpus, cache_dir: Path) -> tuple[Path, dict[str, Any]]:
