@@ -78,7 +78,13 @@ def launch(corpus: str, data_dir: Path, query: str, wait: float) -> tuple[str, s
     if status is None:
         return "hung", f"no exit 60 s after q (wait {wait:.2f} s)"
     if status != 0 or b"Traceback" in output:
-        return "crash", f"exit {status} (wait {wait:.2f} s)"
+        logs = sorted(data_dir.glob("crash-*.log"))
+        last = logs[-1].read_text(errors="replace").strip().splitlines()[-12:] if logs else []
+        for log in logs:  # the next launch in a warm dir must not report it again
+            log.unlink()
+        return "crash", f"exit {status} (wait {wait:.2f} s)" + "".join(
+            f"\n        {line}" for line in last
+        )
     saved = saved_filter(data_dir)
     if saved != query:
         return "wrong", f"typed {query!r}, saved filter {saved!r} (wait {wait:.2f} s)"
