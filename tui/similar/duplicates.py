@@ -46,8 +46,8 @@ DUPLICATE_RATIO = 70.0
 _SLACK = 1e-3
 # Pairs of prefix entries generated at once (bounds the memory of the search).
 _CHUNK = 1 << 22
-# Abstracts whose candidates are checked together (one small dense block of weights).
-_ROW_BLOCK = 256
+# Abstracts whose pairs are summed together (a block of entries small enough to search).
+_ROW_BLOCK = 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,17 +114,39 @@ def close_pairs(
     terms: TermMatrix, weights: FloatArray, threshold: float
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], ScoreArray]:
     """Every pair of abstracts (i < j) whose cosine is at least `threshold`, with it."""
-    candidates = _candidates(terms, weights, threshold)
-    left, right = candidates // max(terms.n_docs, 1), candidates % max(terms.n_docs, 1)
-    cosine = _cosines(terms, weights, left, right)
+    prefixes = _prefixes(terms, weights, threshold)
+    left, right, both = _candidates(terms, weights, prefixes, threshold)
+    # Second filter: the cosine over the terms in either prefix, exactly, plus at most
+    # the product of the two suffix norms for the terms in neither.
+    by_right = np.argsort(right, kind="stable")
+    over_left = np.empty(len(left), dtype=np.float64)
+    over_left[by_right] = _dots(terms, weights, right[by_right], left[by_right], prefixes)
+    over_right = _dots(terms, weights, left, right, prefixes)
+    rest = prefixes.suffix_norm[left] * prefixes.suffix_norm[right]
+    keep = over_left + over_right - both + rest >= threshold - _SLACK
+    left, right = left[keep], right[keep]
+    cosine = _dots(terms, weights, left, right, None)
     close = cosine >= threshold
     return left[close], right[close], cosine[close]
 
 
-def _candidates(terms: TermMatrix, weights: FloatArray, threshold: float) -> npt.NDArray[np.int64]:
-    """The pairs (as i * n + j, i < j, ascending) whose prefixes share a term."""
+@dataclass(frozen=True, slots=True)
+class _Prefixes:
+    """Each row's prefix (see the module): CSR positions `positions[ptr[i]:ptr[i+1]]`
+    (ascending), the norm left after each of them in rank order (`beyond`, same order),
+    and each row's `suffix_norm`, the norm of the terms not in its prefix."""
+
+    ptr: OffsetArray
+    positions: npt.NDArray[np.int64]
+    beyond: ScoreArray
+    suffix_norm: ScoreArray
+
+
+def _prefixes(terms: TermMatrix, weights: FloatArray, threshold: float) -> _Prefixes:
+    """The prefixes of every row, terms ranked rarest first (ties: lower id first)."""
     n, n_terms = terms.n_docs, terms.n_terms
-    row_of = np.repeat(np.arange(n, dtype=np.int64), np.diff(terms.indptr))
+    lengths = np.diff(terms.indptr)
+    row_of = np.repeat(np.arange(n, dtype=np.int64), lengths)
     df = np.bincount(terms.indices, minlength=n_terms)
     rank = np.empty(n_terms, dtype=np.int64)
     rank[np.lexsort((np.arange(n_terms), df))] = np.arange(n_terms)
@@ -132,65 +154,103 @@ def _candidates(terms: TermMatrix, weights: FloatArray, threshold: float) -> npt
     order = np.argsort(row_of * n_terms + rank[terms.indices])
     squares = weights[order].astype(np.float64) ** 2
     left = np.cumsum(squares[::-1])[::-1]
-    ends = np.r_[left, 0.0][terms.indptr[1:]]
-    left -= np.repeat(ends, np.diff(terms.indptr))
-    prefix = order[left >= (threshold - _SLACK) ** 2]
+    left -= np.repeat(np.r_[left, 0.0][terms.indptr[1:]], lengths)
+    in_prefix = left >= (threshold - _SLACK) ** 2
+    suffix = np.bincount(row_of[order[~in_prefix]], weights=squares[~in_prefix], minlength=n)
+    positions = order[in_prefix]
+    beyond = np.sqrt(np.maximum(left - squares, 0.0))[in_prefix]
     del order, squares, left
-    # Prefix entries by term, rows ascending within a term: each pairs with those after it.
-    entries = prefix[np.argsort(terms.indices[prefix], kind="stable")]
-    owner = row_of[entries]
-    del row_of, prefix
+    csr = np.argsort(positions)
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(row_of[positions], minlength=n), out=ptr[1:])
+    return _Prefixes(ptr, positions[csr], beyond[csr], np.sqrt(suffix))
+
+
+def _candidates(
+    terms: TermMatrix, weights: FloatArray, prefixes: _Prefixes, threshold: float
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], ScoreArray]:
+    """The pairs (i < j, ascending) whose prefixes share a term and whose cosine the
+    shared prefix terms do not rule out, with the part of it those terms give.
+
+    Every other term a pair shares comes after the last of those in both, so the rest
+    of its cosine is at most the product of the norms each has left after it.
+    """
+    n = terms.n_docs
+    # Prefix entries by term, rows ascending within a term: each pairs with those after it,
+    # so a pair's every shared prefix term is generated with its lower row first.
+    by_term = np.argsort(terms.indices[prefixes.positions], kind="stable")
+    entries, beyond = prefixes.positions[by_term], prefixes.beyond[by_term]
+    owner = np.repeat(np.arange(n, dtype=np.int64), np.diff(prefixes.ptr))[by_term]
+    del by_term
     term = terms.indices[entries]
+    empty = np.zeros(0, dtype=np.int64)
+    if not len(term):
+        return empty, empty, np.zeros(0, dtype=np.float64)
     group_end = np.r_[np.flatnonzero(np.diff(term)) + 1, len(term)]
     after = np.repeat(group_end, np.diff(np.r_[0, group_end])) - np.arange(len(term)) - 1
+    # Rows cut into spans of about `_CHUNK` pairs of entries; a pair is in its lower row's.
+    per_row = np.cumsum(np.bincount(owner, weights=after, minlength=n))
+    cuts = np.unique(np.searchsorted(per_row, np.arange(_CHUNK, per_row[-1] + _CHUNK, _CHUNK)))
     found: list[npt.NDArray[np.int64]] = []
-    start = 0
-    total = np.cumsum(after)
-    while start < len(term):
-        stop = max(
-            int(np.searchsorted(total, (total[start - 1] if start else 0) + _CHUNK)), start + 1
-        )
-        firsts = np.arange(start, stop)
-        count = after[start:stop]
+    parts: list[ScoreArray] = []
+    low = 0
+    for high in [*cuts.tolist(), n]:
+        firsts = np.flatnonzero((owner >= low) & (owner <= high) & (after > 0))
+        low = high + 1
+        count = after[firsts]
         partner = run_positions(firsts + 1, count)
-        codes = np.repeat(owner[firsts], count) * n + owner[partner]
-        found.append(np.unique(codes))
-        start = stop
+        firsts = np.repeat(firsts, count)
+        codes = owner[firsts] * n + owner[partner]
+        if not len(codes):
+            continue
+        sort = np.argsort(codes)
+        codes = codes[sort]
+        starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+        shared = weights[entries[firsts]].astype(np.float64) * weights[entries[partner]]
+        both = np.add.reduceat(shared[sort], starts)
+        rest = np.minimum.reduceat((beyond[firsts] * beyond[partner])[sort], starts)
+        keep = both + rest >= threshold - _SLACK
+        found.append(codes[starts[keep]])
+        parts.append(both[keep])
     if not found:
-        return np.zeros(0, dtype=np.int64)
-    return np.unique(np.concatenate(found))
+        return empty, empty, np.zeros(0, dtype=np.float64)
+    pairs = np.concatenate(found)
+    return pairs // n, pairs % n, np.concatenate(parts)
 
 
-def _cosines(
+def _dots(
     terms: TermMatrix,
     weights: FloatArray,
     left: npt.NDArray[np.int64],
     right: npt.NDArray[np.int64],
+    prefixes: _Prefixes | None,
 ) -> ScoreArray:
-    """The cosine of each pair (`left` ascending), summed as `SimilarityModel.scores`
-    sums it: float32 products in ascending term order, added up in float64."""
+    """For each pair (`left` ascending), the dot product of the two rows over the terms of
+    the right row's prefix, or with `prefixes` None over all its terms, summed as
+    `SimilarityModel.scores` sums a cosine: float32 products in ascending term order,
+    added up in float64 (so a whole cosine is the very number a scan gives)."""
     out = np.zeros(len(left), dtype=np.float64)
-    column = np.full(terms.n_terms, -1, dtype=np.int64)
+    ptr = terms.indptr if prefixes is None else prefixes.ptr
+    n_terms = max(terms.n_terms, 1)
     bounds = np.searchsorted(left, np.arange(0, terms.n_docs + _ROW_BLOCK, _ROW_BLOCK))
     for block, (lo, hi) in enumerate(zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True)):
         if lo == hi:
             continue
+        # The block's entries keyed row * n_terms + term: ascending, as the CSR holds them.
         first = block * _ROW_BLOCK
-        rows = np.arange(first, min(first + _ROW_BLOCK, terms.n_docs))
-        start, stop = terms.indptr[rows[0]], terms.indptr[rows[-1] + 1]
-        used = np.unique(terms.indices[start:stop])
-        column[used] = np.arange(len(used))
-        dense = np.zeros((len(rows), len(used)), dtype=np.float32)
-        owner = np.repeat(rows - first, np.diff(terms.indptr[rows[0] : rows[-1] + 2]))
-        dense[owner, column[terms.indices[start:stop]]] = weights[start:stop]
+        stop = min(first + _ROW_BLOCK, terms.n_docs)
+        start, end = terms.indptr[first], terms.indptr[stop]
+        rows = np.repeat(np.arange(first, stop), np.diff(terms.indptr[first : stop + 1]))
+        keys = rows * n_terms + terms.indices[start:end]
         others = right[lo:hi]
-        starts = terms.indptr[others]
-        lengths = terms.indptr[others + 1] - starts
-        gather = run_positions(starts, lengths)
+        lengths = ptr[others + 1] - ptr[others]
+        gather = run_positions(ptr[others], lengths)
+        if prefixes is not None:
+            gather = prefixes.positions[gather]
         pair = np.repeat(np.arange(hi - lo), lengths)
-        col = column[terms.indices[gather]]
-        shared = col >= 0
-        products = dense[(left[lo:hi] - first)[pair[shared]], col[shared]] * weights[gather[shared]]
+        wanted = np.repeat(left[lo:hi], lengths) * n_terms + terms.indices[gather]
+        at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
+        shared = keys[at] == wanted
+        products = weights[start + at[shared]] * weights[gather[shared]]
         out[lo:hi] = np.bincount(pair[shared], weights=products, minlength=hi - lo)
-        column[used] = -1
     return out
