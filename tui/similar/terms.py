@@ -141,7 +141,8 @@ def _content_block(
     # A text's first token follows nothing (never a word of the text before).
     after = np.zeros(len(keep), dtype=np.bool_)
     after[1:] = keep[:-1]
-    after[np.cumsum(tokens.lengths[:-1])] = False
+    text_starts = np.cumsum(tokens.lengths[:-1])
+    after[text_starts[text_starts < len(after)]] = False  # texts after the last token: none
     owner = np.repeat(np.arange(len(texts)), tokens.lengths)[keep]
     lengths = np.bincount(owner, minlength=len(texts)).astype(np.int64)
     return tokens.ids[keep], after[keep], lengths
