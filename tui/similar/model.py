@@ -65,6 +65,13 @@ def _tfidf(terms: TermMatrix) -> FloatArray:
     return unit
 
 
+def weigh(texts: Sequence[str]) -> tuple[TermMatrix, FloatArray]:
+    """The terms of `texts` and their unit TF-IDF weights (entry for entry): all a model
+    needs but its inverted index and near-duplicates, and all the topics need."""
+    terms = count_terms(texts)
+    return terms, _tfidf(terms)
+
+
 def _invert(terms: TermMatrix, weights: FloatArray) -> Postings:
     """Regroup the CSR weights by term (a stable sort keeps rows ascending within a term)."""
     order = np.argsort(terms.indices, kind="stable")
@@ -108,9 +115,15 @@ class SimilarityModel:
     @classmethod
     def from_texts(cls, texts: Sequence[str]) -> SimilarityModel:
         """The model of abstracts whose texts are `texts`, in order."""
-        terms = count_terms(texts)
-        weights = _tfidf(terms)
-        duplicates = find_duplicates(terms, weights, texts)
+        terms, weights = weigh(texts)
+        return cls.assemble(terms, weights, find_duplicates(terms, weights, texts))
+
+    @classmethod
+    def assemble(
+        cls, terms: TermMatrix, weights: FloatArray, duplicates: Duplicates
+    ) -> SimilarityModel:
+        """The model of `weigh`'s terms and weights and their near-duplicates
+        (`tui.similar.duplicates.find_duplicates`): the inverted index is made here."""
         return cls(terms, weights, _invert(terms, weights), duplicates)
 
     def __len__(self) -> int:
