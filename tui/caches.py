@@ -111,8 +111,6 @@ def main(argv: Sequence[str]) -> int:
     the paths separated by NUL), build and save the caches."""
     from tui.corpus.load import load_corpus
     from tui.search.cache import load_or_build as load_or_build_index
-    from tui.similar.cache import load_or_build as load_or_build_similar
-    from tui.similar.topic_cache import load_or_build as load_or_build_topics
 
     if len(argv) != 1:
         print("usage: python -m tui.caches CACHE_DIR < LENGTH NEWLINE PATHS", file=sys.stderr)
@@ -132,11 +130,43 @@ def main(argv: Sequence[str]) -> int:
     # a forked build helper needs, so the index may be built by two processes.
     load_or_build_index(corpus, cache_dir, fork_safe=True)
     print("index", flush=True)
-    model = load_or_build_similar(corpus, cache_dir)
-    print("similar", flush=True)
-    load_or_build_topics(corpus, cache_dir, model)
-    print("topics", flush=True)
+    _similarity_and_topics(corpus, cache_dir)
     return 0
+
+
+def _similarity_and_topics(corpus: Corpus, cache_dir: Path) -> None:
+    """Child side: the similarity model, then the topics, each reported once saved.
+
+    Built from nothing on two cores, the near-duplicates are searched in a forked
+    helper while this process computes the topics (which need only the weights):
+    the slowest two parts of the model and the topics at once. Forking is safe here
+    for the reason the index's helper is (see `main`).
+    """
+    from tui.search.parallel import workers_for
+    from tui.similar import cache as similar_cache
+    from tui.similar import topic_cache
+    from tui.similar.forked import DuplicateSearch
+    from tui.similar.model import SimilarityModel, weigh
+    from tui.similar.topics import compute_topics
+
+    model = similar_cache.load(corpus, cache_dir)
+    if model is None and workers_for(len(corpus), fork_safe=True) > 1:
+        texts = [a.similarity_text for a in corpus.abstracts]
+        terms, weights = weigh(texts)
+        search = DuplicateSearch(terms, weights, texts)
+        topics = topic_cache.load(corpus, cache_dir) or compute_topics(terms, weights)
+        model = SimilarityModel.assemble(terms, weights, search.result())
+        with contextlib.suppress(OSError):
+            similar_cache.save(model, corpus, cache_dir)
+        print("similar", flush=True)
+        with contextlib.suppress(OSError):
+            topic_cache.save(topics, corpus, cache_dir)
+        print("topics", flush=True)
+        return
+    model = similar_cache.load_or_build(corpus, cache_dir)
+    print("similar", flush=True)
+    topic_cache.load_or_build(corpus, cache_dir, model)
+    print("topics", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+import mmap
 import os
 import pickle
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -101,3 +103,75 @@ def test_unwritable_cache_dir_still_gives_a_model(tmp_path: Path) -> None:
     blocker = tmp_path / "cache"
     blocker.write_text("a file where the directory should be")
     assert load_or_build(make_corpus(), blocker).similar(I_GRAPH)
+
+
+def _mapped_file(array: np.ndarray) -> bool:
+    """Whether `array` views a memory-mapped file rather than memory of its own."""
+    base = array
+    while isinstance(base, np.ndarray):
+        base = base.base
+    return isinstance(base, memoryview) and isinstance(base.obj, mmap.mmap)
+
+
+def test_a_cached_model_is_used_from_its_file_not_rebuilt(tmp_path: Path) -> None:
+    corpus = make_corpus()
+    built = load_or_build(corpus, tmp_path)
+    loaded = cache.load(corpus, tmp_path)
+    assert loaded is not None
+    for array in (loaded.weights, loaded.postings.rows, loaded.terms.indices):
+        assert _mapped_file(array) and array.flags.aligned and not array.flags.writeable
+    assert np.array_equal(loaded.weights, built.weights)
+    for i in range(len(TEXTS)):
+        assert loaded.similar(i) == built.similar(i)
+        assert loaded.near_duplicates(i) == built.near_duplicates(i)
+        assert loaded.shared_terms(i, I_GRAPH) == built.shared_terms(i, I_GRAPH)
+
+
+def test_a_truncated_cache_is_ignored_and_rebuilt(tmp_path: Path) -> None:
+    corpus = make_corpus()
+    load_or_build(corpus, tmp_path)
+    path = cache.cache_path(corpus, tmp_path)
+    whole = path.read_bytes()
+    for size in (len(whole) // 4, len(whole) // 2, len(whole) - 1):
+        path.write_bytes(whole[:size])
+        assert cache.load(corpus, tmp_path) is None
+        assert load_or_build(corpus, tmp_path).near_duplicates(I_GRAPH)
+        assert path.read_bytes() == whole  # written again, the same
+
+
+def test_a_cache_written_without_alignment_is_still_used(tmp_path: Path) -> None:
+    corpus = make_corpus()
+    built = load_or_build(corpus, tmp_path)
+    path = cache.cache_path(corpus, tmp_path)
+    head = cachefile.header("similar", cache.CACHE_VERSION, corpus)
+    contents = cachefile.load(path, head)
+    assert contents is not None
+    cachefile.save(path, head, contents.arrays, contents.strings)  # no padding
+    loaded = cache.load(corpus, tmp_path)
+    assert loaded is not None and loaded.similar(I_GRAPH) == built.similar(I_GRAPH)
+
+
+@pytest.mark.parametrize(
+    ("name", "damage"),
+    [
+        ("post_rows", lambda a: a + 10_000),
+        ("dup_rows", lambda a: np.append(a[:-1], 10_000).astype(a.dtype)),
+        ("weights", lambda a: np.where(a == a.max(), np.nan, a).astype(a.dtype)),
+        ("dup_indptr", lambda a: a[:-1]),
+        ("post_indptr", lambda a: a[::-1].copy()),
+        ("counts", lambda a: a - a.max()),
+    ],
+)
+def test_a_cache_whose_arrays_do_not_fit_is_rebuilt(
+    tmp_path: Path, name: str, damage: Callable[[np.ndarray], np.ndarray]
+) -> None:
+    corpus = make_corpus()
+    built = load_or_build(corpus, tmp_path)
+    path = cache.cache_path(corpus, tmp_path)
+    head = cachefile.header("similar", cache.CACHE_VERSION, corpus)
+    contents = cachefile.load(path, head)
+    assert contents is not None
+    arrays = {**contents.arrays, name: damage(contents.arrays[name])}
+    cachefile.save(path, head, arrays, contents.strings)
+    assert cache.load(corpus, tmp_path) is None
+    assert load_or_build(corpus, tmp_path).similar(I_GRAPH) == built.similar(I_GRAPH)

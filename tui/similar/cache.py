@@ -1,15 +1,20 @@
 """The similarity model's on-disk cache, keyed by the corpus fingerprint.
 
-Only the term counts are stored (tokenizing is the slow part of a build; the
-weights are recomputed from them in milliseconds). The file is a
-`tui.cachefile` (NumPy `.npz` read with `allow_pickle=False`, written
-atomically into a private folder). Anything unreadable or not matching the
-corpus is ignored and rebuilt.
+The whole model is stored: term counts, TF-IDF weights, the inverted index and
+the near-duplicates, so a start does no work but checking them. The file is a
+`tui.cachefile` (a zip of `.npy` members read with pickle refused, written
+atomically into a private folder) laid out for memory-mapping
+(`tui.similar.mapfile`): a loaded model's arrays are views of the file, not
+copies, so loading costs no memory spike and the pages can be dropped and read
+again by the system. Every array is checked against the corpus and its
+neighbours before it is used (types, sizes, offsets, every number in range);
+anything unreadable, foreign or not matching is ignored and rebuilt.
 """
 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,12 +22,31 @@ import numpy as np
 
 from tui import cachefile
 from tui.corpus.model import Corpus
-from tui.similar.model import SimilarityModel
+from tui.similar import mapfile
+from tui.similar.duplicates import Duplicates
+from tui.similar.model import Postings, SimilarityModel
 from tui.similar.terms import TermMatrix
 
 # Bump when the tokenization, stopwords or file layout change.
-CACHE_VERSION = 4  # 2: a tui.cachefile; 3: stems and pairs, shown as written; 4: et al. stop words
+CACHE_VERSION = 5  # 3: stems and pairs; 4: et al. stop words; 5: the whole model, mapped
 _KIND = "similar"
+
+Array = np.ndarray[Any, Any]
+
+# Each stored array and its type.
+_DTYPES = {
+    "indptr": np.int64,
+    "indices": np.int32,
+    "counts": np.int32,
+    "parts": np.int32,
+    "weights": np.float32,
+    "post_indptr": np.int64,
+    "post_rows": np.int32,
+    "post_weights": np.float32,
+    "dup_indptr": np.int64,
+    "dup_rows": np.int32,
+    "dup_cosines": np.float64,
+}
 
 
 def cache_path(corpus: Corpus, cache_dir: Path) -> Path:
@@ -31,23 +55,30 @@ def cache_path(corpus: Corpus, cache_dir: Path) -> Path:
 
 
 def save(model: SimilarityModel, corpus: Corpus, cache_dir: Path) -> Path:
-    """Write the model's term counts for `corpus` atomically; returns the cache file.
+    """Write the model for `corpus` atomically; returns the cache file.
 
     Raises OSError when it cannot be written.
     """
     target = cache_path(corpus, cache_dir)
-    terms = model.terms
-    arrays: dict[str, np.ndarray[Any, Any]] = {
+    terms, postings, duplicates = model.terms, model.postings, model.duplicates
+    arrays: dict[str, Array] = {
         "indptr": terms.indptr,
         "indices": terms.indices,
         "counts": terms.counts,
         "parts": terms.parts,
+        "weights": model.weights,
+        "post_indptr": postings.indptr,
+        "post_rows": postings.rows,
+        "post_weights": postings.weights,
+        "dup_indptr": duplicates.indptr,
+        "dup_rows": duplicates.rows,
+        "dup_cosines": duplicates.cosines,
     }
     try:
-        cachefile.save(
+        mapfile.save(
             target,
             cachefile.header(_KIND, CACHE_VERSION, corpus),
-            arrays,
+            {name: np.asarray(a, dtype=_DTYPES[name]) for name, a in arrays.items()},
             {"vocab": terms.vocab},
         )
     except ValueError as err:  # a word holding NUL: not cacheable
@@ -56,45 +87,98 @@ def save(model: SimilarityModel, corpus: Corpus, cache_dir: Path) -> Path:
 
 
 def load(corpus: Corpus, cache_dir: Path) -> SimilarityModel | None:
-    """The cached model of `corpus`, or None when there is none or it is unusable."""
-    contents = cachefile.load(
+    """The cached model of `corpus` (its arrays mapped from the file), or None when there
+    is none or it is unusable."""
+    mapped = mapfile.load(
         cache_path(corpus, cache_dir), cachefile.header(_KIND, CACHE_VERSION, corpus)
     )
-    if contents is None:
+    if mapped is None:
         return None
-    arrays = contents.arrays
-    if any(a.dtype.kind not in "iu" for a in arrays.values()):
-        return None  # counts and offsets are whole numbers: anything else is not ours
+    a = mapped.arrays
+    vocab = mapped.strings.get("vocab")
+    if (
+        vocab is None
+        or set(a) != set(_DTYPES)
+        or any(a[name].dtype != dtype for name, dtype in _DTYPES.items())
+        or not _consistent(a, len(corpus), len(vocab), mapped.chunks)
+    ):
+        return None
     try:
-        terms = TermMatrix(
-            vocab=contents.strings["vocab"],
-            indptr=arrays["indptr"].astype(np.int64),
-            indices=arrays["indices"].astype(np.int32),
-            counts=arrays["counts"].astype(np.int32),
-            parts=arrays["parts"].astype(np.int32).reshape(-1, 2),
+        return SimilarityModel(
+            TermMatrix(vocab, a["indptr"], a["indices"], a["counts"], a["parts"]),
+            a["weights"],
+            Postings(a["post_indptr"], a["post_rows"], a["post_weights"]),
+            Duplicates(a["dup_indptr"], a["dup_rows"], a["dup_cosines"]),
         )
-    except (KeyError, ValueError, TypeError):
+    except ValueError:
         return None
-    if not _consistent(terms, len(corpus)):
-        return None
-    return SimilarityModel(terms, [a.similarity_text for a in corpus.abstracts])
 
 
-def _consistent(terms: TermMatrix, n_docs: int) -> bool:
-    """Guard against a cache that parses but would index out of bounds."""
-    indptr, indices = terms.indptr, terms.indices
+Chunks = Callable[[Array], Any]
+
+
+def _consistent(a: dict[str, Array], n_docs: int, n_terms: int, chunks: Chunks) -> bool:
+    """Guard against a cache that parses but would index out of bounds: every offset
+    table cuts its array exactly, every number indexes what it names, weights are
+    finite. Large arrays are read piece by piece (`chunks`), so checking them does not
+    hold them all in memory at once."""
+    entries = len(a["indices"])
+    parts = a["parts"]
     return (
-        len(indptr) == n_docs + 1
-        and int(indptr[0]) == 0
-        and int(indptr[-1]) == len(indices) == len(terms.counts)
-        and bool(np.all(np.diff(indptr) >= 0))
-        and (len(indices) == 0 or 0 <= int(indices.min()) <= int(indices.max()) < len(terms.vocab))
-        and (len(terms.counts) == 0 or int(terms.counts.min()) >= 1)
-        and terms.parts.shape == (len(terms.vocab), 2)
-        and (len(terms.parts) == 0 or int(terms.parts.max()) < len(terms.vocab))
-        and (len(terms.parts) == 0 or int(terms.parts[:, 0].min()) >= 0)
-        and (len(terms.parts) == 0 or int(terms.parts[:, 1].min()) >= -1)
+        _offsets(a["indptr"], n_docs, entries)
+        and _offsets(a["post_indptr"], n_terms, entries)
+        and _offsets(a["dup_indptr"], n_docs, len(a["dup_rows"]))
+        and all(a[name].shape == (entries,) for name in ("counts", "weights", "post_rows"))
+        and a["post_weights"].shape == (entries,)
+        and a["dup_cosines"].shape == a["dup_rows"].shape
+        and parts.shape == (n_terms, 2)
+        and _within(a["indices"], 0, n_terms, chunks)
+        and _within(a["counts"], 1, None, chunks)
+        and _within(a["post_rows"], 0, n_docs, chunks)
+        and _within(a["dup_rows"], 0, n_docs, chunks)
+        and _within(parts[:, 0], 0, n_terms, _whole)
+        and _within(parts[:, 1], -1, n_terms, _whole)
+        and _unit(a["weights"], chunks)
+        and _unit(a["post_weights"], chunks)
+        and _unit(a["dup_cosines"], chunks)
     )
+
+
+def _whole(array: Array) -> list[Array]:
+    """An array as one piece (for the small ones: nothing to let go of)."""
+    return [array]
+
+
+def _offsets(ptr: Array, rows: int, total: int) -> bool:
+    """`ptr` cuts `total` items into `rows` runs: rows + 1 offsets from 0 up to `total`."""
+    return (
+        ptr.shape == (rows + 1,)
+        and int(ptr[0]) == 0
+        and int(ptr[-1]) == total
+        and bool(np.all(ptr[1:] >= ptr[:-1]))
+    )
+
+
+def _within(values: Array, low: int, stop: int | None, chunks: Chunks) -> bool:
+    """Every value is at least `low` and below `stop` (None: no upper bound)."""
+    for piece in chunks(values):
+        if len(piece) and (
+            int(piece.min()) < low or (stop is not None and int(piece.max()) >= stop)
+        ):
+            return False
+    return True
+
+
+def _unit(values: Array, chunks: Chunks) -> bool:
+    """Every value is a finite number in 0..1 (cosines and unit-vector weights)."""
+    for piece in chunks(values):
+        if len(piece) and not (
+            bool(np.isfinite(piece).all())
+            and float(piece.min()) >= 0.0
+            and float(piece.max()) <= 1.0 + 1e-5
+        ):
+            return False
+    return True
 
 
 def load_or_build(corpus: Corpus, cache_dir: Path) -> SimilarityModel:

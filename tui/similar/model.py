@@ -6,7 +6,10 @@ Vectors are stored twice with plain NumPy arrays: by row (CSR, to read one
 abstract's vector) and by term (CSC, an inverted index). Scoring one query
 against the whole corpus gathers the postings of the query's terms and sums
 them with `np.bincount`, which touches only abstracts sharing a term with it;
-no SciPy needed.
+no SciPy needed. Near-duplicates are found once, when the model is built
+(`tui.similar.duplicates`), and looked up after that. The model is only arrays
+(and the terms as shown), so a cached one is used straight from its file
+(`tui.similar.cache`, memory-mapped).
 """
 
 from __future__ import annotations
@@ -17,22 +20,20 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from rapidfuzz import fuzz
 
 from tui.corpus.model import Corpus
-from tui.corpus.tokens import tokenize
 from tui.search.postings import run_positions
+from tui.similar.duplicates import (
+    DUPLICATE_COSINE,
+    DUPLICATE_RATIO,
+    Duplicates,
+    FloatArray,
+    ScoreArray,
+    find_duplicates,
+)
 from tui.similar.terms import IntArray, OffsetArray, TermMatrix, count_terms, pick_terms
 
-FloatArray = npt.NDArray[np.float32]
-ScoreArray = npt.NDArray[np.float64]
-
-# Calibrated on the ICLR corpus (bench/similar.py --calibrate): its five
-# lightly reworded pairs have cosine >= 0.92 and a character-level ratio >= 93,
-# while the closest distinct papers stay at cosine <= 0.58 and ratio <= 58.
-# Both thresholds sit in the middle of that gap.
-DUPLICATE_COSINE = 0.8
-DUPLICATE_RATIO = 70.0
+__all__ = ["DUPLICATE_COSINE", "DUPLICATE_RATIO", "Postings", "ScoreArray", "SimilarityModel"]
 
 # "More like my bookmarks" blends the centroid of the bookmarks (what they have
 # in common) with the best single match (so one odd bookmark still counts).
@@ -40,10 +41,10 @@ CENTROID_WEIGHT = 0.5
 
 
 @dataclass(frozen=True, slots=True)
-class _Postings:
+class Postings:
     """The weights again, grouped by term.
 
-    The rows containing term `t` are `rows[indptr[t]:indptr[t+1]]`.
+    The rows containing term `t` are `rows[indptr[t]:indptr[t+1]]` (ascending).
     """
 
     indptr: OffsetArray
@@ -64,43 +65,66 @@ def _tfidf(terms: TermMatrix) -> FloatArray:
     return unit
 
 
-def _invert(terms: TermMatrix, weights: FloatArray) -> _Postings:
+def weigh(texts: Sequence[str]) -> tuple[TermMatrix, FloatArray]:
+    """The terms of `texts` and their unit TF-IDF weights (entry for entry): all a model
+    needs but its inverted index and near-duplicates, and all the topics need."""
+    terms = count_terms(texts)
+    return terms, _tfidf(terms)
+
+
+def _invert(terms: TermMatrix, weights: FloatArray) -> Postings:
     """Regroup the CSR weights by term (a stable sort keeps rows ascending within a term)."""
     order = np.argsort(terms.indices, kind="stable")
     row_of = np.repeat(np.arange(terms.n_docs, dtype=np.int32), np.diff(terms.indptr))
     counts = np.bincount(terms.indices, minlength=terms.n_terms)
     indptr = np.zeros(terms.n_terms + 1, dtype=np.int64)
     np.cumsum(counts, out=indptr[1:])
-    return _Postings(indptr, row_of[order], weights[order])
+    return Postings(indptr, row_of[order], weights[order])
 
 
 @dataclass(slots=True)
 class SimilarityModel:
     """Similarity between the abstracts of one corpus.
 
-    Every index is a position in `corpus.abstracts`.
+    Every index is a position in `corpus.abstracts`. `weights` are the unit TF-IDF
+    rows of `terms` (entry for entry), `postings` the same by term.
     """
 
     terms: TermMatrix
-    texts: Sequence[str]
-    weights: FloatArray = field(init=False)
-    _postings: _Postings = field(init=False)
-    _dup_keys: dict[int, str] = field(init=False, default_factory=dict)
+    weights: FloatArray
+    postings: Postings
+    duplicates: Duplicates
     _document_frequency: IntArray = field(init=False)
     _mean: ScoreArray | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
-        if len(self.texts) != self.terms.n_docs:
-            raise ValueError("texts and term matrix disagree on the number of abstracts")
-        self.weights = _tfidf(self.terms)
-        self._document_frequency = self.terms.document_frequency()
-        self._postings = _invert(self.terms, self.weights)
+        n = self.terms.n_docs
+        if not (
+            len(self.weights) == len(self.terms.indices) == len(self.postings.rows)
+            and len(self.postings.indptr) == self.terms.n_terms + 1
+            and len(self.duplicates.indptr) == n + 1
+        ):
+            raise ValueError("the model's arrays disagree on their sizes")
+        self._document_frequency = np.diff(self.postings.indptr).astype(np.int32)
 
     @classmethod
     def build(cls, corpus: Corpus) -> SimilarityModel:
-        """Tokenize every abstract of `corpus` and weight the vectors."""
-        texts = [a.similarity_text for a in corpus.abstracts]
-        return cls(count_terms(texts), texts)
+        """Tokenize every abstract of `corpus`, weight the vectors, find the near-duplicates."""
+        return cls.from_texts([a.similarity_text for a in corpus.abstracts])
+
+    @classmethod
+    def from_texts(cls, texts: Sequence[str]) -> SimilarityModel:
+        """The model of abstracts whose texts are `texts`, in order."""
+        terms, weights = weigh(texts)
+        return cls.assemble(terms, weights, find_duplicates(terms, weights, texts))
+
+    @classmethod
+    def assemble(
+        cls, terms: TermMatrix, weights: FloatArray, duplicates: Duplicates
+    ) -> SimilarityModel:
+        """The model of `weigh`'s terms and weights and their near-duplicates
+        (`tui.similar.duplicates.find_duplicates`): the inverted index is made here."""
+        return cls(terms, weights, _invert(terms, weights), duplicates)
 
     def __len__(self) -> int:
         return self.terms.n_docs
@@ -115,7 +139,7 @@ class SimilarityModel:
         self, terms: npt.NDArray[np.integer[Any]], weights: npt.NDArray[np.floating[Any]]
     ) -> ScoreArray:
         """Dot product of a sparse query vector with every abstract."""
-        p = self._postings
+        p = self.postings
         starts = p.indptr[terms]
         lengths = p.indptr[terms + 1] - starts
         total = int(lengths.sum())
@@ -154,36 +178,17 @@ class SimilarityModel:
 
     # -- near-duplicates -------------------------------------------------------
 
-    def _dup_key(self, i: int) -> str:
-        """Text compared by characters: folded words, so markup and case do not count."""
-        key = self._dup_keys.get(i)
-        if key is None:
-            key = self._dup_keys[i] = " ".join(tokenize(self.texts[i]))
-        return key
-
     def is_near_duplicate(self, i: int, j: int, cosine: float | None = None) -> bool:
-        """Whether `j` is `i` lightly reworded: a high cosine, confirmed by rapidfuzz."""
-        if i == j:
+        """Whether `j` is `i` lightly reworded (a high cosine, confirmed by rapidfuzz when
+        the model was built); a known `cosine` below the threshold answers at once."""
+        if i == j or (cosine is not None and cosine < DUPLICATE_COSINE):
             return False
-        if cosine is None:
-            cosine = float(self.scores(i)[j])
-        if cosine < DUPLICATE_COSINE:
-            return False
-        ratio = fuzz.ratio(self._dup_key(i), self._dup_key(j), score_cutoff=DUPLICATE_RATIO)
-        return bool(ratio >= DUPLICATE_RATIO)
-
-    def _duplicates_in(self, i: int, scores: ScoreArray) -> list[tuple[int, float]]:
-        candidates = np.flatnonzero(scores >= DUPLICATE_COSINE)
-        found = [
-            (int(j), float(scores[j]))
-            for j in candidates
-            if self.is_near_duplicate(i, int(j), float(scores[j]))
-        ]
-        return sorted(found, key=lambda pair: (-pair[1], pair[0]))
+        return self.duplicates.contains(i, j)
 
     def near_duplicates(self, i: int) -> list[tuple[int, float]]:
-        """Other abstracts that are `i` lightly reworded, as (index, cosine), best first."""
-        return self._duplicates_in(i, self.scores(i))
+        """Other abstracts that are `i` lightly reworded, as (index, cosine), best first
+        (found when the model was built: a look-up)."""
+        return self.duplicates.of(i)
 
     # -- rankings --------------------------------------------------------------
 
@@ -199,8 +204,8 @@ class SimilarityModel:
         scores = self.scores(i)
         scores[i] = -1.0
         if not include_duplicates:
-            for j, _ in self._duplicates_in(i, scores):
-                scores[j] = -1.0
+            start, end = self.duplicates.indptr[i], self.duplicates.indptr[i + 1]
+            scores[self.duplicates.rows[start:end]] = -1.0
         return _top(scores, k)
 
     def like(

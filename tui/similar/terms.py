@@ -17,6 +17,7 @@ match nothing and is left out.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -28,12 +29,15 @@ import numpy.typing as npt
 from tui.corpus.stem import stem_words
 from tui.corpus.stopwords import STOPWORDS
 from tui.corpus.tokens import tokenize
+from tui.search.bulk import Vocabulary, tokenize_texts
 
 _LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")
 # Where a clause ends: two words on either side of these are not a pair.
 _CLAUSE_BREAK = re.compile(r"[.,;:!?()\[\]{}$\"“”]")
 # A pair (bigram) must be in at least this many abstracts to be a term.
 _MIN_PAIR_DOCS = 2
+# Texts tokenized at once: bounds the memory of the joined text (UTF-32 when not ASCII).
+_BLOCK_TEXTS = 4096
 
 IntArray = npt.NDArray[np.int32]
 OffsetArray = npt.NDArray[np.int64]
@@ -77,72 +81,146 @@ class TermMatrix:
         return np.bincount(self.indices, minlength=self.n_terms).astype(np.int32)
 
 
-def _content_runs(text: str) -> tuple[list[str], list[bool]]:
-    """The content words of `text`, and for each whether it directly follows another
-    content word of the same clause (so the two make a pair)."""
-    # A clause break becomes the token `0`: a number, so no content word, so no pair
-    # spans it (one tokenize call per text instead of one per clause).
-    tokens = tokenize(_CLAUSE_BREAK.sub(" 0 ", _LATEX_COMMAND.sub(" ", text)))
-    content = [len(t) > 1 and t not in STOPWORDS and not t.isdigit() for t in tokens]
-    words = [t for t, keep in zip(tokens, content, strict=True) if keep]
-    follows = [after for after, keep in zip([False, *content], content, strict=False) if keep]
-    return words, follows
-
-
 def count_terms(texts: Iterable[str]) -> TermMatrix:
     """Count the terms of each text (stems and pairs, see the module) into a `TermMatrix`.
 
-    Words are numbered in Python, one dictionary look-up per word; pairs, counting and
-    the rows are then made with NumPy over the whole corpus at once.
+    Texts are tokenized a block at a time by the search index's tokenizer
+    (`tui.search.bulk`: words numbered with NumPy, one Python string per distinct
+    word rather than per token); pairs, counting and the rows are then made with
+    NumPy over the whole corpus at once.
     """
-    form_ids: dict[str, int] = {}  # each written word, numbered as first seen
-    stem_of_form: list[int] = []
-    stem_ids: dict[str, int] = {}
-    occurrences: list[int] = []  # the form id of every word, text after text
-    follows: list[bool] = []
-    lengths: list[int] = []
+    vocab = Vocabulary()
+    content: list[bool] = []  # whether each word of `vocab` carries meaning
+    blocks: list[tuple[IntArray, npt.NDArray[np.bool_], OffsetArray]] = []
+    batch: list[str] = []
     for text in texts:
-        words, after = _content_runs(text)
-        new = [w for w in dict.fromkeys(words) if w not in form_ids]
-        for word, key in zip(new, stem_words(new), strict=True):
-            form_ids[word] = len(stem_of_form)
-            stem_of_form.append(stem_ids.setdefault(key, len(stem_ids)))
-        occurrences.extend(map(form_ids.__getitem__, words))
-        follows.extend(after)
-        lengths.append(len(words))
-    n_docs, n_stems = len(lengths), len(stem_ids)
-    forms = np.asarray(occurrences, dtype=np.int64)
+        batch.append(_clauses(text))
+        if len(batch) == _BLOCK_TEXTS:
+            blocks.append(_content_block(batch, vocab, content))
+            batch = []
+    if batch or not blocks:
+        blocks.append(_content_block(batch, vocab, content))
+    words = np.concatenate([b[0] for b in blocks])
+    follows = np.concatenate([b[1] for b in blocks])
+    lengths = np.concatenate([b[2] for b in blocks])
+    del blocks
+    # Words numbered as first met among the content words, text after text, and each
+    # stem as its first word is: term numbers do not depend on how texts were batched.
+    seen, first = np.unique(words, return_index=True)
+    by_sighting = seen[np.argsort(first, kind="stable")]
+    form_of_word = np.full(len(content), -1, dtype=np.int64)
+    form_of_word[by_sighting] = np.arange(len(by_sighting))
+    forms = form_of_word[words]
+    del words
+    spelled = list(vocab.ids)  # by word number: numbers are given in insertion order
+    names = [spelled[w] for w in by_sighting.tolist()]
+    stem_ids: dict[str, int] = {}
+    stem_of_form = [stem_ids.setdefault(key, len(stem_ids)) for key in stem_words(names)]
+    return _matrix(names, stem_of_form, len(stem_ids), forms, follows, lengths)
+
+
+def _clauses(text: str) -> str:
+    """`text` without LaTeX command names, each clause break made the token `0`: a number,
+    so no content word, so no pair spans it."""
+    if "\\" in text:
+        text = _LATEX_COMMAND.sub(" ", text)
+    return _CLAUSE_BREAK.sub(" 0 ", text)
+
+
+def _content_block(
+    texts: list[str], vocab: Vocabulary, content: list[bool]
+) -> tuple[IntArray, npt.NDArray[np.bool_], OffsetArray]:
+    """The content words of `texts` (numbered in `vocab`), whether each follows another
+    content word of its clause, and how many each text has."""
+    if not texts:
+        return np.zeros(0, np.int32), np.zeros(0, np.bool_), np.zeros(0, np.int64)
+    tokens = tokenize_texts(texts, vocab, compounds=False)
+    if len(vocab.ids) > len(content):
+        content.extend(map(_is_content, itertools.islice(vocab.ids, len(content), None)))
+    keep = np.asarray(content, dtype=np.bool_)[tokens.ids]
+    # A text's first token follows nothing (never a word of the text before).
+    after = np.zeros(len(keep), dtype=np.bool_)
+    after[1:] = keep[:-1]
+    text_starts = np.cumsum(tokens.lengths[:-1])
+    after[text_starts[text_starts < len(after)]] = False  # texts after the last token: none
+    owner = np.repeat(np.arange(len(texts)), tokens.lengths)[keep]
+    lengths = np.bincount(owner, minlength=len(texts)).astype(np.int64)
+    return tokens.ids[keep], after[keep], lengths
+
+
+def _matrix(
+    names: list[str],
+    stem_of_form: list[int],
+    n_stems: int,
+    forms: npt.NDArray[np.int64],
+    follows: npt.NDArray[np.bool_],
+    lengths: OffsetArray,
+) -> TermMatrix:
+    """The term matrix of the content words `forms` (numbered as `names`), text after
+    text (`lengths` of each); `follows[k]`: word k makes a pair with the one before.
+
+    Stems are terms 0..n_stems-1, pairs come after them in the order of their stems'
+    numbers; a pair of one abstract only is dropped. Words and pairs are counted apart
+    (two sorts of their own size rather than one of both) and each row is its words
+    then its pairs, so sorted.
+    """
+    n_docs = len(lengths)
     form_stem = np.asarray(stem_of_form, dtype=np.int64)
-    stems = form_stem[forms]
     doc = np.repeat(np.arange(n_docs, dtype=np.int64), lengths)
-    # Pairs: a word and the one before it, when it follows it (never across texts:
-    # a text's first word follows nothing). Numbered after the stems.
-    paired = np.flatnonzero(np.asarray(follows, dtype=bool))
-    pair_code = stems[paired - 1] * n_stems + stems[paired]
-    codes, pair_of = np.unique(pair_code, return_inverse=True)
-    terms = np.concatenate([stems, n_stems + pair_of.reshape(-1)])
-    term_doc = np.concatenate([doc, doc[paired]])
-    n_terms = n_stems + len(codes)
-    # (text, term) cells, sorted and counted: the CSR rows in order.
-    cells, counts = np.unique(term_doc * max(n_terms, 1) + terms, return_counts=True)
-    indptr = np.zeros(n_docs + 1, dtype=np.int64)
-    np.cumsum(np.bincount(cells // max(n_terms, 1), minlength=n_docs), out=indptr[1:])
     # Each term is shown as its most frequent written form (ties: the first seen).
-    names = list(form_ids)
     shown = [names[f] for f in _most_frequent(form_stem, np.bincount(forms)).tolist()]
-    n_forms = max(len(names), 1)
-    written_pair = forms[paired - 1] * n_forms + forms[paired]
-    pair_forms, pair_written = np.unique(written_pair, return_counts=True)
-    pair_term = np.searchsorted(
-        codes, form_stem[pair_forms // n_forms] * n_stems + form_stem[pair_forms % n_forms]
+    word_cells, word_counts = np.unique(
+        doc * max(n_stems, 1) + form_stem[forms], return_counts=True
     )
-    for code in pair_forms[_most_frequent(pair_term, pair_written)].tolist():
+    word_rows = np.bincount(word_cells // max(n_stems, 1), minlength=n_docs)
+    word_terms = word_cells % max(n_stems, 1)
+    del word_cells
+
+    # Pairs: a word and the one before it, when it follows it (never across texts:
+    # a text's first word follows nothing). Each distinct written pair once, then
+    # the pairs of stems they write.
+    paired = np.flatnonzero(follows)
+    n_forms = max(len(names), 1)
+    written, written_of, written_count = np.unique(
+        forms[paired - 1] * n_forms + forms[paired], return_inverse=True, return_counts=True
+    )
+    written_code = form_stem[written // n_forms] * n_stems + form_stem[written % n_forms]
+    codes, pair_of_written = np.unique(written_code, return_inverse=True)
+    n_pairs = max(len(codes), 1)
+    pair_cells, pair_counts = np.unique(
+        doc[paired] * n_pairs + pair_of_written[written_of.reshape(-1)], return_counts=True
+    )
+    del doc, written_of
+    pair_docs = np.bincount(pair_cells % n_pairs, minlength=len(codes))
+    keep = pair_docs >= _MIN_PAIR_DOCS
+    kept_cell = keep[pair_cells % n_pairs]
+    pair_cells, pair_counts = pair_cells[kept_cell], pair_counts[kept_cell]
+    pair_rows = np.bincount(pair_cells // n_pairs, minlength=n_docs)
+    pair_terms = n_stems + (np.cumsum(keep, dtype=np.int64) - 1)[pair_cells % n_pairs]
+    del pair_cells
+    best_written = written[_most_frequent(pair_of_written, written_count)][keep]
+    for code in best_written.tolist():
         shown.append(f"{names[code // n_forms]} {names[code % n_forms]}")
-    parts = np.full((n_terms, 2), -1, dtype=np.int32)
+    kept_codes = codes[keep]
+    parts = np.full((n_stems + len(kept_codes), 2), -1, dtype=np.int32)
     parts[:n_stems, 0] = np.arange(n_stems)
-    parts[n_stems:, 0], parts[n_stems:, 1] = codes // max(n_stems, 1), codes % max(n_stems, 1)
-    indices = (cells % max(n_terms, 1)).astype(np.int32)
-    return _without_rare_pairs(shown, parts, indptr, indices, counts.astype(np.int32))
+    parts[n_stems:, 0] = kept_codes // max(n_stems, 1)
+    parts[n_stems:, 1] = kept_codes % max(n_stems, 1)
+
+    # Each row: its words, then its pairs.
+    indptr = np.zeros(n_docs + 1, dtype=np.int64)
+    np.cumsum(word_rows + pair_rows, out=indptr[1:])
+    word_at = np.arange(len(word_terms)) + np.repeat(
+        indptr[:-1] - np.cumsum(word_rows) + word_rows, word_rows
+    )
+    pair_at = np.arange(len(pair_terms)) + np.repeat(
+        indptr[:-1] + word_rows - np.cumsum(pair_rows) + pair_rows, pair_rows
+    )
+    indices = np.empty(int(indptr[-1]), dtype=np.int32)
+    counts = np.empty(int(indptr[-1]), dtype=np.int32)
+    indices[word_at], counts[word_at] = word_terms, word_counts
+    indices[pair_at], counts[pair_at] = pair_terms, pair_counts
+    return TermMatrix(shown, indptr, indices, counts, parts)
 
 
 def _most_frequent(group: npt.NDArray[np.int64], count: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
@@ -154,27 +232,6 @@ def _most_frequent(group: npt.NDArray[np.int64], count: npt.NDArray[Any]) -> npt
     starts = np.r_[True, group[order][1:] != group[order][:-1]]
     chosen: npt.NDArray[np.int64] = order[starts]
     return chosen
-
-
-def _without_rare_pairs(
-    vocab: list[str], parts: IntArray, indptr: OffsetArray, indices: IntArray, counts: IntArray
-) -> TermMatrix:
-    """Drop the pairs found in fewer than `_MIN_PAIR_DOCS` abstracts, renumbering the
-    rest in the same order (so every row stays sorted; words, numbered first, keep theirs)."""
-    df = np.bincount(indices, minlength=len(vocab))
-    keep = (parts[:, 1] < 0) | (df >= _MIN_PAIR_DOCS)
-    new_id = np.cumsum(keep, dtype=np.int64) - 1
-    kept_entry = keep[indices]
-    row_of = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))
-    new_indptr = np.zeros_like(indptr)
-    np.cumsum(np.bincount(row_of[kept_entry], minlength=len(indptr) - 1), out=new_indptr[1:])
-    return TermMatrix(
-        vocab=[v for v, k in zip(vocab, keep.tolist(), strict=True) if k],
-        indptr=new_indptr,
-        indices=new_id[indices[kept_entry]].astype(np.int32),
-        counts=counts[kept_entry],
-        parts=parts[keep],
-    )
 
 
 # A pair stands for a word already shown when at least this share of the abstracts

@@ -171,9 +171,12 @@ def _similarities(blocks: list[_Block], n_rows: int, centroids: FloatArray) -> F
     return out
 
 
-def _centroids(x: _Vectors, labels: LabelArray, k: int) -> FloatArray:
-    """Each cluster's mean direction (unit length; zero for an empty cluster)."""
-    assigned = labels[x.row_of()]
+def _centroids(
+    x: _Vectors, labels: LabelArray, k: int, row_of: npt.NDArray[np.int64]
+) -> FloatArray:
+    """Each cluster's mean direction (unit length; zero for an empty cluster); `row_of`:
+    `x.row_of()`, made once for every round."""
+    assigned = labels[row_of]
     use = assigned >= 0
     keys = assigned[use].astype(np.int64) * x.n_features + x.features[use]
     sums = np.bincount(keys, weights=x.weights[use], minlength=k * x.n_features)
@@ -240,8 +243,9 @@ def cluster(terms: TermMatrix, weights: FloatArray, k: int, seed: int = SEED) ->
     k = len(centroids)
     fit_empty = np.zeros(fit.n_rows, dtype=bool)
     labels = _assign(_similarities(blocks, fit.n_rows, centroids), fit_empty)
+    row_of = fit.row_of()
     for _ in range(MAX_ROUNDS):
-        centroids = _centroids(fit, labels, k)
+        centroids = _centroids(fit, labels, k, row_of)
         new = _assign(_similarities(blocks, fit.n_rows, centroids), fit_empty)
         moved = int((new != labels).sum())
         labels = new

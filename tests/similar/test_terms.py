@@ -1,0 +1,133 @@
+"""Term counting, done a block of texts at a time with the index's bulk tokenizer, gives
+exactly what counting each text's tokens one by one gives."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tui.corpus.stem import stem_words
+from tui.corpus.stopwords import STOPWORDS
+from tui.corpus.tokens import tokenize
+from tui.similar import terms as terms_module
+from tui.similar.terms import TermMatrix, count_terms
+
+_LATEX = re.compile(r"\\[A-Za-z]+")
+_BREAK = re.compile(r"[.,;:!?()\[\]{}$\"“”]")
+
+
+def _reference(texts: list[str]) -> TermMatrix:
+    """The counts made text by text with Python dictionaries: words numbered as first
+    met, stems as their first word is, pairs by stem numbers, rare pairs dropped."""
+    form_ids: dict[str, int] = {}
+    stem_ids: dict[str, int] = {}
+    form_stem: list[int] = []
+    rows: list[dict[tuple[int, int], int]] = []
+    form_count: dict[int, int] = {}
+    written: dict[tuple[int, int], int] = {}
+    for text in texts:
+        tokens = tokenize(_BREAK.sub(" 0 ", _LATEX.sub(" ", text)))
+        keep = [len(t) > 1 and t not in STOPWORDS and not t.isdigit() for t in tokens]
+        row: dict[tuple[int, int], int] = {}
+        previous = None
+        for token, content in zip(tokens, keep, strict=True):
+            if not content:
+                previous = None
+                continue
+            if token not in form_ids:
+                form_ids[token] = len(form_ids)
+                key = stem_words([token])[0]
+                form_stem.append(stem_ids.setdefault(key, len(stem_ids)))
+            form = form_ids[token]
+            form_count[form] = form_count.get(form, 0) + 1
+            cell = (form_stem[form], -1)
+            row[cell] = row.get(cell, 0) + 1
+            if previous is not None:
+                cell = (form_stem[previous], form_stem[form])
+                row[cell] = row.get(cell, 0) + 1
+                written[(previous, form)] = written.get((previous, form), 0) + 1
+            previous = form
+        rows.append(row)
+    names = list(form_ids)
+    pair_docs: dict[tuple[int, int], int] = {}
+    for row in rows:
+        for cell in row:
+            if cell[1] >= 0:
+                pair_docs[cell] = pair_docs.get(cell, 0) + 1
+    pairs = sorted(p for p, docs in pair_docs.items() if docs >= 2)
+    term_of = {(s, -1): s for s in range(len(stem_ids))}
+    term_of |= {p: len(stem_ids) + k for k, p in enumerate(pairs)}
+
+    # Each term as its most frequent written form (ties: the first met).
+    vocab = [
+        names[
+            min(
+                (f for f in range(len(names)) if form_stem[f] == s),
+                key=lambda f: (-form_count[f], f),
+            )
+        ]
+        for s in range(len(stem_ids))
+    ]
+    n_forms = len(names)
+    for p in pairs:
+        options = [(a, b) for (a, b) in written if (form_stem[a], form_stem[b]) == p]
+        a, b = min(options, key=lambda ab: (-written[ab], ab[0] * n_forms + ab[1]))
+        vocab.append(f"{names[a]} {names[b]}")
+    indptr, indices, counts = [0], [], []
+    for row in rows:
+        cells = sorted((term_of[c], n) for c, n in row.items() if c in term_of)
+        indices += [t for t, _ in cells]
+        counts += [n for _, n in cells]
+        indptr.append(len(indices))
+    parts = [[s, -1] for s in range(len(stem_ids))] + [list(p) for p in pairs]
+    return TermMatrix(
+        vocab,
+        np.asarray(indptr, dtype=np.int64),
+        np.asarray(indices, dtype=np.int32),
+        np.asarray(counts, dtype=np.int32),
+        np.asarray(parts, dtype=np.int32).reshape(-1, 2),
+    )
+
+
+def _same(a: TermMatrix, b: TermMatrix) -> bool:
+    return a.vocab == b.vocab and all(
+        np.array_equal(getattr(a, name), getattr(b, name))
+        for name in ("indptr", "indices", "counts", "parts")
+    )
+
+
+_WORDS = ["graph", "graphs", "neural", "network", "networks", "the", "of", "learning", "learned"]
+_WORDS += [
+    "Café",
+    "α-stable",
+    "2024",
+    "x",
+    "\\mathcal{O}",
+    "fine-tuning",
+    "“quoted”",
+    "(a)",
+    "Bayes;",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.sampled_from([*_WORDS, ".", ",", "\n"]), max_size=25).map(" ".join),
+        max_size=12,
+    )
+)
+def test_counts_equal_counting_each_text_alone(texts: list[str]) -> None:
+    assert _same(count_terms(texts), _reference(texts))
+
+
+def test_counts_do_not_depend_on_how_texts_are_batched(monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = [" ".join(_WORDS[k:] + _WORDS[:k]) + " graph neural network." for k in range(9)]
+    whole = count_terms(texts)
+    monkeypatch.setattr(terms_module, "_BLOCK_TEXTS", 2)
+    assert _same(count_terms(texts), whole)
+    assert _same(whole, _reference(texts))

@@ -1,0 +1,256 @@
+"""Near-duplicates of every abstract, found once when the similarity model is built.
+
+A near-duplicate is another abstract lightly reworded: a cosine of at least
+`DUPLICATE_COSINE` between their TF-IDF vectors, confirmed by a character-level
+ratio (rapidfuzz) of at least `DUPLICATE_RATIO` between their folded words.
+Asking each abstract's cosine with every other one takes a pass over the
+postings of all its terms; done for every abstract that is hours at 100,000, so
+the pairs are found the way all-pairs similarity search does (Bayardo et al.,
+"Scaling up all pairs similarity search", 2007):
+
+Terms are put in one order, rarest first. An abstract's *prefix* is its terms in
+that order up to where the weight left (the L2 norm of its remaining terms) drops
+below the threshold. Two unit vectors whose prefixes share no term cannot reach
+the threshold: every term they share lies past the earlier of the two prefix
+ends, so their dot product is at most the norm left after it. Prefixes hold a
+sixth of the terms, the rarest, so few pairs share one; only those pairs get an
+exact cosine, computed as `SimilarityModel.scores` computes it (float32 products
+summed in term order), so the cosines are the very numbers a scan gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+from rapidfuzz import fuzz
+
+from tui.corpus.tokens import tokenize
+from tui.search.postings import run_positions
+from tui.similar.terms import IntArray, OffsetArray, TermMatrix
+
+FloatArray = npt.NDArray[np.float32]
+ScoreArray = npt.NDArray[np.float64]
+
+# Calibrated on the ICLR corpus (bench/similar.py --calibrate): its five
+# lightly reworded pairs have cosine >= 0.92 and a character-level ratio >= 93,
+# while the closest distinct papers stay at cosine <= 0.58 and ratio <= 58.
+# Both thresholds sit in the middle of that gap.
+DUPLICATE_COSINE = 0.8
+DUPLICATE_RATIO = 70.0
+
+# Prefixes are cut a little later than the threshold says, so a pair whose float
+# cosine rounds up to the threshold is still examined.
+_SLACK = 1e-3
+# Pairs of prefix entries generated at once (bounds the memory of the search).
+_CHUNK = 1 << 22
+# Abstracts whose pairs are summed together (a block of entries small enough to search).
+_ROW_BLOCK = 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Duplicates:
+    """Each abstract's near-duplicates: abstract `i`'s are `rows[indptr[i]:indptr[i+1]]`
+    with their cosines, best first (ties: lower index first)."""
+
+    indptr: OffsetArray
+    rows: IntArray
+    cosines: ScoreArray
+
+    def of(self, i: int) -> list[tuple[int, float]]:
+        """Abstract `i`'s near-duplicates as (index, cosine), best first."""
+        start, end = int(self.indptr[i]), int(self.indptr[i + 1])
+        return list(
+            zip(self.rows[start:end].tolist(), self.cosines[start:end].tolist(), strict=True)
+        )
+
+    def contains(self, i: int, j: int) -> bool:
+        """Whether `j` is a near-duplicate of `i`."""
+        start, end = int(self.indptr[i]), int(self.indptr[i + 1])
+        return bool(np.any(self.rows[start:end] == j))
+
+
+def comparison_key(text: str) -> str:
+    """Text compared by characters: folded words, so markup and case do not count."""
+    return " ".join(tokenize(text))
+
+
+def is_reworded(a: str, b: str) -> bool:
+    """Whether comparison keys `a` and `b` are one text lightly reworded (rapidfuzz ratio)."""
+    return bool(fuzz.ratio(a, b, score_cutoff=DUPLICATE_RATIO) >= DUPLICATE_RATIO)
+
+
+def find_duplicates(terms: TermMatrix, weights: FloatArray, texts: Sequence[str]) -> Duplicates:
+    """The near-duplicates of every abstract (`weights`: the unit TF-IDF rows of `terms`;
+    `texts`: what each abstract's words were counted from)."""
+    left, right, cosine = close_pairs(terms, weights, DUPLICATE_COSINE)
+    keys: dict[int, str] = {}
+
+    def key(i: int) -> str:
+        found = keys.get(i)
+        if found is None:
+            found = keys[i] = comparison_key(texts[i])
+        return found
+
+    confirmed = np.fromiter(
+        (is_reworded(key(i), key(j)) for i, j in zip(left.tolist(), right.tolist(), strict=True)),
+        dtype=np.bool_,
+        count=len(left),
+    )
+    left, right, cosine = left[confirmed], right[confirmed], cosine[confirmed]
+    # Both ways round, each abstract's best first.
+    rows = np.concatenate([left, right])
+    others = np.concatenate([right, left])
+    cosines = np.concatenate([cosine, cosine])
+    order = np.lexsort((others, -cosines, rows))
+    indptr = np.zeros(terms.n_docs + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=terms.n_docs), out=indptr[1:])
+    return Duplicates(indptr, others[order].astype(np.int32), cosines[order])
+
+
+def close_pairs(
+    terms: TermMatrix, weights: FloatArray, threshold: float
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], ScoreArray]:
+    """Every pair of abstracts (i < j) whose cosine is at least `threshold`, with it."""
+    prefixes = _prefixes(terms, weights, threshold)
+    left, right, both = _candidates(terms, weights, prefixes, threshold)
+    # Second filter: the cosine over the terms in either prefix, exactly, plus at most
+    # the product of the two suffix norms for the terms in neither.
+    by_right = np.argsort(right, kind="stable")
+    over_left = np.empty(len(left), dtype=np.float64)
+    over_left[by_right] = _dots(terms, weights, right[by_right], left[by_right], prefixes)
+    over_right = _dots(terms, weights, left, right, prefixes)
+    rest = prefixes.suffix_norm[left] * prefixes.suffix_norm[right]
+    keep = over_left + over_right - both + rest >= threshold - _SLACK
+    left, right = left[keep], right[keep]
+    cosine = _dots(terms, weights, left, right, None)
+    close = cosine >= threshold
+    return left[close], right[close], cosine[close]
+
+
+@dataclass(frozen=True, slots=True)
+class _Prefixes:
+    """Each row's prefix (see the module): CSR positions `positions[ptr[i]:ptr[i+1]]`
+    (ascending), the norm left after each of them in rank order (`beyond`, same order),
+    and each row's `suffix_norm`, the norm of the terms not in its prefix."""
+
+    ptr: OffsetArray
+    positions: npt.NDArray[np.int64]
+    beyond: ScoreArray
+    suffix_norm: ScoreArray
+
+
+def _prefixes(terms: TermMatrix, weights: FloatArray, threshold: float) -> _Prefixes:
+    """The prefixes of every row, terms ranked rarest first (ties: lower id first)."""
+    n, n_terms = terms.n_docs, terms.n_terms
+    lengths = np.diff(terms.indptr)
+    row_of = np.repeat(np.arange(n, dtype=np.int64), lengths)
+    df = np.bincount(terms.indices, minlength=n_terms)
+    rank = np.empty(n_terms, dtype=np.int64)
+    rank[np.lexsort((np.arange(n_terms), df))] = np.arange(n_terms)
+    # Each row's entries rarest first; what is left of its squared norm from each on.
+    order = np.argsort(row_of * n_terms + rank[terms.indices])
+    squares = weights[order].astype(np.float64) ** 2
+    left = np.cumsum(squares[::-1])[::-1]
+    left -= np.repeat(np.r_[left, 0.0][terms.indptr[1:]], lengths)
+    in_prefix = left >= (threshold - _SLACK) ** 2
+    suffix = np.bincount(row_of[order[~in_prefix]], weights=squares[~in_prefix], minlength=n)
+    positions = order[in_prefix]
+    beyond = np.sqrt(np.maximum(left - squares, 0.0))[in_prefix]
+    del order, squares, left
+    csr = np.argsort(positions)
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(row_of[positions], minlength=n), out=ptr[1:])
+    return _Prefixes(ptr, positions[csr], beyond[csr], np.sqrt(suffix))
+
+
+def _candidates(
+    terms: TermMatrix, weights: FloatArray, prefixes: _Prefixes, threshold: float
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], ScoreArray]:
+    """The pairs (i < j, ascending) whose prefixes share a term and whose cosine the
+    shared prefix terms do not rule out, with the part of it those terms give.
+
+    Every other term a pair shares comes after the last of those in both, so the rest
+    of its cosine is at most the product of the norms each has left after it.
+    """
+    n = terms.n_docs
+    # Prefix entries by term, rows ascending within a term: each pairs with those after it,
+    # so a pair's every shared prefix term is generated with its lower row first.
+    by_term = np.argsort(terms.indices[prefixes.positions], kind="stable")
+    entries, beyond = prefixes.positions[by_term], prefixes.beyond[by_term]
+    owner = np.repeat(np.arange(n, dtype=np.int64), np.diff(prefixes.ptr))[by_term]
+    del by_term
+    term = terms.indices[entries]
+    empty = np.zeros(0, dtype=np.int64)
+    if not len(term):
+        return empty, empty, np.zeros(0, dtype=np.float64)
+    group_end = np.r_[np.flatnonzero(np.diff(term)) + 1, len(term)]
+    after = np.repeat(group_end, np.diff(np.r_[0, group_end])) - np.arange(len(term)) - 1
+    # Rows cut into spans of about `_CHUNK` pairs of entries; a pair is in its lower row's.
+    per_row = np.cumsum(np.bincount(owner, weights=after, minlength=n))
+    cuts = np.unique(np.searchsorted(per_row, np.arange(_CHUNK, per_row[-1] + _CHUNK, _CHUNK)))
+    found: list[npt.NDArray[np.int64]] = []
+    parts: list[ScoreArray] = []
+    low = 0
+    for high in [*cuts.tolist(), n]:
+        firsts = np.flatnonzero((owner >= low) & (owner <= high) & (after > 0))
+        low = high + 1
+        count = after[firsts]
+        partner = run_positions(firsts + 1, count)
+        firsts = np.repeat(firsts, count)
+        codes = owner[firsts] * n + owner[partner]
+        if not len(codes):
+            continue
+        sort = np.argsort(codes)
+        codes = codes[sort]
+        starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+        shared = weights[entries[firsts]].astype(np.float64) * weights[entries[partner]]
+        both = np.add.reduceat(shared[sort], starts)
+        rest = np.minimum.reduceat((beyond[firsts] * beyond[partner])[sort], starts)
+        keep = both + rest >= threshold - _SLACK
+        found.append(codes[starts[keep]])
+        parts.append(both[keep])
+    if not found:
+        return empty, empty, np.zeros(0, dtype=np.float64)
+    pairs = np.concatenate(found)
+    return pairs // n, pairs % n, np.concatenate(parts)
+
+
+def _dots(
+    terms: TermMatrix,
+    weights: FloatArray,
+    left: npt.NDArray[np.int64],
+    right: npt.NDArray[np.int64],
+    prefixes: _Prefixes | None,
+) -> ScoreArray:
+    """For each pair (`left` ascending), the dot product of the two rows over the terms of
+    the right row's prefix, or with `prefixes` None over all its terms, summed as
+    `SimilarityModel.scores` sums a cosine: float32 products in ascending term order,
+    added up in float64 (so a whole cosine is the very number a scan gives)."""
+    out = np.zeros(len(left), dtype=np.float64)
+    ptr = terms.indptr if prefixes is None else prefixes.ptr
+    n_terms = max(terms.n_terms, 1)
+    bounds = np.searchsorted(left, np.arange(0, terms.n_docs + _ROW_BLOCK, _ROW_BLOCK))
+    for block, (lo, hi) in enumerate(zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True)):
+        if lo == hi:
+            continue
+        # The block's entries keyed row * n_terms + term: ascending, as the CSR holds them.
+        first = block * _ROW_BLOCK
+        stop = min(first + _ROW_BLOCK, terms.n_docs)
+        start, end = terms.indptr[first], terms.indptr[stop]
+        rows = np.repeat(np.arange(first, stop), np.diff(terms.indptr[first : stop + 1]))
+        keys = rows * n_terms + terms.indices[start:end]
+        others = right[lo:hi]
+        lengths = ptr[others + 1] - ptr[others]
+        gather = run_positions(ptr[others], lengths)
+        if prefixes is not None:
+            gather = prefixes.positions[gather]
+        pair = np.repeat(np.arange(hi - lo), lengths)
+        wanted = np.repeat(left[lo:hi], lengths) * n_terms + terms.indices[gather]
+        at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
+        shared = keys[at] == wanted
+        products = weights[start + at[shared]] * weights[gather[shared]]
+        out[lo:hi] = np.bincount(pair[shared], weights=products, minlength=hi - lo)
+    return out
