@@ -13,6 +13,9 @@ from pathlib import Path
 from tui.corpus.model import Abstract, Collection, Corpus, SourceRef, abstract_id, normalise
 from tui.corpus.paper import Author, Paper, id_from_ids
 
+#: A store as the release with schema 4 left it, every kind of row (see fixtures/).
+RELEASE_V4 = Path(__file__).parent / "fixtures" / "release_v4.db"
+
 HEADER = re.compile(r"^(?P<venue>\w+) (?P<year>\d{4})")
 
 

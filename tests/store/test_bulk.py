@@ -12,7 +12,8 @@ from tests.store.helpers import make_abstract
 from tui.corpus.model import Corpus
 from tui.store import writer
 from tui.store.db import Store
-from tui.store.records import BulkSaved, SetRead, SetTag, Snapshot, StoreEvent
+from tui.store.operations import SetRead, SetTag
+from tui.store.records import BulkSaved, Snapshot, StoreEvent
 from tui.store.userdata import UserData
 
 SNAP_A = Snapshot("first text", "first")

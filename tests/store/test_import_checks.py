@@ -1,10 +1,9 @@
-"""Malformed imports are refused whole; bad stored values never make the store unreadable;
-export says so when there is no store, and names an output path it cannot write."""
+"""Malformed imports are refused whole; export says so when there is no store, and names
+an output path it cannot write."""
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +12,6 @@ import pytest
 from tui.commands.export import main_export, main_import
 from tui.locations import database_path
 from tui.store.db import Store
-from tui.store.loading import as_text
-from tui.store.userdata import UserData
 
 
 def _doc(**sections: Any) -> dict[str, Any]:
@@ -102,67 +99,6 @@ def test_null_times_in_import_mean_now(data_dir: Path, tmp_path: Path) -> None:
     assert [c.text for c in data.conflicts] == ["other"]
 
 
-def _damage(data_dir: Path) -> None:
-    """Values of the wrong type, as an older version's import could have written them."""
-    store = Store.open(data_dir)
-    store.save_note("abc", "the note text")
-    store.close()
-    conn = sqlite3.connect(database_path(data_dir))
-    with conn:
-        conn.execute("UPDATE notes SET updated = 'yesterday', version = 'v1' WHERE id = 'abc'")
-        conn.execute("INSERT INTO notes(id, text, version, updated) VALUES ('n', 5, 1, 1.0)")
-        conn.execute("INSERT INTO bookmarks(id, created) VALUES ('abc', 'x')")
-        conn.execute("INSERT INTO reads(id, read_at) VALUES ('abc', 1e300)")
-        conn.execute(
-            "INSERT INTO records(id, text, headline, position, year, created, updated) "
-            "VALUES ('abc', 'abstract', 'Head', 'p', 'y', 0, 0)"
-        )
-        conn.execute(
-            "INSERT INTO conflict_copies(id, text, created, origin) "
-            "VALUES ('abc', 'copy text', 'z', 'import')"
-        )
-        conn.execute("INSERT INTO state(key, value, updated) VALUES ('k', X'6869', 0)")
-    conn.close()
-
-
-def test_load_tolerates_bad_values_and_keeps_text(data_dir: Path) -> None:
-    _damage(data_dir)
-    store = Store.open(data_dir)
-    data = store.load()
-    assert data.notes["abc"].text == "the note text" and data.notes["abc"].updated == 0.0
-    assert data.notes["n"].text == "5"
-    assert data.bookmarks == {"abc": 0.0} and data.reads == {"abc": 0.0}
-    assert data.records["abc"].position == 0 and data.records["abc"].year is None
-    assert [(c.text, c.created) for c in data.conflicts] == [("copy text", 0.0)]
-    assert data.state["k"] == "hi"
-    assert len(store.notices) == 1 and "and 4 more" in store.notices[0]
-    assert store.notices[0].count(", read as ") == 3  # three shown, the rest counted
-    store.load()
-    assert len(store.notices) == 1  # reported once, not once per reload
-    # A bad stored version does not block saving the note, and saving repairs the row.
-    store.save_note("abc", "edited", base_version=data.notes["abc"].version)
-    repaired = store.load()
-    assert repaired.notes["abc"].text == "edited" and repaired.notes["abc"].version > 0
-    assert repaired.conflicts == data.conflicts
-    store.close()
-
-
-def test_damaged_values_do_not_stop_export_or_the_app(
-    data_dir: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    _damage(data_dir)
-    for fmt in ("md", "json", "bibtex", "csv"):
-        assert main_export(["--format", fmt]) == 0, fmt
-        out, err = capsys.readouterr()
-        assert "the note text" in out and "warning" in err and "could not be read" in err
-    ud = UserData.open(data_dir)
-    try:
-        assert not any("unavailable" in n for n in ud.notices)
-        assert any("could not be read" in n for n in ud.notices)
-    finally:
-        ud.close()
-
-
 def _store_with_a_note(directory: Path) -> None:
     """A store with something to export."""
     store = Store.open(directory)
@@ -208,120 +144,6 @@ def test_output_problems_explained(
     target = tmp_path / "nope" / "x.md"
     assert main_export(["-o", str(target)]) == 1
     assert f"the directory {target.parent} does not exist" in capsys.readouterr().err
-
-
-def test_what_the_replaced_values_notice_says_and_what_it_leaves_alone(data_dir: Path) -> None:
-    """A note with no version yet (0, stored as a number or as text) and times as far as
-    1e11 s either side of 1970 (the year 5138: what the clock can show) are read as they
-    are, with no notice. Past that, the notice names each replaced value, what it was and
-    what it is read as."""
-    Store.open(data_dir).close()
-    conn = sqlite3.connect(database_path(data_dir))
-    with conn:
-        for row in [("zero", 0, 1e11), ("text0", "0", -1e11), ("one", 1, 2.0)]:
-            conn.execute("INSERT INTO notes(id, text, version, updated) VALUES (?, 'n', ?, ?)", row)
-        # Bytes that are not UTF-8: read with a replacement character, not refused.
-        conn.execute("INSERT INTO state(key, value, updated) VALUES ('k', X'FF6869', 0)")
-        for row in [("r1", None, 2020), ("r2", "NeurIPS", None)]:
-            conn.execute(
-                "INSERT INTO records(id, text, headline, venue, year, created, updated) "
-                "VALUES (?, 'abstract', 'Head', ?, ?, 0, 0)",
-                row,
-            )
-    conn.close()
-    store = Store.open(data_dir)
-    data = store.load()
-    assert store.notices == [] and data.state["k"] == "\ufffdhi"
-    assert as_text(None) == ""  # a NULL (only where the schema allows none) reads as empty
-    # A venue or year not known stays unknown (not an empty name, not year 0).
-    assert [(r.venue, r.year) for r in data.records.values()] == [(None, 2020), ("NeurIPS", None)]
-    assert {i: (n.version, n.updated) for i, n in data.notes.items()} == {
-        "zero": (0, 1e11),
-        "text0": (0, -1e11),
-        "one": (1, 2.0),
-    }
-    store.close()
-    conn = sqlite3.connect(database_path(data_dir))
-    with conn:
-        conn.execute("UPDATE notes SET updated = 100000000001.0 WHERE id = 'zero'")
-        conn.execute("UPDATE notes SET version = 'v1' WHERE id = 'one'")
-        conn.execute(
-            "INSERT INTO records(id, text, headline, position, year, created, updated) "
-            "VALUES ('r', 'abstract', 'Head', 'p', 2020, 0, 0)"
-        )
-    conn.close()
-    store = Store.open(data_dir)
-    store.load()
-    assert store.notices == [
-        "Some saved values could not be read and were replaced: the position of record r was "
-        "'p', read as 0; the time of note zero was 100000000001.0, read as 0.0; the version "
-        "of note one was 'v1', read as 0. No note text was lost; saving the item again stores "
-        "a correct value."
-    ]
-    store.close()
-    conn = sqlite3.connect(database_path(data_dir))
-    with conn:
-        conn.execute("INSERT INTO tags(id, tag, created) VALUES ('r', 'later', 'x')")
-    conn.close()
-    store = Store.open(data_dir)
-    store.load()
-    [notice] = store.notices
-    assert "the version of note one was 'v1', read as 0 (and 1 more). No note" in notice
-    store.close()
-
-
-@pytest.mark.parametrize(
-    ("row", "named"),
-    [
-        (
-            "INSERT INTO records(id, text, headline, position, year, created, updated) "
-            "VALUES ('r', 'abstract', 'Head', 1, 'y', 0, 0)",
-            "the year of record r was 'y', read as None",
-        ),
-        (
-            "INSERT INTO bookmarks(id, created) VALUES ('b', 'x')",
-            "the bookmark time of b was 'x', read as 0.0",
-        ),
-        (
-            "INSERT INTO dismissals(id, created) VALUES ('d', 'x')",
-            "the dismissal time of d was 'x', read as 0.0",
-        ),
-        (
-            "INSERT INTO reads(id, read_at) VALUES ('e', 'x')",
-            "the read time of e was 'x', read as 0.0",
-        ),
-        (
-            "INSERT INTO conflict_copies(id, text, created, origin) VALUES ('c', 't', 'x', 'o')",
-            "the time of a conflict copy of c was 'x', read as 0.0",
-        ),
-        (
-            "INSERT INTO tags(id, tag, created) VALUES ('g', 'tag', 'x')",
-            "the time of a tag of g was 'x', read as 0.0",
-        ),
-        (
-            "INSERT INTO saved_searches(name, query, sort, created, updated) "
-            "VALUES ('S', 'q', '', 'x', 1)",
-            "the creation time of saved search 'S' was 'x', read as 0.0",
-        ),
-        (
-            "INSERT INTO saved_searches(name, query, sort, created, updated) "
-            "VALUES ('S', 'q', '', 1, 'x')",
-            "the time of saved search 'S' was 'x', read as 0.0",
-        ),
-    ],
-)
-def test_the_notice_names_which_value_was_replaced(data_dir: Path, row: str, named: str) -> None:
-    """Whatever table a bad value is in, the notice says which value it was."""
-    Store.open(data_dir).close()
-    conn = sqlite3.connect(database_path(data_dir))
-    with conn:
-        conn.execute(row)
-    conn.close()
-    store = Store.open(data_dir)
-    store.load()
-    [notice] = store.notices
-    assert f"replaced: {named}. No note text" in notice
-    store.close()
 
 
 def test_an_import_with_a_huge_integer_is_refused_in_one_line(

@@ -15,7 +15,8 @@ from tui.corpus.paper import Author, Paper
 from tui.store.db import Store
 from tui.store.formats import Item
 from tui.store.interchange import csl_item, ris_record
-from tui.store.records import NoteRow, SetBookmark, Snapshot, StoreData
+from tui.store.operations import SetBookmark
+from tui.store.records import NoteRow, Snapshot, StoreData
 
 LIBRARY = library()
 

@@ -27,12 +27,12 @@ from tui.store.db import Store
 from tui.store.export import merge, parse_export, to_json
 from tui.store.formats import CSV_COLUMNS, Item, items, to_bibtex, to_csv, to_markdown
 from tui.store.importcheck import ImportProblem, check_document
+from tui.store.operations import SetBookmark
 from tui.store.records import (
     ConflictCopy,
     ConflictDetected,
     NoteRow,
     OrphanReattached,
-    SetBookmark,
     Snapshot,
     StoreData,
     StoreEvent,
@@ -873,7 +873,7 @@ def test_a_note_reattached_onto_another_note_is_kept_as_a_copy_and_reported(
 ) -> None:
     """Both texts survive: the one already there stays the note, the moved one becomes a
     copy that says where it came from, and the writer is told (so the user is)."""
-    from tui.store.records import Reattach
+    from tui.store.operations import Reattach
 
     store = Store.open(tmp_path)
     store.save_note("old", "written on the old abstract")
@@ -942,7 +942,7 @@ def test_a_refresh_that_cannot_read_the_database_reports_no_change(
 
 
 def test_a_rescue_file_holds_every_kind_of_unsaved_change(tmp_path: Path) -> None:
-    from tui.store.records import DeleteNote, Reattach, SaveNote, SetBookmark, SetRead
+    from tui.store.operations import DeleteNote, Reattach, SaveNote, SetBookmark, SetRead
     from tui.store.rescue import rescue_document
 
     def snap(text: str) -> Snapshot:
@@ -1031,7 +1031,7 @@ def test_marking_unread_what_is_not_read_changes_nothing(data_dir: Path) -> None
 
 
 def test_a_rescued_edit_of_an_unchanged_note_counts_as_one_note(tmp_path: Path) -> None:
-    from tui.store.records import SaveNote
+    from tui.store.operations import SaveNote
     from tui.store.rescue import rescue_document
 
     store = Store.open(tmp_path)

@@ -19,9 +19,10 @@ import pytest
 from tests.store.helpers import PARAGRAPHS, make_abstract
 from tui.commands.export import main_import
 from tui.store import rescue
-from tui.store.db import Store, add_conflict_copy
+from tui.store.db import Store
 from tui.store.export import parse_export, snapshot_fields, to_json
 from tui.store.records import Notice, Snapshot, StoreData, StoreEvent
+from tui.store.sql import add_conflict_copy
 from tui.store.userdata import UserData
 
 A, B, C = (make_abstract(p, position=i) for i, p in enumerate(PARAGRAPHS[:3], start=1))

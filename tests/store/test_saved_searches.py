@@ -7,7 +7,6 @@ import json
 import os
 import re
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -21,7 +20,8 @@ from tui.store import export
 from tui.store.db import Store
 from tui.store.importcheck import ImportProblem, check_document
 from tui.store.names import NAME_LIMIT, NameProblem, free_name, name_key, normalise_name
-from tui.store.records import DeleteSearch, Notice, RenameSearch, SaveSearch, StoreEvent
+from tui.store.operations import DeleteSearch, RenameSearch, SaveSearch
+from tui.store.records import Notice, StoreEvent
 from tui.store.rescue import rescue_document
 from tui.store.searchdata import NameTaken
 from tui.store.userdata import UserData
@@ -272,7 +272,7 @@ def test_both_searches_show_when_the_name_is_saved_again_during_the_write(
 
     def apply(self: Store, ops: list[object]) -> object:
         result = real_apply(self, ops)  # type: ignore[arg-type]
-        if self is mine._store and not typed:
+        if self is mine.writer.store and not typed:
             typed.append(True)
             mine.save_search("weekly", "typed meanwhile", "file")
         return result
@@ -657,7 +657,7 @@ def test_a_rename_of_a_search_saved_elsewhere_with_the_same_text_moves_it(
     real_apply = Store.apply
 
     def apply(self: Store, ops: list[object]) -> object:
-        if self is mine._store and not release.is_set():  # only `mine` waits
+        if self is mine.writer.store and not release.is_set():  # only `mine` waits
             in_commit.set()
             assert release.wait(10)
         return real_apply(self, ops)  # type: ignore[arg-type]
@@ -676,73 +676,4 @@ def test_a_rename_of_a_search_saved_elsewhere_with_the_same_text_moves_it(
     assert rows == {"b": ("two", "relevance"), "z": ("other", "relevance")}
     assert {name: row[:2] for name, row in _shown(mine).items()} == rows
     assert _notices(seen) == []
-    mine.close()
-
-
-def _spoil_times(data_dir: Path, name: str, **values: object) -> None:
-    """Another program (or an older version) left times SQLite holds as text."""
-    conn = sqlite3.connect(data_dir / "abstracts.db")
-    with conn:
-        for column, value in values.items():
-            conn.execute(f"UPDATE saved_searches SET {column} = ? WHERE name = ?", (value, name))
-    conn.close()
-
-
-def test_a_search_whose_made_time_cannot_be_read_is_saved_over_and_renamed(
-    data_dir: Path, clock: list[float]
-) -> None:
-    """A creation time stored as text does not stop a save over it or a rename: the search
-    then counts as made at that save (or rename)."""
-    ud = _open(data_dir)
-    ud.save_search("w", "one", "relevance")
-    ud.save_search("r", "one", "relevance")
-    assert ud.flush()
-    _spoil_times(data_dir, "w", created="yesterday")
-    _spoil_times(data_dir, "r", created="yesterday")
-    clock[0] = 2000.0
-    ud.save_search("w", "two", "file")
-    ud.rename_search("r", "renamed")
-    assert ud.flush()
-    rows = _on_disk(data_dir)
-    assert rows == {
-        "w": ("two", "file", 2000.0, 2000.0),
-        "renamed": ("one", "relevance", 2000.0, 2000.0),
-    }
-    assert _shown(ud) == rows
-    ud.close()
-
-
-def test_searches_kept_with_times_that_cannot_be_read_show_as_a_reload_would(
-    data_dir: Path, clock: list[float]
-) -> None:
-    """Another instance's searches whose creation time (or both times) is stored as text,
-    kept by a delete, a save and a rename that meet them: the instance shows each as
-    reading the database shows it (a time that cannot be read as 0)."""
-    mine, theirs = _open(data_dir), _open(data_dir)
-    mine.save_search("x", "old", "relevance")
-    mine.save_search("a", "one", "relevance")
-    assert mine.flush() and theirs.refresh()
-    clock[0] = 3000.0
-    theirs.save_search("x", "changed", "relevance")
-    theirs.save_search("a", "theirs", "relevance")
-    theirs.save_search("w", "their w", "relevance")
-    assert theirs.flush()
-    theirs.close()
-    for name in ("x", "a"):
-        _spoil_times(data_dir, name, created="yesterday")
-    _spoil_times(data_dir, "w", created="yesterday", updated="today")
-    clock[0] = 4000.0
-    assert mine.delete_search("x")
-    mine.save_search("w", "my w", "relevance")
-    mine.rename_search("a", "b")
-    assert mine.flush()
-    rows = _on_disk(data_dir)
-    assert rows == {
-        "x": ("changed", "relevance", 0.0, 3000.0),
-        "a": ("theirs", "relevance", 0.0, 3000.0),
-        "w": ("their w", "relevance", 0.0, 0.0),
-        "w (2)": ("my w", "relevance", 4000.0, 4000.0),
-        "b": ("one", "relevance", 4000.0, 4000.0),
-    }
-    assert _shown(mine) == rows
     mine.close()
