@@ -188,18 +188,26 @@ class Memory:
         return on, off
 
     def _change_tags(self, on: Iterable[tuple[str, str]], off: Iterable[tuple[str, str]]) -> None:
+        # One frozenset per tag for the abstracts it is the only tag of: tagging 100,000
+        # untagged abstracts makes one set, not 100,000.
+        alone: dict[str, frozenset[str]] = {}
+        tags = self._tags
         for pairs, adding in ((off, False), (on, True)):
             for i, tag in pairs:
-                have = self._tags.get(i, frozenset())
-                have = have | {tag} if adding else have - {tag}
-                if have:
-                    self._tags[i] = have
-                else:
-                    self._tags.pop(i, None)
-                ids = self._tag_sets.setdefault(tag, set())
+                have = tags.get(i)
                 if adding:
-                    ids.add(i)
+                    if have:
+                        tags[i] = have | {tag}
+                    else:
+                        tags[i] = alone.get(tag) or alone.setdefault(tag, frozenset((tag,)))
+                    self._tag_sets.setdefault(tag, set()).add(i)
                 else:
+                    have = (have or frozenset()) - {tag}
+                    if have:
+                        tags[i] = have
+                    else:
+                        tags.pop(i, None)
+                    ids = self._tag_sets.setdefault(tag, set())
                     ids.discard(i)
                     if not ids:
                         del self._tag_sets[tag]

@@ -11,14 +11,11 @@ import functools
 import json
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from pathlib import Path
 
 from tui.corpus.model import Abstract, Collection, venue_year
 from tui.corpus.paper import Paper
 from tui.sanitize import storable
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 _HEADLINE_LIMIT = 100
@@ -53,11 +50,17 @@ def paper_of(text: object) -> Paper | None:
 
 
 @functools.lru_cache(maxsize=256)
-def _absolute(path: Path) -> str:
+def _absolute(path: str) -> str:
     # Absolute: a relative path would mean something else from another directory.
     # Cached: a bulk step snapshots thousands of abstracts from a few files, and
-    # `Path.absolute` was most of a snapshot's cost.
-    return storable(str(path.absolute()))
+    # `Path.absolute` was most of a snapshot's cost. Keyed by the path's text, which a
+    # Path keeps, where hashing a Path builds its parts again every time.
+    return storable(str(Path(path).absolute()))
+
+
+@functools.lru_cache(maxsize=256)
+def _label(label: str) -> str:
+    return storable(label)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,9 +95,9 @@ class Snapshot:
         return cls(
             text=abstract.text,
             given_headline=_headline_of(abstract) if headline else "",
-            source=_absolute(source.path) if source else "",
+            source=_absolute(str(source.path)) if source else "",
             position=source.position if source else 0,
-            collection=storable(abstract.collection.label),
+            collection=_label(abstract.collection.label),
             venue=abstract.collection.venue,
             year=abstract.collection.year,
             paper=abstract.paper,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Iterable
+from operator import itemgetter
 
 from tui.store.records import ConflictCopy, Snapshot, paper_text
 
@@ -78,16 +79,12 @@ def set_reads(conn: sqlite3.Connection, reads: list[tuple[str, float]], on: bool
         conn.executemany("DELETE FROM reads WHERE id = ?", [(i,) for i, _ in reads])
 
 
-def _pair(tag: tuple[str, str, float]) -> tuple[str, str]:
-    return tag[0], tag[1]
-
-
 def set_tags(conn: sqlite3.Connection, tags: list[tuple[str, str, float]], on: bool) -> None:
     """Put each (id, tag, time) on (a tag keeps its first time), or take it off."""
     if on:
         # In key order (stable: of one pair twice, the first still wins): inserts walk
         # the B-tree once instead of jumping about it.
-        in_order: list[tuple[str, str, float]] = sorted(tags, key=_pair)
+        in_order: list[tuple[str, str, float]] = sorted(tags, key=itemgetter(0, 1))
         conn.executemany("INSERT OR IGNORE INTO tags(id, tag, created) VALUES (?, ?, ?)", in_order)
     else:
         conn.executemany(
