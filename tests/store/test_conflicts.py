@@ -9,9 +9,19 @@ from pathlib import Path
 
 import pytest
 
-from tests.store.helpers import PARAGRAPHS, load, make_abstract, write_file
+from tests.store.helpers import (
+    PARAGRAPHS,
+    load,
+    make_abstract,
+    open_userdata,
+    window_two_saves_unseen,
+    write_file,
+)
 from tui.store.db import Store
-from tui.store.records import ConflictDetected, StoreEvent
+from tui.store.records import (
+    ConflictDetected,
+    StoreEvent,
+)
 from tui.store.userdata import UserData
 
 A = make_abstract(PARAGRAPHS[0])
@@ -152,3 +162,62 @@ def test_reattach_onto_a_noted_abstract_saves_the_edit_as_a_copy(
     data = Store.open(data_dir).load()
     assert data.notes[edited.id].text == "the edited abstract has its own note"
     assert [c.text for c in data.conflicts] == ["unsaved edit of the old note"]
+
+
+def test_deleting_a_note_changed_elsewhere_keeps_the_other_text(data_dir: Path) -> None:
+    one, two, events = window_two_saves_unseen(data_dir, A, "written in window two")
+    one.delete_note(A.id)  # window one never saw window two's text
+    assert one.flush()
+    assert one.note(A.id) is None
+    # The notes view says why the copy was kept: "also kept (changed elsewhere, then deleted)".
+    assert [(c.text, c.origin) for c in one.conflict_copies()] == [
+        ("written in window two", "changed elsewhere, then deleted")
+    ]
+    assert [(e.message, e.abstract_id) for e in events if isinstance(e, ConflictDetected)] == [
+        (
+            "This note was also changed elsewhere (another window or an import). Both texts "
+            "are kept: yours is the note, the other is listed beside it.",
+            A.id,
+        )
+    ]
+    assert two.refresh() and two.note(A.id) is None
+    assert [c.text for c in two.conflict_copies()] == ["written in window two"]
+    one.close()
+    two.close()
+
+
+def test_deleting_a_note_nobody_else_changed_leaves_no_copy(data_dir: Path) -> None:
+    one, two = open_userdata(data_dir), open_userdata(data_dir)
+    one.save_note(A, "base")
+    assert one.flush() and two.refresh()
+    two.delete_note(A.id)
+    assert two.flush()
+    assert two.conflict_copies() == [] and two.notes() == []
+    assert one.refresh() and one.note(A.id) is None and one.conflict_copies() == []
+    one.close()
+    two.close()
+
+
+def test_every_conflict_saved_in_one_write_is_reported(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    b = make_abstract(PARAGRAPHS[1])
+    one, two = open_userdata(data_dir), open_userdata(data_dir)
+    events: list[StoreEvent] = []
+    one.listener = events.append
+    for abstract in (A, b):
+        one.save_note(abstract, "base")
+    assert one.flush() and two.refresh()
+    for abstract in (A, b):
+        two.save_note(abstract, "from window two")
+    assert two.flush()
+    holding = _hold_writes(monkeypatch)  # both edits go in one write once it works again
+    for abstract in (A, b):
+        one.save_note(abstract, "from window one")
+    holding.clear()
+    assert one.flush(timeout=5)
+    assert sorted(e.abstract_id for e in events if isinstance(e, ConflictDetected)) == sorted(
+        [A.id, b.id]
+    )
+    one.close()
+    two.close()

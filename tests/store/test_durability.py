@@ -1,5 +1,5 @@
 """A commit that returned survives a power cut: WAL with synchronous=FULL on every
-connection that writes (issue 9, finding 10).
+connection that writes.
 
 A SIGKILL cannot tell FULL from OFF (the kernel still holds what was written), so
 the crash test stays green if durability is weakened; these tests do not.

@@ -4,14 +4,21 @@ an output path it cannot write."""
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.store.helpers import PARAGRAPHS, make_abstract
 from tui.commands.export import main_export, main_import
 from tui.locations import database_path
 from tui.store.db import Store
+from tui.store.export import parse_export
+from tui.store.importcheck import ImportProblem, check_document
+
+A = make_abstract(PARAGRAPHS[0])
 
 
 def _doc(**sections: Any) -> dict[str, Any]:
@@ -118,7 +125,7 @@ def test_export_without_a_store(
     assert main_export(["--data-dir", str(empty_dir), "--format", "json"]) == 1
     assert not database_path(empty_dir).exists()  # exporting never creates a store
     Store.open(empty_dir).close()
-    # An empty store: nothing to export (issue 10), said, and nothing printed.
+    # An empty store: nothing to export, said, and nothing printed.
     capsys.readouterr()
     assert main_export(["--data-dir", str(empty_dir), "--format", "json"]) == 3
     assert capsys.readouterr().out == ""
@@ -186,3 +193,112 @@ def test_an_export_version_that_is_not_one_this_reads_is_named(
     capsys.readouterr()
     assert main_import([str(f)]) == 1
     assert capsys.readouterr().err == f"abstracts import: {f}: {message}\n"
+
+
+def _problem(doc: Mapping[str, Any]) -> str:
+    with pytest.raises(ImportProblem) as info:
+        check_document(doc)
+    return str(info.value)
+
+
+def test_an_import_problem_names_the_record_and_field() -> None:
+    bad_year = {"records": [{"id": "x1", "text": "t", "headline": "h", "year": "2023"}]}
+    assert _problem(bad_year) == (
+        "records[0] (id 'x1'): \"year\" must be a whole number or null, not '2023'"
+    )
+    bad_alias = {"aliases": [{"old_id": "old", "new_id": 5}]}
+    assert _problem(bad_alias) == (
+        "aliases[0] (old_id 'old'): \"new_id\" must be a non-empty string, not 5"
+    )
+    no_id = {"notes": [{"id": "  ", "text": "t"}]}
+    assert _problem(no_id) == "notes[0]: \"id\" must be a non-empty string, not '  '"
+    numbered = {"saved_searches": [{"name": 5, "query": "dropout"}]}
+    assert '"name" must be a trimmed name of at most 80 characters' in _problem(numbered)
+
+
+def test_optional_fields_may_be_null_but_not_wrong() -> None:
+    check_document({"notes": [{"id": "a", "text": "t", "updated": None, "version": None}]})
+    check_document({"conflict_copies": [{"id": "a", "text": "t", "origin": None}]})
+    assert "a number (a Unix time) or null" in _problem(
+        {"notes": [{"id": "a", "text": "t", "updated": "yesterday"}]}
+    )
+    assert "a string or null" in _problem(
+        {"conflict_copies": [{"id": "a", "text": "t", "origin": 3}]}
+    )
+
+
+def test_an_import_problem_shows_the_value_it_found_where_a_list_or_object_belongs() -> None:
+    assert _problem({"notes": {"id": "a"}}) == "\"notes\" must be a list, not {'id': 'a'}"
+    assert _problem({"bookmarks": ["a1"]}) == "bookmarks[0] must be an object, not 'a1'"
+    assert _problem({"state": ["a"]}) == "\"state\" must be an object of strings, not ['a']"
+    assert _problem({"state": {"sort": 3}}) == "state['sort'] must be a string, not 3"
+
+
+def test_a_saved_search_problem_names_the_search_by_its_name() -> None:
+    """A saved search has no id: the message calls what it shows a name (it said "id")."""
+    assert _problem({"saved_searches": [{"name": "dropout", "query": 5}]}) == (
+        "saved_searches[0] (name 'dropout'): \"query\" must be a string, not 5"
+    )
+
+
+@pytest.mark.parametrize("tag", [5, ["a"], "\ud800"])
+def test_a_tag_that_is_not_text_is_refused_by_name(tag: object) -> None:
+    assert _problem({"tags": [{"id": "a", "tag": tag}]}) == (
+        "tags[0] (id 'a'): \"tag\" must be a tag name (not empty, no control character, "
+        f"comma or quote), not {tag!r}"
+    )
+
+
+def test_times_are_taken_up_to_what_an_export_can_show() -> None:
+    """10**11 seconds either side of 1970 (the years -1199 and 5138): `time.localtime`,
+    which every export uses, fails further out, so a time beyond is refused at import."""
+    for t in (-(10**11), 10**11, -1e11, 1e11):
+        check_document({"bookmarks": [{"id": "a", "created": t}]})
+        time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(t))
+    for t in (-(10**11) - 1, 10**11 + 1, 1e11 + 0.5):
+        assert _problem({"bookmarks": [{"id": "a", "created": t}]}) == (
+            f"bookmarks[0] (id 'a'): \"created\" must be a number (a Unix time), not {t!r}"
+        )
+
+
+def test_a_long_bad_value_is_shortened_in_the_message() -> None:
+    message = _problem({"bookmarks": [{"id": "a", "created": "x" * 500}]})
+    assert message.endswith("...") and len(message) < 200
+    assert message.startswith("bookmarks[0] (id 'a'): \"created\" must be a number (a Unix time)")
+
+
+def test_whole_numbers_are_taken_up_to_what_sqlite_holds() -> None:
+    for year in (-(2**63), 2**63 - 1):
+        check_document({"records": [{"id": "x", "text": "t", "headline": "h", "year": year}]})
+    for year in (-(2**63) - 1, 2**63):
+        assert "whole number" in _problem(
+            {"records": [{"id": "x", "text": "t", "headline": "h", "year": year}]}
+        )
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("{", "not JSON (Expecting property name enclosed in double quotes: line 1 column 2"),
+        ("[1, 2]", 'not an abstracts export (no "format": "abstracts-export")'),
+        ('{"format": "other"}', 'not an abstracts export (no "format": "abstracts-export")'),
+        ('{"format": "abstracts-export", "version": 99}', "export format 99 is newer than"),
+        ('{"format": "abstracts-export", "version": "1"}', '"version" must be a whole number'),
+        ('{"format": "abstracts-export", "version": 1.0}', '"version" must be a whole number'),
+    ],
+)
+def test_what_an_import_says_about_a_file_that_is_not_an_export(text: str, problem: str) -> None:
+    with pytest.raises(ImportProblem) as refused:
+        parse_export(text)
+    assert str(refused.value).startswith(problem)
+
+
+def test_a_bad_value_is_quoted_whole_up_to_sixty_characters() -> None:
+    def quoted(message: str) -> str:
+        return message.split(", not ", 1)[1]
+
+    sixty = "x" * 58  # repr adds the two quotes: 60 characters
+    assert quoted(_problem({"bookmarks": [{"id": "a", "created": sixty}]})) == repr(sixty)
+    longer = "y" * 59
+    shown = quoted(_problem({"bookmarks": [{"id": "a", "created": longer}]}))
+    assert shown == repr(longer)[:57] + "..." and len(shown) == 60

@@ -11,9 +11,13 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tests.store.helpers import (
+    open_userdata,
+)
 from tests.store.test_userdata import _events, _open
 from tui.commands.export import main_export, main_import
 from tui.store import export
@@ -21,7 +25,10 @@ from tui.store.db import Store
 from tui.store.importcheck import ImportProblem, check_document
 from tui.store.names import NAME_LIMIT, NameProblem, free_name, name_key, normalise_name
 from tui.store.operations import DeleteSearch, RenameSearch, SaveSearch
-from tui.store.records import Notice, StoreEvent
+from tui.store.records import (
+    Notice,
+    StoreEvent,
+)
 from tui.store.rescue import rescue_document
 from tui.store.searchdata import NameTaken
 from tui.store.userdata import UserData
@@ -677,3 +684,32 @@ def test_a_rename_of_a_search_saved_elsewhere_with_the_same_text_moves_it(
     assert {name: row[:2] for name, row in _shown(mine).items()} == rows
     assert _notices(seen) == []
     mine.close()
+
+
+def test_a_search_saved_under_the_old_name_while_a_rename_is_written_stays(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The user renames a saved search, then saves a new search under the old name while
+    the rename is being written: once the rename is written, the new search still shows
+    (the rename's "nothing under the old name now" does not hide it)."""
+    ud = open_userdata(data_dir)
+    ud.save_search("a", "dropout", "relevance")
+    assert ud.flush()
+    real_apply = Store.apply
+    shown_between: list[str] = []
+
+    def apply(self: Store, ops: list[Any]) -> Any:
+        if not shown_between:
+            ud.save_search("a", "attention", "relevance")  # typed during the rename's write
+            shown_between.append("")
+        elif shown_between == [""]:
+            found = ud.saved_search("a")
+            shown_between[0] = found.query if found else "(none)"
+        return real_apply(self, ops)
+
+    monkeypatch.setattr(Store, "apply", apply)
+    ud.rename_search("a", "b")
+    assert ud.flush(timeout=5)
+    assert shown_between == ["attention"]
+    assert {s.name: s.query for s in ud.saved_searches()} == {"a": "attention", "b": "dropout"}
+    ud.close()
