@@ -24,13 +24,13 @@ from tui.store import export
 from tui.store.db import Store
 from tui.store.importcheck import ImportProblem, check_document
 from tui.store.names import NAME_LIMIT, NameProblem, free_name, name_key, normalise_name
-from tui.store.operations import DeleteSearch, RenameSearch, SaveSearch
 from tui.store.records import (
     Notice,
     StoreEvent,
 )
 from tui.store.rescue import rescue_document
 from tui.store.searchdata import NameTaken
+from tui.store.searchops import DeleteSearch, RenameSearch, SaveSearch
 from tui.store.userdata import UserData
 
 REPO = Path(__file__).resolve().parents[2]

@@ -7,8 +7,8 @@ import time
 
 from tui.store.memory import Memory
 from tui.store.names import NameProblem, name_key, normalise_name, sort_of
-from tui.store.operations import DeleteSearch, RenameSearch, SaveSearch
 from tui.store.records import SavedSearch
+from tui.store.searchops import DeleteSearch, RenameSearch, SaveSearch
 from tui.store.writer import Writer
 
 
