@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import threading
 from pathlib import Path
+
+import pytest
 
 from tui.corpus.model import Abstract, Collection, Corpus, SourceRef, abstract_id, normalise
 from tui.corpus.paper import Author, Paper, id_from_ids
+from tui.store.db import Store
 from tui.store.records import StoreEvent
 from tui.store.userdata import UserData
 
@@ -160,3 +164,18 @@ def window_two_saves_unseen(
     two.save_note(abstract, theirs)
     assert two.flush()
     return one, two, events
+
+
+def hold_writes(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """While the returned event is set, commits fail (and stay queued)."""
+    holding = threading.Event()
+    holding.set()
+    real_apply = Store.apply
+
+    def apply(self: Store, ops: list[object]) -> object:
+        if holding.is_set():
+            raise sqlite3.OperationalError("database is locked")
+        return real_apply(self, ops)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Store, "apply", apply)
+    return holding

@@ -3,14 +3,13 @@ re-attaching a record with an unsaved note edit reports no false conflict."""
 
 from __future__ import annotations
 
-import sqlite3
-import threading
 from pathlib import Path
 
 import pytest
 
 from tests.store.helpers import (
     PARAGRAPHS,
+    hold_writes,
     load,
     make_abstract,
     open_userdata,
@@ -29,21 +28,6 @@ A = make_abstract(PARAGRAPHS[0])
 
 def _open(d: Path) -> UserData:
     return UserData.open(d, retry_initial=0.02, retry_max=0.1)
-
-
-def _hold_writes(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
-    """While the returned event is set, commits fail (and stay queued)."""
-    holding = threading.Event()
-    holding.set()
-    real_apply = Store.apply
-
-    def apply(self: Store, ops: list[object]) -> object:
-        if holding.is_set():
-            raise sqlite3.OperationalError("database is locked")
-        return real_apply(self, ops)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(Store, "apply", apply)
-    return holding
 
 
 def _conflict(data_dir: Path) -> tuple[UserData, UserData]:
@@ -94,7 +78,7 @@ def test_pending_dismissal_survives_refresh(
     one, two = _conflict(data_dir)
     two.close()
     [copy] = one.conflict_copies()
-    holding = _hold_writes(monkeypatch)
+    holding = hold_writes(monkeypatch)
     assert one.dismiss_conflict(copy.copy_id)
     one.refresh()  # the database still has the copy; the queued dismissal wins
     assert one.conflict_copies() == []
@@ -118,7 +102,7 @@ def test_unsaved_edit_during_reattach_is_no_conflict(
     ud.save_note(old, "saved before the edit")
     assert ud.flush()
 
-    holding = _hold_writes(monkeypatch)
+    holding = hold_writes(monkeypatch)
     ud.save_note(old, "typed while the file changed")  # not committed yet
     write_file(f, "ICLR 2023 Papers", [PARAGRAPHS[0].replace("prove", "proved"), PARAGRAPHS[1]])
     corpus = load([f])
@@ -152,7 +136,7 @@ def test_reattach_onto_a_noted_abstract_saves_the_edit_as_a_copy(
     edited = make_abstract(PARAGRAPHS[0].replace("prove", "proved"))
     ud.save_note(edited, "the edited abstract has its own note")
     assert ud.flush()
-    holding = _hold_writes(monkeypatch)
+    holding = hold_writes(monkeypatch)
     ud.save_note(old, "unsaved edit of the old note")
     write_file(f, "ICLR 2023 Papers", [edited.text])
     ud.attach(load([f]))
@@ -211,7 +195,7 @@ def test_every_conflict_saved_in_one_write_is_reported(
     for abstract in (A, b):
         two.save_note(abstract, "from window two")
     assert two.flush()
-    holding = _hold_writes(monkeypatch)  # both edits go in one write once it works again
+    holding = hold_writes(monkeypatch)  # both edits go in one write once it works again
     for abstract in (A, b):
         one.save_note(abstract, "from window one")
     holding.clear()

@@ -10,10 +10,10 @@ import pytest
 
 from tests.store.helpers import (
     PARAGRAPHS,
+    hold_writes,
     make_abstract,
     open_userdata,
 )
-from tests.store.test_conflicts import _hold_writes
 from tui.store.db import Store
 from tui.store.export import merge
 
@@ -46,7 +46,7 @@ def test_queued_marks_and_state_survive_a_refresh(
     data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ud = open_userdata(data_dir)
-    holding = _hold_writes(monkeypatch)
+    holding = hold_writes(monkeypatch)
     ud.set_bookmark(A, True)
     ud.set_read([A], True)
     ud.set_state("resume", "row 3")

@@ -12,12 +12,12 @@ from tests.store.helpers import (
     PARAGRAPHS,
     conflict_on,
     edited_corpus,
+    hold_writes,
     load,
     make_abstract,
     open_userdata,
     write_file,
 )
-from tests.store.test_conflicts import _hold_writes
 from tui.store.attach import Reattachment
 from tui.store.db import Store
 from tui.store.records import (
@@ -96,7 +96,7 @@ def test_a_note_moved_twice_before_saving_then_edited_is_no_conflict(
     ud = open_userdata(data_dir)
     ud.save_note(old, "first")
     assert ud.flush()
-    holding = _hold_writes(monkeypatch)
+    holding = hold_writes(monkeypatch)
     ud.attach(load([f]))  # old -> mid
     write_file(f, "ICLR 2023 Papers", [NEAR.replace("They are", "These are"), PARAGRAPHS[1]])
     new = load([f]).abstracts[0]
@@ -133,7 +133,7 @@ def test_an_unsaved_edit_follows_its_note_to_the_edited_abstract(
     ud = open_userdata(data_dir)
     ud.save_note(old, "saved")
     assert ud.flush()
-    holding = _hold_writes(monkeypatch)
+    holding = hold_writes(monkeypatch)
     ud.save_note(old, "typed, not yet saved")
     ud.attach(load([f]))
     holding.clear()
@@ -154,7 +154,7 @@ def test_a_bookmark_taken_off_after_a_reattachment_onto_it_stays_off(
     ud = open_userdata(data_dir)
     ud.set_bookmark(old, True)
     assert ud.flush()
-    holding = _hold_writes(monkeypatch)
+    holding = hold_writes(monkeypatch)
     ud.set_bookmark(new, True)
     ud.attach(load([f]))  # moves the old abstract's bookmark onto the edited one
     ud.set_bookmark(new, False)
@@ -186,7 +186,7 @@ def test_a_note_deleted_before_it_was_ever_saved_leaves_saving_working(
     data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ud = open_userdata(data_dir)
-    holding = _hold_writes(monkeypatch)
+    holding = hold_writes(monkeypatch)
     ud.save_note(A, "typed and deleted again before any save")
     ud.delete_note(A.id)
     holding.clear()
@@ -206,7 +206,7 @@ def test_a_queued_delete_survives_a_refresh(
     ud = open_userdata(data_dir)
     ud.save_note(A, "to be deleted")
     assert ud.flush()
-    holding = _hold_writes(monkeypatch)
+    holding = hold_writes(monkeypatch)
     ud.delete_note(A.id)
     assert A.id not in ud.noted_ids() and ud.notes() == []
     ud.refresh()  # the database still has the note; the queued delete wins
@@ -252,7 +252,7 @@ def test_a_refresh_during_a_queued_reattachment_keeps_other_unsaved_changes(
     ud = open_userdata(data_dir)
     ud.save_note(old, "note")
     assert ud.flush()
-    holding = _hold_writes(monkeypatch)
+    holding = hold_writes(monkeypatch)
     ud.attach(load([f]))
     ud.save_note(other, "not saved yet")
     ud.set_bookmark(other, True)

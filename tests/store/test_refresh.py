@@ -11,11 +11,11 @@ import pytest
 from tests.store.helpers import (
     PARAGRAPHS,
     edited_corpus,
+    hold_writes,
     load,
     make_abstract,
     open_userdata,
 )
-from tests.store.test_conflicts import _hold_writes
 from tui.store.db import Store
 from tui.store.records import (
     StoreData,
@@ -46,7 +46,7 @@ def test_a_queued_reattachment_survives_a_refresh(
     ud.set_tags(on=[(old.id, "to-cite")])
     ud.set_dismissed(old, True)
     assert ud.flush()
-    holding = _hold_writes(monkeypatch)
+    holding = hold_writes(monkeypatch)
     ud.attach(load([f]))
     ud.refresh()  # the database still has everything under the old id
     assert ud.note(new.id) == "note" and ud.is_bookmarked(new.id) and ud.is_read(new.id)
@@ -89,7 +89,7 @@ def test_saved_searches_changed_while_saving_fails_survive_a_refresh(
     ud = open_userdata(data_dir)
     ud.save_search("old", "dropout", "relevance")
     assert ud.flush()
-    holding = _hold_writes(monkeypatch)
+    holding = hold_writes(monkeypatch)
     ud.save_search("new", "attention", "relevance")
     assert ud.delete_search("old")
     ud.refresh()
@@ -107,7 +107,7 @@ def test_another_windows_tag_shows_while_a_bookmark_here_waits_to_be_saved(
     two.set_tags(on=[(A.id, "to-read")])
     assert two.flush()
     two.close()
-    holding = _hold_writes(monkeypatch)
+    holding = hold_writes(monkeypatch)
     one.set_bookmark(A, True)  # queued: the database is locked
     one.refresh()
     assert one.tags_of(A.id) == {"to-read"} and one.is_bookmarked(A.id)
@@ -122,7 +122,7 @@ def test_a_rename_and_a_bookmark_waiting_to_be_saved_survive_a_refresh(
     ud = open_userdata(data_dir)
     ud.save_search("a", "dropout", "relevance")
     assert ud.flush()
-    holding = _hold_writes(monkeypatch)
+    holding = hold_writes(monkeypatch)
     ud.set_bookmark(A, True)
     ud.rename_search("a", "b")
     ud.refresh()  # the database still has "a" and no bookmark

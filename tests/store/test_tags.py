@@ -14,12 +14,12 @@ import pytest
 from tests.store.helpers import (
     PARAGRAPHS,
     corpus_of,
+    hold_writes,
     load,
     make_abstract,
     open_userdata,
     write_file,
 )
-from tests.store.test_conflicts import _hold_writes
 from tui.corpus.model import Corpus
 from tui.store.db import Store
 from tui.store.userdata import UserData
@@ -209,7 +209,7 @@ def test_a_tag_taken_off_stays_off_through_a_refresh_and_a_restart(
     ud = open_userdata(data_dir)
     ud.set_tags(on=[(A.id, "to-cite")])
     assert ud.flush()
-    holding = _hold_writes(monkeypatch)
+    holding = hold_writes(monkeypatch)
     ud.set_tags(off=[(A.id, "to-cite")])
     ud.refresh()  # the database still has the tag; the queued removal wins
     assert ud.tags_of(A.id) == frozenset()

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.store.helpers import PARAGRAPHS, RELEASE_V4, make_abstract, sqlite_file
-from tests.store.test_conflicts import _hold_writes
+from tests.store.helpers import PARAGRAPHS, RELEASE_V4, hold_writes, make_abstract, sqlite_file
 from tui.locations import database_path
 from tui.store.db import Store
 from tui.store.records import (
@@ -304,7 +303,7 @@ def test_a_listener_that_fails_does_not_stop_saving(
         raise RuntimeError("a broken status line")
 
     ud.listener = broken
-    holding = _hold_writes(monkeypatch)
+    holding = hold_writes(monkeypatch)
     ud.save_note(A, "first")
     assert not ud.flush(timeout=0.3)
     holding.clear()
