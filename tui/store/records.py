@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,13 +50,19 @@ def paper_of(text: object) -> Paper | None:
     return Paper.from_json(data) if isinstance(data, dict) else None
 
 
-@functools.lru_cache(maxsize=256)
 def _absolute(path: str) -> str:
-    # Absolute: a relative path would mean something else from another directory.
-    # Cached: a bulk step snapshots thousands of abstracts from a few files, and
-    # `Path.absolute` was most of a snapshot's cost. Keyed by the path's text, which a
-    # Path keeps, where hashing a Path builds its parts again every time.
-    return storable(str(Path(path).absolute()))
+    # Absolute: a relative path would mean something else from another directory, so it
+    # is taken from the directory of the moment (never from a cache: the directory may
+    # have changed since).
+    return _storable_path(path if os.path.isabs(path) else os.path.join(os.getcwd(), path))
+
+
+@functools.lru_cache(maxsize=256)
+def _storable_path(path: str) -> str:
+    # Cached: a bulk step snapshots thousands of abstracts from a few files, and making
+    # the path was most of a snapshot's cost. Keyed by the path's text, which a Path
+    # keeps, where hashing a Path builds its parts again every time.
+    return storable(str(Path(path)))
 
 
 @functools.lru_cache(maxsize=256)
