@@ -10,13 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.store.citing import library
-from tests.store.helpers import (
-    PAPER,
-    PAPER_TEXT,
-    PARAGRAPHS,
-    make_abstract,
-    make_paper_abstract,
-)
+from tests.store.helpers import PAPER, PAPER_TEXT, PARAGRAPHS, make_abstract, make_paper_abstract
 from tui.commands.export import main_export, render
 from tui.corpus.paper import Author, Paper
 from tui.store.db import Store

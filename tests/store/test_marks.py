@@ -8,12 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.store.helpers import (
-    PARAGRAPHS,
-    hold_writes,
-    make_abstract,
-    open_userdata,
-)
+from tests.store.helpers import PARAGRAPHS, hold_writes, make_abstract, open_userdata
 from tui.store.db import Store
 from tui.store.export import merge
 

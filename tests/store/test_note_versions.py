@@ -7,12 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.store.helpers import (
-    PARAGRAPHS,
-    make_abstract,
-    open_userdata,
-    window_two_saves_unseen,
-)
+from tests.store.helpers import PARAGRAPHS, make_abstract, open_userdata, window_two_saves_unseen
 from tui.store.db import Store
 from tui.store.records import (
     ConflictDetected,

@@ -6,11 +6,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from tests.store.helpers import (
-    PARAGRAPHS,
-    conflict_on,
-    make_abstract,
-)
+from tests.store.helpers import PARAGRAPHS, conflict_on, make_abstract
 from tui.store.records import (
     Snapshot,
 )

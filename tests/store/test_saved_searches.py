@@ -15,9 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.store.helpers import (
-    open_userdata,
-)
+from tests.store.helpers import open_userdata
 from tests.store.test_userdata import _events, _open
 from tui.commands.export import main_export, main_import
 from tui.store import export
@@ -408,7 +406,10 @@ def test_rescue_files_carry_unsaved_saved_searches() -> None:
     ]
     doc = rescue_document(ops, {}, lambda _: 0, "test")
     check_document(doc)
-    assert [s["name"] for s in doc["saved_searches"]] == ["weekly", "new"]
+    assert doc["saved_searches"] == [
+        {"name": "weekly", "query": "graph", "sort": "file", "updated": 1.0},
+        {"name": "new", "query": "q", "sort": "relevance", "updated": 2.0},
+    ]
     assert {"kind": "saved_search", "name": "gone"} in doc["unsaved_removals"]
     assert {"kind": "saved_search", "name": "old"} in doc["unsaved_removals"]
 
