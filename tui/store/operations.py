@@ -68,7 +68,8 @@ class Operation:
         return self
 
     def write(self, conn: sqlite3.Connection) -> OpResult:
-        """Write this operation inside the open transaction on `conn`."""
+        """Write this operation inside the open transaction on `conn` (one with a
+        `run_kind` is written by `write_run`, alone or not)."""
         raise NotImplementedError
 
     def settle(self, result: OpResult, memory: Memory, writer: Writer) -> list[StoreEvent]:
@@ -187,10 +188,6 @@ class SetTag(Operation):
         # Not `replace`, which took a second for 100,000 (it inspects the fields each time).
         return SetTag(self.abstract_id, self.tag, True, snap, self.at)
 
-    def write(self, conn: sqlite3.Connection) -> OpResult:
-        SetTag.write_run(conn, [self])
-        return OpResult(self)
-
     def settle(self, result: OpResult, memory: Memory, writer: Writer) -> list[StoreEvent]:
         return []  # nothing else changes once saved: a bulk step's 100,000 cost no more
 
@@ -221,10 +218,6 @@ class SetRead(Operation):
     def write_run(cls, conn: sqlite3.Connection, run: Sequence[Operation]) -> None:
         reads = [op for op in run if isinstance(op, SetRead)]  # all of them: one run_kind
         sql.set_reads(conn, [(op.abstract_id, op.at) for op in reads], reads[0].on)
-
-    def write(self, conn: sqlite3.Connection) -> OpResult:
-        SetRead.write_run(conn, [self])
-        return OpResult(self)
 
     def settle(self, result: OpResult, memory: Memory, writer: Writer) -> list[StoreEvent]:
         return []
