@@ -216,6 +216,10 @@ def test_times_at_the_clocks_limits_are_kept(data_dir: Path) -> None:
     ("row", "named"),
     [
         (
+            "INSERT INTO notes(id, text, version, updated) VALUES ('n', 't', 'v1', 1)",
+            "the version of note n was 'v1', read as 0",
+        ),
+        (
             "INSERT INTO dismissals(id, created) VALUES ('d', 'x')",
             "the dismissal time of d was 'x', read as 0.0",
         ),

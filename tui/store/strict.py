@@ -68,9 +68,7 @@ V5_TABLES = (
 
 
 def as_text(value: Any) -> str:
-    """Any stored value as text (bytes decoded, NULL as empty)."""
-    if value is None:
-        return ""
+    """Any stored value (never NULL: the columns it reads refuse it) as text, bytes decoded."""
     if isinstance(value, bytes):
         return value.decode("utf-8", errors="replace")
     return str(value)
@@ -207,8 +205,8 @@ def v4_to_v5(conn: sqlite3.Connection) -> list[str]:
     abstracts never wrote) keep the first.
     """
     converter = _Converter()
-    for index in ("conflict_copies_id", "tags_tag"):
-        conn.execute(f"DROP INDEX IF EXISTS {index}")
+    # Its name is taken again by the new table's index (`tags_tag` goes with its table).
+    conn.execute("DROP INDEX IF EXISTS conflict_copies_id")
     for table in _COPIES:
         conn.execute(f"ALTER TABLE {table} RENAME TO {table}_v4")
     for statement in V5_TABLES:
