@@ -38,9 +38,9 @@ def _abstracts(corpus: Path, n: int) -> list[Abstract]:
                 break
     texts += [f"Synthetic abstract number {i}. It studies things." for i in range(n - len(texts))]
     coll = Collection("ICLR 2023 Papers", "ICLR", 2023)
+    path = Path("bench.txt")  # one Path per file, shared by its abstracts, as the loader does
     return [
-        Abstract(abstract_id(t), t, coll, [SourceRef(Path("bench.txt"), i + 1)])
-        for i, t in enumerate(texts[:n])
+        Abstract(abstract_id(t), t, coll, [SourceRef(path, i + 1)]) for i, t in enumerate(texts[:n])
     ]
 
 

@@ -8,10 +8,19 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import threading
 from pathlib import Path
+
+import pytest
 
 from tui.corpus.model import Abstract, Collection, Corpus, SourceRef, abstract_id, normalise
 from tui.corpus.paper import Author, Paper, id_from_ids
+from tui.store.db import Store
+from tui.store.records import StoreEvent
+from tui.store.userdata import UserData
+
+#: A store as the release with schema 4 left it, every kind of row (see fixtures/).
+RELEASE_V4 = Path(__file__).parent / "fixtures" / "release_v4.db"
 
 HEADER = re.compile(r"^(?P<venue>\w+) (?P<year>\d{4})")
 
@@ -104,3 +113,69 @@ PAPER_TEXT = (
     "The dominant sequence transduction models are based on complex recurrent networks. "
     "We propose the Transformer, based solely on attention mechanisms, at $O(n^2)$ cost."
 )
+
+
+def open_userdata(data_dir: Path) -> UserData:
+    """The user data in `data_dir`, retrying a failed write after 20 ms (tests wait less)."""
+    return UserData.open(data_dir, retry_initial=0.02, retry_max=0.1)
+
+
+def corpus_of(abstracts: list[Abstract]) -> Corpus:
+    """A corpus of `abstracts`, with no files or problems."""
+    return Corpus(abstracts, [], [])
+
+
+def conflict_on(data_dir: Path, abstract: Abstract, theirs: str) -> UserData:
+    """Window one's note of `abstract`, with window two's text `theirs` kept as a copy."""
+    one, two = open_userdata(data_dir), open_userdata(data_dir)
+    one.save_note(abstract, "base")
+    assert one.flush() and two.refresh()
+    two.save_note(abstract, theirs)
+    assert two.flush()
+    two.close()
+    one.save_note(abstract, "from window one")
+    assert one.flush()
+    return one
+
+
+#: The first paragraph with one clause reworded: close enough to be re-attached to it.
+NEAR = normalise(PARAGRAPHS[0]).replace("The bounds are", "They are")
+
+
+def edited_corpus(tmp_path: Path) -> tuple[Path, Abstract, Abstract]:
+    """A file whose first abstract is then edited lightly (to `NEAR`): the file, the
+    abstract before and the one after."""
+    f = write_file(tmp_path / "a.txt", "ICLR 2023 Papers", PARAGRAPHS[:2])
+    old = load([f]).abstracts[0]
+    write_file(f, "ICLR 2023 Papers", [NEAR, PARAGRAPHS[1]])
+    return f, old, load([f]).abstracts[0]
+
+
+def window_two_saves_unseen(
+    data_dir: Path, abstract: Abstract, theirs: str
+) -> tuple[UserData, UserData, list[StoreEvent]]:
+    """Two windows on the note of `abstract`; window two saves `theirs`, which window one
+    (its events listened to) has not seen."""
+    one, two = open_userdata(data_dir), open_userdata(data_dir)
+    events: list[StoreEvent] = []
+    one.listener = events.append
+    one.save_note(abstract, "base")
+    assert one.flush() and two.refresh()
+    two.save_note(abstract, theirs)
+    assert two.flush()
+    return one, two, events
+
+
+def hold_writes(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """While the returned event is set, commits fail (and stay queued)."""
+    holding = threading.Event()
+    holding.set()
+    real_apply = Store.apply
+
+    def apply(self: Store, ops: list[object]) -> object:
+        if holding.is_set():
+            raise sqlite3.OperationalError("database is locked")
+        return real_apply(self, ops)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Store, "apply", apply)
+    return holding

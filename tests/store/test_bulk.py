@@ -12,7 +12,8 @@ from tests.store.helpers import make_abstract
 from tui.corpus.model import Corpus
 from tui.store import writer
 from tui.store.db import Store
-from tui.store.records import BulkSaved, SetRead, SetTag, Snapshot, StoreEvent
+from tui.store.operations import SetRead, SetTag
+from tui.store.records import BulkSaved, Snapshot, StoreEvent
 from tui.store.userdata import UserData
 
 SNAP_A = Snapshot("first text", "first")
@@ -65,10 +66,11 @@ def test_a_run_of_read_marks_ends_as_if_applied_one_by_one(data_dir: Path) -> No
 
 def test_the_last_snapshot_of_an_abstract_in_a_run_is_its_record(data_dir: Path) -> None:
     store = Store.open(data_dir)
-    store.apply([SetTag("a", "t", True, SNAP_A, 1.0), SetTag("a", "u", True, SNAP_B, 2.0)])
+    # The later snapshot sorts first by its text: the one that wins is still the later.
+    store.apply([SetTag("a", "t", True, SNAP_B, 1.0), SetTag("a", "u", True, SNAP_A, 2.0)])
     store.apply([SetTag("b", "t", False, SNAP_A, 1.0)])  # taking a tag off keeps no record
     data = store.load()
-    assert data.records == {"a": SNAP_B}
+    assert data.records == {"a": SNAP_A}
     assert data.tags == {"a": {"t": 1.0, "u": 2.0}}
     store.close()
 
@@ -120,3 +122,19 @@ def test_a_small_change_after_a_bulk_step_does_not_report_it_again(data_dir: Pat
         BulkSaved("Saved: 100 changes.", 100),
         BulkSaved("Saved: 100 changes.", 100),  # each step counted alone
     ]
+
+
+def test_a_tagged_abstracts_record_is_saved_without_a_headline_and_reads_with_one(
+    data_dir: Path,
+) -> None:
+    """Tagging many abstracts makes a record of each: its headline, most of a record's
+    cost, is not made then; it is made from the text when a record is read."""
+    abstract = make_abstract("We prove a bound. Then we test it on graphs.")
+    data = UserData.open(data_dir)
+    data.attach(Corpus([abstract], [], []))
+    data.set_tags(on=[(abstract.id, "later")])
+    assert data.flush()
+    data.close()
+    record = Store.open(data_dir).load().records[abstract.id]
+    assert record.given_headline == ""
+    assert record.headline == abstract.headline == "We prove a bound."

@@ -3,15 +3,24 @@ re-attaching a record with an unsaved note edit reports no false conflict."""
 
 from __future__ import annotations
 
-import sqlite3
-import threading
 from pathlib import Path
 
 import pytest
 
-from tests.store.helpers import PARAGRAPHS, load, make_abstract, write_file
+from tests.store.helpers import (
+    PARAGRAPHS,
+    hold_writes,
+    load,
+    make_abstract,
+    open_userdata,
+    window_two_saves_unseen,
+    write_file,
+)
 from tui.store.db import Store
-from tui.store.records import ConflictDetected, StoreEvent
+from tui.store.records import (
+    ConflictDetected,
+    StoreEvent,
+)
 from tui.store.userdata import UserData
 
 A = make_abstract(PARAGRAPHS[0])
@@ -19,21 +28,6 @@ A = make_abstract(PARAGRAPHS[0])
 
 def _open(d: Path) -> UserData:
     return UserData.open(d, retry_initial=0.02, retry_max=0.1)
-
-
-def _hold_writes(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
-    """While the returned event is set, commits fail (and stay queued)."""
-    holding = threading.Event()
-    holding.set()
-    real_apply = Store.apply
-
-    def apply(self: Store, ops: list[object]) -> object:
-        if holding.is_set():
-            raise sqlite3.OperationalError("database is locked")
-        return real_apply(self, ops)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(Store, "apply", apply)
-    return holding
 
 
 def _conflict(data_dir: Path) -> tuple[UserData, UserData]:
@@ -84,7 +78,7 @@ def test_pending_dismissal_survives_refresh(
     one, two = _conflict(data_dir)
     two.close()
     [copy] = one.conflict_copies()
-    holding = _hold_writes(monkeypatch)
+    holding = hold_writes(monkeypatch)
     assert one.dismiss_conflict(copy.copy_id)
     one.refresh()  # the database still has the copy; the queued dismissal wins
     assert one.conflict_copies() == []
@@ -108,7 +102,7 @@ def test_unsaved_edit_during_reattach_is_no_conflict(
     ud.save_note(old, "saved before the edit")
     assert ud.flush()
 
-    holding = _hold_writes(monkeypatch)
+    holding = hold_writes(monkeypatch)
     ud.save_note(old, "typed while the file changed")  # not committed yet
     write_file(f, "ICLR 2023 Papers", [PARAGRAPHS[0].replace("prove", "proved"), PARAGRAPHS[1]])
     corpus = load([f])
@@ -142,7 +136,7 @@ def test_reattach_onto_a_noted_abstract_saves_the_edit_as_a_copy(
     edited = make_abstract(PARAGRAPHS[0].replace("prove", "proved"))
     ud.save_note(edited, "the edited abstract has its own note")
     assert ud.flush()
-    holding = _hold_writes(monkeypatch)
+    holding = hold_writes(monkeypatch)
     ud.save_note(old, "unsaved edit of the old note")
     write_file(f, "ICLR 2023 Papers", [edited.text])
     ud.attach(load([f]))
@@ -152,3 +146,62 @@ def test_reattach_onto_a_noted_abstract_saves_the_edit_as_a_copy(
     data = Store.open(data_dir).load()
     assert data.notes[edited.id].text == "the edited abstract has its own note"
     assert [c.text for c in data.conflicts] == ["unsaved edit of the old note"]
+
+
+def test_deleting_a_note_changed_elsewhere_keeps_the_other_text(data_dir: Path) -> None:
+    one, two, events = window_two_saves_unseen(data_dir, A, "written in window two")
+    one.delete_note(A.id)  # window one never saw window two's text
+    assert one.flush()
+    assert one.note(A.id) is None
+    # The notes view says why the copy was kept: "also kept (changed elsewhere, then deleted)".
+    assert [(c.text, c.origin) for c in one.conflict_copies()] == [
+        ("written in window two", "changed elsewhere, then deleted")
+    ]
+    assert [(e.message, e.abstract_id) for e in events if isinstance(e, ConflictDetected)] == [
+        (
+            "This note was also changed elsewhere (another window or an import). Both texts "
+            "are kept: yours is the note, the other is listed beside it.",
+            A.id,
+        )
+    ]
+    assert two.refresh() and two.note(A.id) is None
+    assert [c.text for c in two.conflict_copies()] == ["written in window two"]
+    one.close()
+    two.close()
+
+
+def test_deleting_a_note_nobody_else_changed_leaves_no_copy(data_dir: Path) -> None:
+    one, two = open_userdata(data_dir), open_userdata(data_dir)
+    one.save_note(A, "base")
+    assert one.flush() and two.refresh()
+    two.delete_note(A.id)
+    assert two.flush()
+    assert two.conflict_copies() == [] and two.notes() == []
+    assert one.refresh() and one.note(A.id) is None and one.conflict_copies() == []
+    one.close()
+    two.close()
+
+
+def test_every_conflict_saved_in_one_write_is_reported(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    b = make_abstract(PARAGRAPHS[1])
+    one, two = open_userdata(data_dir), open_userdata(data_dir)
+    events: list[StoreEvent] = []
+    one.listener = events.append
+    for abstract in (A, b):
+        one.save_note(abstract, "base")
+    assert one.flush() and two.refresh()
+    for abstract in (A, b):
+        two.save_note(abstract, "from window two")
+    assert two.flush()
+    holding = hold_writes(monkeypatch)  # both edits go in one write once it works again
+    for abstract in (A, b):
+        one.save_note(abstract, "from window one")
+    holding.clear()
+    assert one.flush(timeout=5)
+    assert sorted(e.abstract_id for e in events if isinstance(e, ConflictDetected)) == sorted(
+        [A.id, b.id]
+    )
+    one.close()
+    two.close()

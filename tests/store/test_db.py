@@ -12,15 +12,8 @@ import pytest
 from tests.store.helpers import sqlite_file
 from tui.store import schema
 from tui.store.db import Store, StoreUnavailable
-from tui.store.records import (
-    DeleteNote,
-    Reattach,
-    SaveNote,
-    SetBookmark,
-    SetRead,
-    SetState,
-    Snapshot,
-)
+from tui.store.operations import DeleteNote, Reattach, SaveNote, SetBookmark, SetRead, SetState
+from tui.store.records import Snapshot
 
 SNAP = Snapshot("Some text. More.", "Some text.", "/c/f.txt", 3, "ICLR 2023 Papers", "ICLR", 2023)
 

@@ -89,16 +89,16 @@ def test_two_instances_see_each_others_dismissals_and_keep_their_own(data_dir: P
         assert first.flush()
         assert second.refresh() and second.dismissed_ids() == {A.id}
         # A change still queued in `second` is not overwritten by what the disk says.
-        second._stop_writer(5)  # keep second's change pending (no thread to save it)
+        second.writer.stop(5)  # keep second's change pending (no thread to save it)
         second.set_dismissed(B, True)
         first.set_dismissed(C, True)
         assert first.flush()
-        with second._lock:
-            second._merge(Store.open(data_dir).load(), second._pending_ids())
+        with second.memory.lock:
+            second.memory.merge(Store.open(data_dir).load(), second.writer.held_keys())
         assert second.dismissed_ids() == {A.id, B.id, C.id}
     finally:
         first.close()
-        second._close_store()
+        second.writer.close_store()
 
 
 def test_json_export_and_import_round_trip(
@@ -147,7 +147,8 @@ def test_markdown_and_csv_say_dismissed(data_dir: Path, capsys: pytest.CaptureFi
 
 
 def test_a_pending_dismissal_goes_to_the_rescue_file() -> None:
-    from tui.store.records import SetDismissed, Snapshot
+    from tui.store.operations import SetDismissed
+    from tui.store.records import Snapshot
 
     snap = Snapshot.of(A)
     doc = rescue_document(

@@ -1,5 +1,5 @@
 """A commit that returned survives a power cut: WAL with synchronous=FULL on every
-connection that writes (issue 9, finding 10).
+connection that writes.
 
 A SIGKILL cannot tell FULL from OFF (the kernel still holds what was written), so
 the crash test stays green if durability is weakened; these tests do not.
@@ -44,7 +44,7 @@ def test_the_apps_writer_thread_commits_on_a_synchronous_full_connection(
         data.save_note(make_abstract("An abstract about graphs."), "durable")
         assert data.flush(timeout=10)
         # The connection the writer thread commits on (no public handle: it is private).
-        _durable(data._store.conn)  # type: ignore[union-attr]
+        _durable(data.writer.store.conn)  # type: ignore[union-attr]
     finally:
         data.close()
 
@@ -61,6 +61,6 @@ def test_a_store_the_writer_opens_later_is_synchronous_full(tmp_path: Path) -> N
         while data.pending_count and time.monotonic() < deadline:
             time.sleep(0.02)
         assert data.pending_count == 0
-        _durable(data._store.conn)  # type: ignore[union-attr]
+        _durable(data.writer.store.conn)  # type: ignore[union-attr]
     finally:
         data.close()

@@ -5,14 +5,36 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
+import time
 from pathlib import Path
 
 import pytest
 
-from tests.store.helpers import PARAGRAPHS, make_abstract
+from tests.store.helpers import (
+    PARAGRAPHS,
+    conflict_on,
+    corpus_of,
+    edited_corpus,
+    load,
+    make_abstract,
+    open_userdata,
+)
 from tui.commands.export import main_export, main_import
 from tui.store.db import Store
+from tui.store.export import merge, parse_export, to_json
+from tui.store.formats import CSV_COLUMNS, Item, items, to_bibtex, to_csv, to_markdown
+from tui.store.records import (
+    ConflictCopy,
+    NoteRow,
+    Snapshot,
+    StoreData,
+)
+from tui.store.schema import SCHEMA_VERSION
 from tui.store.userdata import UserData
+
+A = make_abstract(PARAGRAPHS[0])
+
 
 A, B, C = (
     make_abstract(p, path="/c/iclr2023.txt", position=i) for i, p in enumerate(PARAGRAPHS[:3], 1)
@@ -203,3 +225,189 @@ def test_an_empty_note_in_an_import_is_not_a_note(tmp_path: Path) -> None:
         assert stored.noted_ids() == frozenset()
     finally:
         stored.close()
+
+
+def test_csv_rows_show_flags_times_and_blanks() -> None:
+    marked = Snapshot("Text one.", "One", "/d/a.txt", 3, "ICLR 2023 Papers", "ICLR", 2023)
+    bare = Snapshot("Text two.", "Two", "/d/b.txt", 1, "Misc")
+    at = 1_700_000_000.0
+    rows = list(
+        csv.reader(
+            io.StringIO(
+                to_csv(
+                    [
+                        Item("a", marked, True, at, "my note", (), dismissed=True),
+                        Item("b", bare, False, None, None, ()),
+                    ]
+                )
+            )
+        )
+    )
+    assert rows[0] == CSV_COLUMNS
+    expected_time = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(at))
+    assert rows[1] == [
+        "a", "One", "ICLR", "2023", "ICLR 2023 Papers", "/d/a.txt", "3", "yes", "yes",
+        expected_time, "my note", "", "Text one.",
+    ]  # fmt: skip
+    assert rows[2] == [
+        "b", "Two", "", "", "Misc", "/d/b.txt", "1", "", "", "", "", "", "Text two.",
+    ]  # fmt: skip
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", rows[1][9])
+
+
+def test_json_export_carries_copies_and_aliases_to_another_store(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    f, old, new = edited_corpus(tmp_path)
+    one = conflict_on(data_dir, old, "from window two, café")
+    one.attach(load([f]))
+    assert one.flush()
+    one.close()
+    data = Store.open(data_dir).load()
+    text = to_json(data)
+    assert "café" in text  # written as UTF-8, not escaped
+    doc = parse_export(text)
+    assert doc["schema"] == SCHEMA_VERSION
+    other = Store.open(tmp_path / "elsewhere")
+    merge(other, doc, "import")
+    merged = other.load()
+    assert merged.aliases == {old.id: new.id}
+    [copy] = merged.conflicts
+    [kept] = data.conflicts
+    assert (copy.abstract_id, copy.text, copy.created, copy.origin) == (
+        kept.abstract_id,
+        kept.text,
+        kept.created,
+        kept.origin,
+    )
+    other.close()
+
+
+def test_bibtex_entries_have_the_year_and_distinct_keys() -> None:
+    snap = Snapshot("Text.", "Title", "/d/a.txt", 1, "ICLR 2023 Papers", "ICLR", 2023)
+    out = to_bibtex(
+        [Item("a b", snap, False, None, None, ()), Item("a/b", snap, False, None, None, ())]
+    )
+    assert "  year = {2023}" in out
+    entries = out.split("\n\n")
+    assert len(entries) == 2 and all(e.startswith("@misc{") for e in entries)
+    keys = [e.split("{", 1)[1].split(",", 1)[0] for e in entries]
+    # Readable keys (venue, year, first content word), made unique by a suffix.
+    assert keys[0] != keys[1]
+    assert all(re.fullmatch(r"iclr2023[a-z0-9]*", k) for k in keys)
+
+
+def _store_data() -> StoreData:
+    snap = Snapshot(
+        "Line one.\nLine two.", "A title", "/d/a.txt", 3, "ICLR 2023 Papers", "ICLR", 2023
+    )
+    copy = ConflictCopy(7, "c", "their text", 1_700_000_000.0, "other instance")
+    return StoreData(
+        records={"a": snap},
+        bookmarks={"a": 1.0, "b": 2.0},
+        reads={"a": 1_700_000_000.0},
+        notes={"a": NoteRow("my note  \n", 1, 1.0), "d": NoteRow("noted only", 1, 1.0)},
+        conflicts=[copy],
+    )
+
+
+def test_export_selection_narrows_by_bookmark_and_note() -> None:
+    data = _store_data()
+    assert {it.id for it in items(data)} == {"a", "b", "c", "d"}
+    assert {it.id for it in items(data, bookmarked=True)} == {"a", "b"}
+    assert {it.id for it in items(data, with_notes=True)} == {"a", "c", "d"}
+    assert {it.id for it in items(data, bookmarked=True, with_notes=True)} == {"a"}
+    by_id = {it.id: it for it in items(data)}
+    a, c = by_id["a"], by_id["c"]
+    assert (a.bookmarked, a.read_at, a.note) == (True, 1_700_000_000.0, "my note  \n")
+    assert c.conflicts == tuple(data.conflicts) and c.note is None and not c.bookmarked
+    assert c.snapshot.text == "" and c.snapshot.headline == "(no snapshot for c)"
+
+
+def test_markdown_export_shows_each_item_as_documented() -> None:
+    data = _store_data()
+    chosen = [it for it in items(data) if it.id in ("a", "c")]
+    when = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(1_700_000_000.0))
+    assert to_markdown(chosen) == "\n".join(
+        [
+            "# Abstracts export",
+            "",
+            "## (no snapshot for c)",
+            "",
+            "*unknown venue* · source unknown · id `c`",
+            "",
+            "> (text not kept)",
+            "",
+            f"**Conflict copy** (other instance, {when})",
+            "",
+            "```text",
+            "their text",
+            "```",
+            "",
+            "---",
+            "",
+            "## A title ★",
+            "",
+            "*ICLR 2023* · /d/a.txt (#3) · id `a`",
+            "",
+            "> Line one.",
+            "> Line two.",
+            "",
+            "**Note**",
+            "",
+            "```text",
+            "my note  ",
+            "```",
+            "",
+            "---",
+            "",
+        ]
+    )
+
+
+def _snap(headline: str) -> Snapshot:
+    return Snapshot("Text.", headline, "/d/a.txt", 1, "ICLR 2023 Papers", "ICLR", 2023)
+
+
+def test_a_bibtex_key_takes_the_first_word_of_two_letters_or_more() -> None:
+    from tui.store.formats import bib_keys
+
+    assert bib_keys([_snap("Q learning for robots")]) == ["iclr2023learning"]
+    assert bib_keys([_snap("RL agents explore")]) == ["iclr2023rl"]
+
+
+def test_suffixed_bibtex_keys_never_take_a_key_another_entry_has() -> None:
+    """Two entries on `iclr2023graph` get letters; the letter `a` is already the key of
+    an entry on "Grapha …", so theirs are `b` and `c`: every key cites one entry."""
+    from tui.store.formats import bib_keys
+
+    keys = bib_keys([_snap("Graph networks"), _snap("Grapha tools"), _snap("Graph kernels")])
+    assert keys == ["iclr2023graphb", "iclr2023grapha", "iclr2023graphc"]
+
+
+def test_exporting_the_list_shown_keeps_to_that_list() -> None:
+    """`ids` is the list the reader showed: the filters narrow it, never widen it."""
+    data = _store_data()  # a and b bookmarked, a and d noted, c has a copy only
+    assert {it.id for it in items(data, ids=["a", "c", "x"])} == {"a", "c", "x"}
+    assert {it.id for it in items(data, ids=["a", "d"], bookmarked=True)} == {"a"}
+    assert {it.id for it in items(data, ids=["b", "c"], with_notes=True)} == {"c"}
+
+
+def test_the_export_file_is_indented_one_space_and_names_every_time(tmp_path: Path) -> None:
+    """One value per line, indented one space (readable, and a diff shows what changed);
+    a tag's and a saved search's times are written under the names an import reads."""
+    ud = open_userdata(tmp_path)
+    ud.attach(corpus_of([A]))
+    ud.set_tags(on=[(A.id, "to-cite")])
+    ud.save_search("weekly", "graph", "relevance")
+    assert ud.flush()
+    ud.close()
+    store = Store.open(tmp_path)
+    text = to_json(store.load())
+    store.close()
+    assert text.startswith('{\n "format": "abstracts-export",\n "version": ')
+    doc = json.loads(text)
+    [tag] = doc["tags"]
+    assert sorted(tag) == ["created", "id", "tag"] and tag["created"] > 0
+    [search] = doc["saved_searches"]
+    assert search["created"] > 0 and search["updated"] > 0

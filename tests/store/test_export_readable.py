@@ -1,4 +1,4 @@
-"""Exports a reader can use (issue 10, finding 8): Markdown as the reader shows it,
+"""Exports a reader can use: Markdown as the reader shows it,
 notes with their lines, readable BibTeX keys and full titles, and nothing written
 when there is nothing to export."""
 

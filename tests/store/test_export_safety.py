@@ -1,4 +1,4 @@
-"""Hostile text through export and import (issue 9, findings 1, 7 and 8).
+"""Hostile text through export and import.
 
 The store is filled through `abstracts import`, the way hostile text would arrive:
 raw escape sequences in abstract text, notes, headlines, file names and ids.

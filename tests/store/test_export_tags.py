@@ -91,7 +91,8 @@ def test_imported_tag_names_are_normalised_and_bad_ones_named(
 
 
 def test_a_rescue_file_keeps_unsaved_tags(tmp_path: Path) -> None:
-    from tui.store.records import SetTag, Snapshot
+    from tui.store.operations import SetTag
+    from tui.store.records import Snapshot
     from tui.store.rescue import rescue_document
 
     snap = Snapshot.of(A)

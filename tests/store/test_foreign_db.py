@@ -1,4 +1,4 @@
-"""A database abstracts did not make is never modified (issue 9, finding 6).
+"""A database abstracts did not make is never modified.
 
 It used to be switched to WAL and given the app's tables, or half-modified and then
 refused with "table notes already exists". Opened for writing it is now renamed

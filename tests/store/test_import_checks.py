@@ -1,20 +1,24 @@
-"""Malformed imports are refused whole; bad stored values never make the store unreadable;
-export says so when there is no store, and names an output path it cannot write."""
+"""Malformed imports are refused whole; export says so when there is no store, and names
+an output path it cannot write."""
 
 from __future__ import annotations
 
 import json
-import sqlite3
+import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.store.helpers import PARAGRAPHS, make_abstract
 from tui.commands.export import main_export, main_import
 from tui.locations import database_path
 from tui.store.db import Store
-from tui.store.loading import as_text
-from tui.store.userdata import UserData
+from tui.store.export import parse_export
+from tui.store.importcheck import ImportProblem, check_document
+
+A = make_abstract(PARAGRAPHS[0])
 
 
 def _doc(**sections: Any) -> dict[str, Any]:
@@ -102,67 +106,6 @@ def test_null_times_in_import_mean_now(data_dir: Path, tmp_path: Path) -> None:
     assert [c.text for c in data.conflicts] == ["other"]
 
 
-def _damage(data_dir: Path) -> None:
-    """Values of the wrong type, as an older version's import could have written them."""
-    store = Store.open(data_dir)
-    store.save_note("abc", "the note text")
-    store.close()
-    conn = sqlite3.connect(database_path(data_dir))
-    with conn:
-        conn.execute("UPDATE notes SET updated = 'yesterday', version = 'v1' WHERE id = 'abc'")
-        conn.execute("INSERT INTO notes(id, text, version, updated) VALUES ('n', 5, 1, 1.0)")
-        conn.execute("INSERT INTO bookmarks(id, created) VALUES ('abc', 'x')")
-        conn.execute("INSERT INTO reads(id, read_at) VALUES ('abc', 1e300)")
-        conn.execute(
-            "INSERT INTO records(id, text, headline, position, year, created, updated) "
-            "VALUES ('abc', 'abstract', 'Head', 'p', 'y', 0, 0)"
-        )
-        conn.execute(
-            "INSERT INTO conflict_copies(id, text, created, origin) "
-            "VALUES ('abc', 'copy text', 'z', 'import')"
-        )
-        conn.execute("INSERT INTO state(key, value, updated) VALUES ('k', X'6869', 0)")
-    conn.close()
-
-
-def test_load_tolerates_bad_values_and_keeps_text(data_dir: Path) -> None:
-    _damage(data_dir)
-    store = Store.open(data_dir)
-    data = store.load()
-    assert data.notes["abc"].text == "the note text" and data.notes["abc"].updated == 0.0
-    assert data.notes["n"].text == "5"
-    assert data.bookmarks == {"abc": 0.0} and data.reads == {"abc": 0.0}
-    assert data.records["abc"].position == 0 and data.records["abc"].year is None
-    assert [(c.text, c.created) for c in data.conflicts] == [("copy text", 0.0)]
-    assert data.state["k"] == "hi"
-    assert len(store.notices) == 1 and "and 4 more" in store.notices[0]
-    assert store.notices[0].count(", read as ") == 3  # three shown, the rest counted
-    store.load()
-    assert len(store.notices) == 1  # reported once, not once per reload
-    # A bad stored version does not block saving the note, and saving repairs the row.
-    store.save_note("abc", "edited", base_version=data.notes["abc"].version)
-    repaired = store.load()
-    assert repaired.notes["abc"].text == "edited" and repaired.notes["abc"].version > 0
-    assert repaired.conflicts == data.conflicts
-    store.close()
-
-
-def test_damaged_values_do_not_stop_export_or_the_app(
-    data_dir: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    _damage(data_dir)
-    for fmt in ("md", "json", "bibtex", "csv"):
-        assert main_export(["--format", fmt]) == 0, fmt
-        out, err = capsys.readouterr()
-        assert "the note text" in out and "warning" in err and "could not be read" in err
-    ud = UserData.open(data_dir)
-    try:
-        assert not any("unavailable" in n for n in ud.notices)
-        assert any("could not be read" in n for n in ud.notices)
-    finally:
-        ud.close()
-
-
 def _store_with_a_note(directory: Path) -> None:
     """A store with something to export."""
     store = Store.open(directory)
@@ -182,7 +125,7 @@ def test_export_without_a_store(
     assert main_export(["--data-dir", str(empty_dir), "--format", "json"]) == 1
     assert not database_path(empty_dir).exists()  # exporting never creates a store
     Store.open(empty_dir).close()
-    # An empty store: nothing to export (issue 10), said, and nothing printed.
+    # An empty store: nothing to export, said, and nothing printed.
     capsys.readouterr()
     assert main_export(["--data-dir", str(empty_dir), "--format", "json"]) == 3
     assert capsys.readouterr().out == ""
@@ -208,120 +151,6 @@ def test_output_problems_explained(
     target = tmp_path / "nope" / "x.md"
     assert main_export(["-o", str(target)]) == 1
     assert f"the directory {target.parent} does not exist" in capsys.readouterr().err
-
-
-def test_what_the_replaced_values_notice_says_and_what_it_leaves_alone(data_dir: Path) -> None:
-    """A note with no version yet (0, stored as a number or as text) and times as far as
-    1e11 s either side of 1970 (the year 5138: what the clock can show) are read as they
-    are, with no notice. Past that, the notice names each replaced value, what it was and
-    what it is read as."""
-    Store.open(data_dir).close()
-    conn = sqlite3.connect(database_path(data_dir))
-    with conn:
-        for row in [("zero", 0, 1e11), ("text0", "0", -1e11), ("one", 1, 2.0)]:
-            conn.execute("INSERT INTO notes(id, text, version, updated) VALUES (?, 'n', ?, ?)", row)
-        # Bytes that are not UTF-8: read with a replacement character, not refused.
-        conn.execute("INSERT INTO state(key, value, updated) VALUES ('k', X'FF6869', 0)")
-        for row in [("r1", None, 2020), ("r2", "NeurIPS", None)]:
-            conn.execute(
-                "INSERT INTO records(id, text, headline, venue, year, created, updated) "
-                "VALUES (?, 'abstract', 'Head', ?, ?, 0, 0)",
-                row,
-            )
-    conn.close()
-    store = Store.open(data_dir)
-    data = store.load()
-    assert store.notices == [] and data.state["k"] == "\ufffdhi"
-    assert as_text(None) == ""  # a NULL (only where the schema allows none) reads as empty
-    # A venue or year not known stays unknown (not an empty name, not year 0).
-    assert [(r.venue, r.year) for r in data.records.values()] == [(None, 2020), ("NeurIPS", None)]
-    assert {i: (n.version, n.updated) for i, n in data.notes.items()} == {
-        "zero": (0, 1e11),
-        "text0": (0, -1e11),
-        "one": (1, 2.0),
-    }
-    store.close()
-    conn = sqlite3.connect(database_path(data_dir))
-    with conn:
-        conn.execute("UPDATE notes SET updated = 100000000001.0 WHERE id = 'zero'")
-        conn.execute("UPDATE notes SET version = 'v1' WHERE id = 'one'")
-        conn.execute(
-            "INSERT INTO records(id, text, headline, position, year, created, updated) "
-            "VALUES ('r', 'abstract', 'Head', 'p', 2020, 0, 0)"
-        )
-    conn.close()
-    store = Store.open(data_dir)
-    store.load()
-    assert store.notices == [
-        "Some saved values could not be read and were replaced: the position of record r was "
-        "'p', read as 0; the time of note zero was 100000000001.0, read as 0.0; the version "
-        "of note one was 'v1', read as 0. No note text was lost; saving the item again stores "
-        "a correct value."
-    ]
-    store.close()
-    conn = sqlite3.connect(database_path(data_dir))
-    with conn:
-        conn.execute("INSERT INTO tags(id, tag, created) VALUES ('r', 'later', 'x')")
-    conn.close()
-    store = Store.open(data_dir)
-    store.load()
-    [notice] = store.notices
-    assert "the version of note one was 'v1', read as 0 (and 1 more). No note" in notice
-    store.close()
-
-
-@pytest.mark.parametrize(
-    ("row", "named"),
-    [
-        (
-            "INSERT INTO records(id, text, headline, position, year, created, updated) "
-            "VALUES ('r', 'abstract', 'Head', 1, 'y', 0, 0)",
-            "the year of record r was 'y', read as None",
-        ),
-        (
-            "INSERT INTO bookmarks(id, created) VALUES ('b', 'x')",
-            "the bookmark time of b was 'x', read as 0.0",
-        ),
-        (
-            "INSERT INTO dismissals(id, created) VALUES ('d', 'x')",
-            "the dismissal time of d was 'x', read as 0.0",
-        ),
-        (
-            "INSERT INTO reads(id, read_at) VALUES ('e', 'x')",
-            "the read time of e was 'x', read as 0.0",
-        ),
-        (
-            "INSERT INTO conflict_copies(id, text, created, origin) VALUES ('c', 't', 'x', 'o')",
-            "the time of a conflict copy of c was 'x', read as 0.0",
-        ),
-        (
-            "INSERT INTO tags(id, tag, created) VALUES ('g', 'tag', 'x')",
-            "the time of a tag of g was 'x', read as 0.0",
-        ),
-        (
-            "INSERT INTO saved_searches(name, query, sort, created, updated) "
-            "VALUES ('S', 'q', '', 'x', 1)",
-            "the creation time of saved search 'S' was 'x', read as 0.0",
-        ),
-        (
-            "INSERT INTO saved_searches(name, query, sort, created, updated) "
-            "VALUES ('S', 'q', '', 1, 'x')",
-            "the time of saved search 'S' was 'x', read as 0.0",
-        ),
-    ],
-)
-def test_the_notice_names_which_value_was_replaced(data_dir: Path, row: str, named: str) -> None:
-    """Whatever table a bad value is in, the notice says which value it was."""
-    Store.open(data_dir).close()
-    conn = sqlite3.connect(database_path(data_dir))
-    with conn:
-        conn.execute(row)
-    conn.close()
-    store = Store.open(data_dir)
-    store.load()
-    [notice] = store.notices
-    assert f"replaced: {named}. No note text" in notice
-    store.close()
 
 
 def test_an_import_with_a_huge_integer_is_refused_in_one_line(
@@ -364,3 +193,112 @@ def test_an_export_version_that_is_not_one_this_reads_is_named(
     capsys.readouterr()
     assert main_import([str(f)]) == 1
     assert capsys.readouterr().err == f"abstracts import: {f}: {message}\n"
+
+
+def _problem(doc: Mapping[str, Any]) -> str:
+    with pytest.raises(ImportProblem) as info:
+        check_document(doc)
+    return str(info.value)
+
+
+def test_an_import_problem_names_the_record_and_field() -> None:
+    bad_year = {"records": [{"id": "x1", "text": "t", "headline": "h", "year": "2023"}]}
+    assert _problem(bad_year) == (
+        "records[0] (id 'x1'): \"year\" must be a whole number or null, not '2023'"
+    )
+    bad_alias = {"aliases": [{"old_id": "old", "new_id": 5}]}
+    assert _problem(bad_alias) == (
+        "aliases[0] (old_id 'old'): \"new_id\" must be a non-empty string, not 5"
+    )
+    no_id = {"notes": [{"id": "  ", "text": "t"}]}
+    assert _problem(no_id) == "notes[0]: \"id\" must be a non-empty string, not '  '"
+    numbered = {"saved_searches": [{"name": 5, "query": "dropout"}]}
+    assert '"name" must be a trimmed name of at most 80 characters' in _problem(numbered)
+
+
+def test_optional_fields_may_be_null_but_not_wrong() -> None:
+    check_document({"notes": [{"id": "a", "text": "t", "updated": None, "version": None}]})
+    check_document({"conflict_copies": [{"id": "a", "text": "t", "origin": None}]})
+    assert "a number (a Unix time) or null" in _problem(
+        {"notes": [{"id": "a", "text": "t", "updated": "yesterday"}]}
+    )
+    assert "a string or null" in _problem(
+        {"conflict_copies": [{"id": "a", "text": "t", "origin": 3}]}
+    )
+
+
+def test_an_import_problem_shows_the_value_it_found_where_a_list_or_object_belongs() -> None:
+    assert _problem({"notes": {"id": "a"}}) == "\"notes\" must be a list, not {'id': 'a'}"
+    assert _problem({"bookmarks": ["a1"]}) == "bookmarks[0] must be an object, not 'a1'"
+    assert _problem({"state": ["a"]}) == "\"state\" must be an object of strings, not ['a']"
+    assert _problem({"state": {"sort": 3}}) == "state['sort'] must be a string, not 3"
+
+
+def test_a_saved_search_problem_names_the_search_by_its_name() -> None:
+    """A saved search has no id: the message calls what it shows a name (it said "id")."""
+    assert _problem({"saved_searches": [{"name": "dropout", "query": 5}]}) == (
+        "saved_searches[0] (name 'dropout'): \"query\" must be a string, not 5"
+    )
+
+
+@pytest.mark.parametrize("tag", [5, ["a"], "\ud800"])
+def test_a_tag_that_is_not_text_is_refused_by_name(tag: object) -> None:
+    assert _problem({"tags": [{"id": "a", "tag": tag}]}) == (
+        "tags[0] (id 'a'): \"tag\" must be a tag name (not empty, no control character, "
+        f"comma or quote), not {tag!r}"
+    )
+
+
+def test_times_are_taken_up_to_what_an_export_can_show() -> None:
+    """10**11 seconds either side of 1970 (the years -1199 and 5138): `time.localtime`,
+    which every export uses, fails further out, so a time beyond is refused at import."""
+    for t in (-(10**11), 10**11, -1e11, 1e11):
+        check_document({"bookmarks": [{"id": "a", "created": t}]})
+        time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(t))
+    for t in (-(10**11) - 1, 10**11 + 1, 1e11 + 0.5):
+        assert _problem({"bookmarks": [{"id": "a", "created": t}]}) == (
+            f"bookmarks[0] (id 'a'): \"created\" must be a number (a Unix time), not {t!r}"
+        )
+
+
+def test_a_long_bad_value_is_shortened_in_the_message() -> None:
+    message = _problem({"bookmarks": [{"id": "a", "created": "x" * 500}]})
+    assert message.endswith("...") and len(message) < 200
+    assert message.startswith("bookmarks[0] (id 'a'): \"created\" must be a number (a Unix time)")
+
+
+def test_whole_numbers_are_taken_up_to_what_sqlite_holds() -> None:
+    for year in (-(2**63), 2**63 - 1):
+        check_document({"records": [{"id": "x", "text": "t", "headline": "h", "year": year}]})
+    for year in (-(2**63) - 1, 2**63):
+        assert "whole number" in _problem(
+            {"records": [{"id": "x", "text": "t", "headline": "h", "year": year}]}
+        )
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("{", "not JSON (Expecting property name enclosed in double quotes: line 1 column 2"),
+        ("[1, 2]", 'not an abstracts export (no "format": "abstracts-export")'),
+        ('{"format": "other"}', 'not an abstracts export (no "format": "abstracts-export")'),
+        ('{"format": "abstracts-export", "version": 99}', "export format 99 is newer than"),
+        ('{"format": "abstracts-export", "version": "1"}', '"version" must be a whole number'),
+        ('{"format": "abstracts-export", "version": 1.0}', '"version" must be a whole number'),
+    ],
+)
+def test_what_an_import_says_about_a_file_that_is_not_an_export(text: str, problem: str) -> None:
+    with pytest.raises(ImportProblem) as refused:
+        parse_export(text)
+    assert str(refused.value).startswith(problem)
+
+
+def test_a_bad_value_is_quoted_whole_up_to_sixty_characters() -> None:
+    def quoted(message: str) -> str:
+        return message.split(", not ", 1)[1]
+
+    sixty = "x" * 58  # repr adds the two quotes: 60 characters
+    assert quoted(_problem({"bookmarks": [{"id": "a", "created": sixty}]})) == repr(sixty)
+    longer = "y" * 59
+    shown = quoted(_problem({"bookmarks": [{"id": "a", "created": longer}]}))
+    assert shown == repr(longer)[:57] + "..." and len(shown) == 60

@@ -4,18 +4,29 @@ abstract as its source, the same keys as the BibTeX export."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
 
 from tests.store.citing import library
-from tests.store.helpers import PAPER, PAPER_TEXT, make_paper_abstract
+from tests.store.helpers import PAPER, PAPER_TEXT, PARAGRAPHS, make_abstract, make_paper_abstract
 from tui.commands.export import main_export, render
 from tui.corpus.paper import Author, Paper
 from tui.store.db import Store
+from tui.store.export import merge, parse_export, to_json
 from tui.store.formats import Item
+from tui.store.importcheck import ImportProblem
 from tui.store.interchange import csl_item, ris_record
-from tui.store.records import NoteRow, SetBookmark, Snapshot, StoreData
+from tui.store.operations import SetBookmark
+from tui.store.records import (
+    NoteRow,
+    Snapshot,
+    StoreData,
+)
+
+A = make_abstract(PARAGRAPHS[0])
+
 
 LIBRARY = library()
 
@@ -302,3 +313,92 @@ def test_a_date_that_is_only_a_year_is_not_repeated_as_a_ris_date() -> None:
         "PY  - 2020",
         "AB  - Text.",
     ]
+
+
+def test_the_import_report_counts_each_note_added_and_each_copy_kept(tmp_path: Path) -> None:
+    """`abstracts import` says how many notes it added and how many it kept as copies
+    beside a different local note: two of each here, and an identical note is neither."""
+    source = Store.open(tmp_path / "source")
+    for abstract_id, text in (("n1", "new one"), ("n2", "new two"), ("c1", "theirs 1")):
+        source.save_note(abstract_id, text)
+    source.save_note("c2", "theirs 2")
+    source.save_note("same", "identical")
+    doc = parse_export(to_json(source.load()))
+    source.close()
+    target = Store.open(tmp_path / "target")
+    for abstract_id, text in (("c1", "mine 1"), ("c2", "mine 2"), ("same", "identical")):
+        target.save_note(abstract_id, text)
+    report = merge(target, doc, "import")
+    assert (report.notes, report.copies) == (2, 2)
+    assert sorted(report.conflicts) == ["c1", "c2"]
+    again = merge(target, doc, "import")  # importing twice changes nothing
+    assert (again.notes, again.copies, again.changed) == (0, 0, False)
+    target.close()
+
+
+def test_an_import_adds_what_is_new_after_what_is_already_there(tmp_path: Path) -> None:
+    """A record already stored is skipped, not the end of the import: the records after
+    it are added too, and the counts say exactly what was added."""
+    store = Store.open(tmp_path)
+    store.apply(
+        [SetBookmark("have", True, Snapshot("Had.", "Had", "/d/a.txt", 2, "C", None, None), 1.0)]
+    )
+    bare = {"id": "bare", "text": "Bare record.", "headline": "Bare"}  # no source, position
+    doc = {
+        "format": "abstracts-export",
+        "version": 1,
+        "records": [{"id": "have", "text": "Had.", "headline": "Had"}, bare],
+        "bookmarks": [
+            {"id": "have", "created": 1.0},  # already bookmarked: not counted
+            {"id": "b1", "created": 2.0},
+            {"id": "b2", "created": 4.0},
+        ],
+        "reads": [{"id": "b1", "read_at": 3.0}],
+    }
+    report = merge(store, doc, "import")
+    assert (report.records, report.bookmarks, report.reads) == (1, 2, 1)
+    record = store.load().records["bare"]
+    assert (record.source, record.position, record.collection) == ("", 0, "")
+    store.close()
+
+
+def test_an_import_counts_each_dismissal_and_keeps_when_each_tag_was_put_on(
+    tmp_path: Path,
+) -> None:
+    store = Store.open(tmp_path)
+    doc = {
+        "format": "abstracts-export",
+        "version": 1,
+        "dismissals": [{"id": "d1", "created": 1.0}, {"id": "d2", "created": 2.0}],
+        "tags": [
+            {"id": "t1", "tag": "to-cite", "created": 5.0},
+            {"id": "t1", "tag": "later"},  # no time in the file: the import's
+        ],
+    }
+    before = time.time()
+    report = merge(store, doc, "import")
+    after = time.time()
+    assert (report.dismissals, report.tags) == (2, 2)
+    tags = store.load().tags["t1"]
+    assert tags["to-cite"] == 5.0 and before <= tags["later"] <= after
+    store.close()
+
+
+def test_an_import_failing_half_way_changes_nothing_and_says_the_file_is_malformed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Should the checks ever miss a bad field, the import still stops with a message
+    (not a traceback), and what it wrote before the bad field is rolled back."""
+    from tui.store import export
+
+    monkeypatch.setattr(export, "check_document", lambda doc: None)  # a gap in the checks
+    store = Store.open(tmp_path)
+    doc = {
+        "format": "abstracts-export",
+        "version": 1,
+        "bookmarks": [{"id": "fine", "created": 1.0}, {"id": "no time"}],
+    }
+    with pytest.raises(ImportProblem, match=r"^malformed export \(KeyError"):
+        merge(store, doc, "import")
+    assert store.load().bookmarks == {}
+    store.close()

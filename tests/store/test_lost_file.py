@@ -15,7 +15,8 @@ import pytest
 from tests.store.helpers import make_abstract
 from tui.locations import database_path
 from tui.store.db import Store
-from tui.store.records import Notice, Reattach, SaveNote, StoreEvent
+from tui.store.operations import Reattach, SaveNote
+from tui.store.records import Notice, StoreEvent
 from tui.store.userdata import UserData
 
 A, B, C = (make_abstract(f"Abstract {n} about graphs.") for n in "ABC")

@@ -17,10 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.store.helpers import PARAGRAPHS, make_abstract, sqlite_file
+from tests.store.helpers import PARAGRAPHS, make_abstract, open_userdata, sqlite_file
 from tui.cli import main
 from tui.store import opening, schema
 from tui.store.db import Store, StoreReadOnly, StoreUnavailable
+from tui.store.records import (
+    StoreData,
+)
 from tui.store.userdata import UserData
 
 A = make_abstract(PARAGRAPHS[0])
@@ -383,3 +386,98 @@ def test_import_into_a_damaged_store_says_where_the_damaged_file_went(
     assert main(["import", str(export), "--data-dir", str(newer)]) != 0
     why = newer_notice(newer / "abstracts.db", NEWER)
     assert capsys.readouterr().err == f"abstracts import: {why}\n"
+
+
+def test_a_locked_database_is_told_apart_from_other_errors(tmp_path: Path) -> None:
+    import sqlite3
+
+    from tui.store.opening import _is_busy
+
+    path = tmp_path / "x.sqlite3"
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("CREATE TABLE t(x)")
+    holder.execute("BEGIN EXCLUSIVE")
+    other = sqlite3.connect(path, timeout=0)
+    with pytest.raises(sqlite3.OperationalError) as locked:
+        other.execute("INSERT INTO t VALUES (1)")
+    holder.close()
+    other.close()
+    assert _is_busy(locked.value)
+    # An extended code (SQLITE_BUSY_RECOVERY = 5 | 1 << 8), whatever the message says.
+    recovering = sqlite3.OperationalError("recovery in progress")
+    recovering.sqlite_errorcode = 261  # type: ignore[attr-defined]
+    assert _is_busy(recovering)
+    # A driver that gives no code: the message tells.
+    assert _is_busy(sqlite3.OperationalError("database table is locked"))
+    other_error = sqlite3.OperationalError("no such table: t")
+    other_error.sqlite_errorcode = 1  # type: ignore[attr-defined]
+    assert not _is_busy(other_error)
+
+
+def test_a_damaged_database_is_told_apart_from_other_errors(tmp_path: Path) -> None:
+    import sqlite3
+
+    from tui.store.opening import is_corruption
+
+    garbage = tmp_path / "garbage.sqlite3"
+    garbage.write_bytes(b"this is not a database at all, " * 100)
+    with pytest.raises(sqlite3.DatabaseError) as real:
+        sqlite3.connect(garbage).execute("SELECT * FROM sqlite_master").fetchall()
+    assert is_corruption(real.value)
+    # An extended code (SQLITE_CORRUPT_VTAB = 11 | 1 << 8), whatever the message says.
+    vtab = sqlite3.DatabaseError("virtual table trouble")
+    vtab.sqlite_errorcode = 267  # type: ignore[attr-defined]
+    assert is_corruption(vtab)
+    # A driver that gives no code: the message tells.
+    assert is_corruption(sqlite3.DatabaseError("database disk image is malformed"))
+    busy = sqlite3.OperationalError("database is locked")
+    busy.sqlite_errorcode = 5  # type: ignore[attr-defined]
+    assert not is_corruption(busy)
+
+
+def test_each_damaged_database_set_aside_keeps_its_own_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Set aside three times in one second: three files, none replaced, named by the
+    time and a counter, each with its own -wal and -shm beside it."""
+    from tui.store import opening
+
+    real_strftime = time.strftime
+    monkeypatch.setattr(time, "strftime", lambda fmt: real_strftime(fmt, time.gmtime(0)))
+    db = tmp_path / "abstracts.sqlite3"
+    names = []
+    for n in range(3):
+        for suffix, text in (("", "db"), ("-wal", "wal"), ("-shm", "shm")):
+            (tmp_path / f"abstracts.sqlite3{suffix}").write_text(f"{text} {n}")
+        names.append(opening.set_aside(db, "corrupt").name)
+    stem = "abstracts.sqlite3.corrupt-19700101-000000"
+    assert names == [stem, f"{stem}-1", f"{stem}-2"]
+    for n, name in enumerate(names):
+        for suffix, text in (("", "db"), ("-wal", "wal"), ("-shm", "shm")):
+            assert (tmp_path / f"{name}{suffix}").read_text() == f"{text} {n}"
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith("abstracts.sqlite3-")]
+
+
+def test_a_store_that_opens_but_cannot_be_read_says_why_and_saves_later(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_load = Store.load
+    failures = iter([sqlite3.OperationalError("disk I/O error")])
+
+    def load_failing_once(self: Store) -> StoreData:
+        error = next(failures, None)
+        if error is not None:
+            raise error
+        return real_load(self)
+
+    monkeypatch.setattr(Store, "load", load_failing_once)
+    ud = open_userdata(data_dir)
+    assert ud.notices == [
+        "Saving is unavailable: disk I/O error. What is saved is shown, read-only; changes "
+        "made now are kept in memory and saving is retried. Whatever is still unsaved at "
+        "quit is written to a rescue file, which `abstracts import` brings back."
+    ]
+    ud.save_note(A, "kept")
+    assert ud.flush(timeout=5)
+    ud.close()
+    assert Store.open(data_dir).load().notes[A.id].text == "kept"

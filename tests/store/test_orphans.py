@@ -6,12 +6,22 @@ from pathlib import Path
 
 from rapidfuzz import fuzz
 
-from tests.store.helpers import PARAGRAPHS, load, make_abstract, write_file
+from tests.store.helpers import (
+    NEAR,
+    PARAGRAPHS,
+    corpus_of,
+    load,
+    make_abstract,
+    open_userdata,
+    write_file,
+)
 from tui.corpus.model import Corpus, normalise
-from tui.store.attach import AMBIGUITY_MARGIN, match_orphans
+from tui.store.attach import AMBIGUITY_MARGIN, Matcher, match_orphans
 from tui.store.db import Store
 from tui.store.records import OrphanReattached, StoreEvent
 from tui.store.userdata import UserData
+
+A = make_abstract(PARAGRAPHS[0])
 
 
 def test_reorder_edit_remove(tmp_path: Path, data_dir: Path) -> None:
@@ -163,3 +173,80 @@ def test_the_same_sentences_in_another_order_are_another_abstract() -> None:
     assert sorted(swapped.text.split()) == sorted(base.split())
     assert fuzz.ratio(base, swapped.text) < 70 and fuzz.WRatio(base, swapped.text) >= 95
     assert match_orphans({"lost": base}, Corpus([swapped], [], [])) == ([], [])
+
+
+FAR = (
+    normalise(PARAGRAPHS[0])[:95]
+    + " Our method improves robustness on several image benchmarks by a wide margin."
+)
+
+
+def test_fixture_ratios_sit_either_side_of_the_threshold() -> None:
+    base = normalise(PARAGRAPHS[0])
+    assert 96 < fuzz.ratio(base, NEAR) < 99
+    assert 65 < fuzz.ratio(base, FAR) < 75
+
+
+def _orphan_note_then_reload(tmp_path: Path, data_dir: Path, new_text: str) -> UserData:
+    f = write_file(tmp_path / "a.txt", "ICLR 2023 Papers", [PARAGRAPHS[0]])
+    ud = open_userdata(data_dir)
+    ud.attach(load([f]))
+    ud.save_note(load([f]).abstracts[0], "my note")
+    assert ud.flush()
+    write_file(f, "ICLR 2023 Papers", [new_text, PARAGRAPHS[2]])
+    return ud
+
+
+def test_a_lightly_edited_abstract_takes_its_note_along(tmp_path: Path, data_dir: Path) -> None:
+    ud = _orphan_note_then_reload(tmp_path, data_dir, NEAR)
+    corpus = load([tmp_path / "a.txt"])
+    report = ud.attach(corpus)
+    new = corpus.abstracts[0]
+    assert [(r.old_id, r.new_id) for r in report.reattached] == [(A.id, new.id)]
+    assert report.orphans == [] and ud.note(new.id) == "my note"
+    ud.close()
+
+
+def test_a_different_abstract_sharing_a_first_sentence_is_not_reattached(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    ud = _orphan_note_then_reload(tmp_path, data_dir, FAR)
+    corpus = load([tmp_path / "a.txt"])
+    report = ud.attach(corpus)
+    assert report.reattached == [] and report.ambiguous == []
+    assert [(o.id, o.note) for o in report.orphans] == [(A.id, "my note")]
+    assert all(ud.note(a.id) is None for a in corpus.abstracts)
+    ud.close()
+
+
+def test_matcher_scores_and_orders_candidates() -> None:
+    base = normalise(PARAGRAPHS[0])
+    near, far = make_abstract(NEAR), make_abstract(FAR)
+    same = make_abstract(base)
+    corpus = corpus_of([far, near, same])
+    found = Matcher(corpus).candidates(base)
+    assert [i for i, _ in found] == [same.id, near.id]
+    assert found[0][1] == 100.0 and found[1][1] == fuzz.ratio(base, NEAR)
+
+
+def test_match_orphans_moves_the_clear_winner_and_asks_about_a_tie() -> None:
+    base = normalise(PARAGRAPHS[0])
+    near = make_abstract(NEAR)
+    v1 = make_abstract(base.replace("prove", "proved"))
+    v2 = make_abstract(base.replace("bounds", "boundz"))
+    moved, unsure = match_orphans({"x": NEAR}, corpus_of([near, make_abstract(FAR)]))
+    assert [(r.old_id, r.new_id, r.score) for r in moved] == [("x", near.id, 100.0)]
+    assert unsure == []
+    moved, unsure = match_orphans({"y": base}, corpus_of([v1, v2, near]))
+    assert moved == []
+    [amb] = unsure
+    assert amb.orphan_id == "y" and {i for i, _ in amb.candidates} == {v1.id, v2.id}
+    assert match_orphans({}, corpus_of([near])) == ([], [])
+
+
+def test_a_clear_winner_is_moved_even_with_a_runner_up() -> None:
+    base = normalise(PARAGRAPHS[0])
+    same, near = make_abstract(base), make_abstract(NEAR)
+    texts = {"lost": PARAGRAPHS[3], "x": base}  # the first finds nothing: the next still moves
+    moved, unsure = match_orphans(texts, corpus_of([near, same]))
+    assert [(r.old_id, r.new_id) for r in moved] == [("x", same.id)] and unsure == []

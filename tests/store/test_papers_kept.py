@@ -29,11 +29,11 @@ from tui.locations import database_path
 from tui.store import rescue, schema
 from tui.store.db import Store
 from tui.store.export import merge, parse_export, snapshot_fields, to_json
+from tui.store.operations import SetBookmark
 from tui.store.records import (
     ConflictCopy,
     NoteRow,
     SavedSearch,
-    SetBookmark,
     Snapshot,
     StoreData,
     paper_of,
@@ -90,12 +90,12 @@ def _schema_3_data() -> StoreData:
     )
 
 
-def test_a_store_of_todays_release_migrates_with_every_row_in_place(tmp_path: Path) -> None:
+def test_a_schema_3_store_migrates_with_every_row_in_place(tmp_path: Path) -> None:
     _schema_3_store(tmp_path)
     store = Store.open(tmp_path)
-    assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 4
+    assert store.conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
     assert store.load() == _schema_3_data()
-    assert schema.foreign_reason(store.conn, 4) is None
+    assert schema.foreign_reason(store.conn, schema.SCHEMA_VERSION) is None
     columns = [r[1] for r in store.conn.execute("SELECT * FROM pragma_table_info('records')")]
     assert columns[-1] == "paper"
     assert store.conn.execute("SELECT count(*) FROM records WHERE paper IS NULL").fetchone() == (2,)
@@ -103,20 +103,20 @@ def test_a_store_of_todays_release_migrates_with_every_row_in_place(tmp_path: Pa
     store.close()
 
 
-def test_a_store_of_todays_release_exported_read_only_keeps_every_record(tmp_path: Path) -> None:
-    """`abstracts export` opens the store read-only, so it is never migrated: the records
-    are read without the paper column."""
+def test_a_schema_3_store_exported_read_only_keeps_every_record(tmp_path: Path) -> None:
+    """`abstracts export` opens the store read-only, so its file is never migrated: the
+    records are read from a migrated copy in memory."""
     _schema_3_store(tmp_path)
     assert export_command.load(tmp_path) == _schema_3_data()
     version = sqlite3.connect(database_path(tmp_path)).execute("PRAGMA user_version").fetchone()
     assert version == (3,)
 
 
-def test_a_new_store_is_schema_4_with_the_paper_column() -> None:
+def test_a_new_store_has_the_paper_column() -> None:
     conn = sqlite3.connect(":memory:")
     schema.migrate(conn)
-    assert conn.execute("PRAGMA user_version").fetchone() == (4,)
-    assert schema.foreign_reason(conn, 4) is None
+    assert conn.execute("PRAGMA user_version").fetchone() == (schema.SCHEMA_VERSION,)
+    assert schema.foreign_reason(conn, schema.SCHEMA_VERSION) is None
     assert schema.foreign_reason(conn, 3) == "columns abstracts does not make in: records"
 
 

@@ -16,6 +16,7 @@ import pytest
 from tests.store.helpers import PARAGRAPHS, make_abstract
 from tui.store.db import Store
 from tui.store.userdata import UserData
+from tui.store.writer import Writer
 
 A = make_abstract(PARAGRAPHS[0])
 
@@ -45,14 +46,14 @@ def test_quitting_waits_the_whole_bound_only_while_saving_works(
     ud = UserData.open(data_dir)
     assert ud.saving_available is saving
     bounds: list[float | None] = []
-    real_wait = UserData._wait_flushed
+    real_wait = Writer.wait_flushed
 
-    def recording_wait(self: UserData, timeout: float | None) -> bool:
+    def recording_wait(self: Writer, timeout: float | None) -> bool:
         bounds.append(timeout)
         # A failing write would fail again: the test does not wait it out.
         return real_wait(self, timeout) if saving else False
 
-    monkeypatch.setattr(UserData, "_wait_flushed", recording_wait)
+    monkeypatch.setattr(Writer, "wait_flushed", recording_wait)
     ud.set_bookmark(A, True)
     rescue = ud.close(timeout=asked)
     assert bounds == [waited]

@@ -1,4 +1,4 @@
-"""A data directory that cannot be written (issue 9, finding 4).
+"""A data directory that cannot be written.
 
 A WAL database without its -wal/-shm files cannot be read in place by SQLite when
 the directory is unwritable ("unable to open database file"): every note seemed

@@ -19,10 +19,16 @@ import pytest
 from tests.store.helpers import PARAGRAPHS, make_abstract
 from tui.commands.export import main_import
 from tui.store import rescue
-from tui.store.db import Store, add_conflict_copy
-from tui.store.export import parse_export, snapshot_fields, to_json
+from tui.store.db import Store
+from tui.store.export import merge, parse_export, snapshot_fields, to_json
+from tui.store.operations import SetBookmark
 from tui.store.records import Notice, Snapshot, StoreData, StoreEvent
+from tui.store.schema import SCHEMA_VERSION
+from tui.store.sql import add_conflict_copy
 from tui.store.userdata import UserData
+
+A = make_abstract(PARAGRAPHS[0])
+
 
 A, B, C = (make_abstract(p, position=i) for i, p in enumerate(PARAGRAPHS[:3], start=1))
 
@@ -375,3 +381,68 @@ def test_a_missing_home_directory_leaves_the_other_places(
     monkeypatch.setattr(Path, "home", classmethod(no_home))
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
     assert rescue.rescue_dirs(tmp_path / "data") == [tmp_path / "data", tmp_path / "tmp"]
+
+
+def test_a_rescue_file_holds_every_kind_of_unsaved_change(tmp_path: Path) -> None:
+    from tui.store.operations import DeleteNote, Reattach, SaveNote, SetRead
+    from tui.store.rescue import rescue_document
+
+    def snap(text: str) -> Snapshot:
+        return Snapshot(text, text, "/d/a.txt", 1, "ICLR 2023 Papers", "ICLR", 2023)
+
+    ops = [
+        SetBookmark("a", True, None, 1.0),  # its snapshot comes from what the app knows
+        SetRead("b", False, 2.0),
+        SaveNote("c", "unsaved note", snap("Abstract c."), 4, 3.0),
+        DeleteNote("d", 1),
+        Reattach("old", "e", snap("Abstract e."), 5.0),
+    ]
+    before = time.time()
+    doc = rescue_document(ops, {"a": snap("Abstract a.")}, lambda _: 4, "the disk is full")
+    assert doc["schema"] == SCHEMA_VERSION and before <= doc["exported"] <= time.time()
+    assert [(r["id"], r["text"]) for r in doc["records"]] == [
+        ("a", "Abstract a."),
+        ("c", "Abstract c."),
+        ("e", "Abstract e."),
+    ]
+    assert doc["unsaved_removals"] == [{"kind": "read", "id": "b"}, {"kind": "note", "id": "d"}]
+    assert doc["aliases"] == [{"old_id": "old", "new_id": "e"}]
+    # `abstracts import` takes it back.
+    store = Store.open(tmp_path)
+    report = merge(store, parse_export(json.dumps(doc)), "rescue")
+    assert (report.notes, report.bookmarks, report.records) == (1, 1, 3)
+    data = store.load()
+    assert data.notes["c"].text == "unsaved note" and data.aliases == {"old": "e"}
+    store.close()
+
+
+def test_a_rescued_edit_of_an_unchanged_note_counts_as_one_note(tmp_path: Path) -> None:
+    from tui.store.operations import SaveNote
+    from tui.store.rescue import rescue_document
+
+    store = Store.open(tmp_path)
+    stored = store.save_note("c", "the text the edit started from")
+    ops = [SaveNote("c", "the edit that could not be saved", None, stored.version, 3.0)]
+    doc = rescue_document(ops, {}, lambda _: stored.version, "the disk was full")
+    report = merge(store, parse_export(json.dumps(doc)), "rescue")
+    assert (report.notes, report.copies) == (1, 0)
+    assert store.load().notes["c"].text == "the edit that could not be saved"
+    store.close()
+
+
+def test_rescued_edits_of_stored_notes_count_as_notes_added(tmp_path: Path) -> None:
+    """A rescue file's edits of notes stored here replace them, and the report counts
+    each one."""
+    store = Store.open(tmp_path)
+    versions = {i: store.save_note(i, "before").version for i in ("n1", "n2")}
+    notes = [
+        {"id": i, "text": f"rescued {i}", "updated": 1.0, "base_version": v}
+        for i, v in versions.items()
+    ]
+    report = merge(store, {"format": "abstracts-export", "version": 1, "notes": notes}, "rescue")
+    assert (report.notes, report.copies) == (2, 0)
+    assert {i: n.text for i, n in store.load().notes.items()} == {
+        "n1": "rescued n1",
+        "n2": "rescued n2",
+    }
+    store.close()

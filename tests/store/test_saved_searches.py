@@ -7,23 +7,28 @@ import json
 import os
 import re
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tests.store.helpers import open_userdata
 from tests.store.test_userdata import _events, _open
 from tui.commands.export import main_export, main_import
 from tui.store import export
 from tui.store.db import Store
 from tui.store.importcheck import ImportProblem, check_document
 from tui.store.names import NAME_LIMIT, NameProblem, free_name, name_key, normalise_name
-from tui.store.records import DeleteSearch, Notice, RenameSearch, SaveSearch, StoreEvent
+from tui.store.records import (
+    Notice,
+    StoreEvent,
+)
 from tui.store.rescue import rescue_document
 from tui.store.searchdata import NameTaken
+from tui.store.searchops import DeleteSearch, RenameSearch, SaveSearch
 from tui.store.userdata import UserData
 
 REPO = Path(__file__).resolve().parents[2]
@@ -272,7 +277,7 @@ def test_both_searches_show_when_the_name_is_saved_again_during_the_write(
 
     def apply(self: Store, ops: list[object]) -> object:
         result = real_apply(self, ops)  # type: ignore[arg-type]
-        if self is mine._store and not typed:
+        if self is mine.writer.store and not typed:
             typed.append(True)
             mine.save_search("weekly", "typed meanwhile", "file")
         return result
@@ -401,7 +406,10 @@ def test_rescue_files_carry_unsaved_saved_searches() -> None:
     ]
     doc = rescue_document(ops, {}, lambda _: 0, "test")
     check_document(doc)
-    assert [s["name"] for s in doc["saved_searches"]] == ["weekly", "new"]
+    assert doc["saved_searches"] == [
+        {"name": "weekly", "query": "graph", "sort": "file", "updated": 1.0},
+        {"name": "new", "query": "q", "sort": "relevance", "updated": 2.0},
+    ]
     assert {"kind": "saved_search", "name": "gone"} in doc["unsaved_removals"]
     assert {"kind": "saved_search", "name": "old"} in doc["unsaved_removals"]
 
@@ -657,7 +665,7 @@ def test_a_rename_of_a_search_saved_elsewhere_with_the_same_text_moves_it(
     real_apply = Store.apply
 
     def apply(self: Store, ops: list[object]) -> object:
-        if self is mine._store and not release.is_set():  # only `mine` waits
+        if self is mine.writer.store and not release.is_set():  # only `mine` waits
             in_commit.set()
             assert release.wait(10)
         return real_apply(self, ops)  # type: ignore[arg-type]
@@ -679,70 +687,30 @@ def test_a_rename_of_a_search_saved_elsewhere_with_the_same_text_moves_it(
     mine.close()
 
 
-def _spoil_times(data_dir: Path, name: str, **values: object) -> None:
-    """Another program (or an older version) left times SQLite holds as text."""
-    conn = sqlite3.connect(data_dir / "abstracts.db")
-    with conn:
-        for column, value in values.items():
-            conn.execute(f"UPDATE saved_searches SET {column} = ? WHERE name = ?", (value, name))
-    conn.close()
-
-
-def test_a_search_whose_made_time_cannot_be_read_is_saved_over_and_renamed(
-    data_dir: Path, clock: list[float]
+def test_a_search_saved_under_the_old_name_while_a_rename_is_written_stays(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A creation time stored as text does not stop a save over it or a rename: the search
-    then counts as made at that save (or rename)."""
-    ud = _open(data_dir)
-    ud.save_search("w", "one", "relevance")
-    ud.save_search("r", "one", "relevance")
+    """The user renames a saved search, then saves a new search under the old name while
+    the rename is being written: once the rename is written, the new search still shows
+    (the rename's "nothing under the old name now" does not hide it)."""
+    ud = open_userdata(data_dir)
+    ud.save_search("a", "dropout", "relevance")
     assert ud.flush()
-    _spoil_times(data_dir, "w", created="yesterday")
-    _spoil_times(data_dir, "r", created="yesterday")
-    clock[0] = 2000.0
-    ud.save_search("w", "two", "file")
-    ud.rename_search("r", "renamed")
-    assert ud.flush()
-    rows = _on_disk(data_dir)
-    assert rows == {
-        "w": ("two", "file", 2000.0, 2000.0),
-        "renamed": ("one", "relevance", 2000.0, 2000.0),
-    }
-    assert _shown(ud) == rows
+    real_apply = Store.apply
+    shown_between: list[str] = []
+
+    def apply(self: Store, ops: list[Any]) -> Any:
+        if not shown_between:
+            ud.save_search("a", "attention", "relevance")  # typed during the rename's write
+            shown_between.append("")
+        elif shown_between == [""]:
+            found = ud.saved_search("a")
+            shown_between[0] = found.query if found else "(none)"
+        return real_apply(self, ops)
+
+    monkeypatch.setattr(Store, "apply", apply)
+    ud.rename_search("a", "b")
+    assert ud.flush(timeout=5)
+    assert shown_between == ["attention"]
+    assert {s.name: s.query for s in ud.saved_searches()} == {"a": "attention", "b": "dropout"}
     ud.close()
-
-
-def test_searches_kept_with_times_that_cannot_be_read_show_as_a_reload_would(
-    data_dir: Path, clock: list[float]
-) -> None:
-    """Another instance's searches whose creation time (or both times) is stored as text,
-    kept by a delete, a save and a rename that meet them: the instance shows each as
-    reading the database shows it (a time that cannot be read as 0)."""
-    mine, theirs = _open(data_dir), _open(data_dir)
-    mine.save_search("x", "old", "relevance")
-    mine.save_search("a", "one", "relevance")
-    assert mine.flush() and theirs.refresh()
-    clock[0] = 3000.0
-    theirs.save_search("x", "changed", "relevance")
-    theirs.save_search("a", "theirs", "relevance")
-    theirs.save_search("w", "their w", "relevance")
-    assert theirs.flush()
-    theirs.close()
-    for name in ("x", "a"):
-        _spoil_times(data_dir, name, created="yesterday")
-    _spoil_times(data_dir, "w", created="yesterday", updated="today")
-    clock[0] = 4000.0
-    assert mine.delete_search("x")
-    mine.save_search("w", "my w", "relevance")
-    mine.rename_search("a", "b")
-    assert mine.flush()
-    rows = _on_disk(data_dir)
-    assert rows == {
-        "x": ("changed", "relevance", 0.0, 3000.0),
-        "a": ("theirs", "relevance", 0.0, 3000.0),
-        "w": ("their w", "relevance", 0.0, 0.0),
-        "w (2)": ("my w", "relevance", 4000.0, 4000.0),
-        "b": ("one", "relevance", 4000.0, 4000.0),
-    }
-    assert _shown(mine) == rows
-    mine.close()

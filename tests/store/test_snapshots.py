@@ -67,3 +67,14 @@ def test_a_record_keeps_its_file_position_and_collection() -> None:
     snap = Snapshot.of(abstract)
     assert (snap.source, snap.position) == (str(Path("iclr.txt").absolute()), 7)
     assert (snap.collection, snap.venue, snap.year) == ("ICLR 2023 Papers", "ICLR", 2023)
+
+
+def test_a_relative_source_is_made_absolute_from_the_directory_of_the_moment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same relative file name, opened from two directories, names two files."""
+    abstract = make_abstract(PARAGRAPHS[0], path="corpus/list.txt")
+    for where in ("one", "two"):
+        (tmp_path / where).mkdir()
+        monkeypatch.chdir(tmp_path / where)
+        assert Snapshot.of(abstract).source == str(tmp_path / where / "corpus" / "list.txt")

@@ -11,10 +11,21 @@ from pathlib import Path
 
 import pytest
 
-from tests.store.helpers import PARAGRAPHS, load, make_abstract, write_file
+from tests.store.helpers import (
+    PARAGRAPHS,
+    corpus_of,
+    hold_writes,
+    load,
+    make_abstract,
+    open_userdata,
+    write_file,
+)
 from tui.corpus.model import Corpus
 from tui.store.db import Store
 from tui.store.userdata import UserData
+
+A = make_abstract(PARAGRAPHS[0])
+
 
 A, B, C = (make_abstract(p, position=i) for i, p in enumerate(PARAGRAPHS[:3], start=1))
 CORPUS = Corpus([A, B, C], [], [])
@@ -189,4 +200,37 @@ def test_sigkill_after_the_save_keeps_the_tags(data_dir: Path) -> None:
     assert child.returncode == -signal.SIGKILL
     ud = _open(data_dir)
     assert ud.tags_of(A.id) == {"kept"}
+    ud.close()
+
+
+def test_a_tag_taken_off_stays_off_through_a_refresh_and_a_restart(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ud = open_userdata(data_dir)
+    ud.set_tags(on=[(A.id, "to-cite")])
+    assert ud.flush()
+    holding = hold_writes(monkeypatch)
+    ud.set_tags(off=[(A.id, "to-cite")])
+    ud.refresh()  # the database still has the tag; the queued removal wins
+    assert ud.tags_of(A.id) == frozenset()
+    holding.clear()
+    assert ud.flush(timeout=5)
+    ud.close()
+    again = open_userdata(data_dir)
+    assert again.tags_of(A.id) == frozenset()
+    again.close()
+
+
+def test_a_tagged_abstract_keeps_its_record_and_a_tag_before_the_corpus_is_saved(
+    data_dir: Path,
+) -> None:
+    ud = open_userdata(data_dir)
+    ud.set_tags(on=[(A.id, "early")])  # before the corpus is attached: no record to keep
+    assert ud.flush(timeout=5)
+    b = make_abstract(PARAGRAPHS[1])
+    ud.attach(corpus_of([A, b]))
+    ud.set_tags(on=[(b.id, "to-cite")])
+    assert ud.flush(timeout=5)
+    snap = ud.snapshot(b.id)  # the notes and orphans views show it by this record
+    assert snap is not None and snap.text == b.text
     ud.close()

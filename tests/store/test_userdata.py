@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 import threading
 from pathlib import Path
 
 import pytest
 
-from tests.store.helpers import PARAGRAPHS, make_abstract, sqlite_file
-from tests.store.test_conflicts import _hold_writes
+from tests.store.helpers import PARAGRAPHS, RELEASE_V4, hold_writes, make_abstract, sqlite_file
+from tui.locations import database_path
 from tui.store.db import Store
 from tui.store.records import (
     ConflictDetected,
@@ -111,7 +112,7 @@ def test_disk_full_keeps_text_until_space_returns(data_dir: Path) -> None:
     ud = _open(data_dir)
     ud.save_note(A, "small")
     assert ud.flush()
-    store = ud._store
+    store = ud.writer.store
     assert store is not None
     pages = store.conn.execute("PRAGMA page_count").fetchone()[0]
     store.conn.execute(f"PRAGMA max_page_count = {pages + 1}")
@@ -302,7 +303,7 @@ def test_a_listener_that_fails_does_not_stop_saving(
         raise RuntimeError("a broken status line")
 
     ud.listener = broken
-    holding = _hold_writes(monkeypatch)
+    holding = hold_writes(monkeypatch)
     ud.save_note(A, "first")
     assert not ud.flush(timeout=0.3)
     holding.clear()
@@ -319,7 +320,7 @@ def test_a_store_that_opens_late_brings_in_what_it_holds_and_says_what_it_found(
 ) -> None:
     """Saving was unavailable at start; when the database opens at last, what another
     window saved meanwhile shows, next to what was typed here, and what opening the
-    database had to say (a value it could not read) is told."""
+    database had to say (a value its migration could not read) is told."""
     real_open = Store.open
     unavailable = threading.Event()
     unavailable.set()
@@ -334,9 +335,16 @@ def test_a_store_that_opens_late_brings_in_what_it_holds_and_says_what_it_found(
     events = _events(ud)
     assert not ud.saving_available
     ud.save_note(A, "typed here")
-    other = real_open(data_dir)
-    other.save_note(B.id, "saved by another window")
-    other.conn.execute("INSERT INTO bookmarks(id, created) VALUES ('b', 'yesterday')")
+    # Another window, of the release before STRICT tables, saved a note and (through an
+    # import) a value of the wrong type.
+    shutil.copyfile(RELEASE_V4, database_path(data_dir))
+    other = sqlite3.connect(database_path(data_dir))
+    with other:
+        other.execute(
+            "INSERT INTO notes(id, text, version, updated) VALUES (?, ?, 1, 1.0)",
+            (B.id, "saved by another window"),
+        )
+        other.execute("INSERT INTO bookmarks(id, created) VALUES ('b', 'yesterday')")
     other.close()
     unavailable.clear()
     assert ud.flush(timeout=5)

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from tui.store.loading import RowReader, as_text, as_version, read_all
+from tui.store.loading import read_all
 from tui.store.opening import (
     BUSY_TIMEOUT_MS,
     StoreError,
@@ -30,27 +30,8 @@ from tui.store.opening import (
     is_corruption,
     open_database,
 )
-from tui.store.records import (
-    ConflictCopy,
-    DeleteNote,
-    DeleteSearch,
-    DismissConflict,
-    Operation,
-    OpResult,
-    Reattach,
-    RenameSearch,
-    SaveNote,
-    SaveSearch,
-    SetBookmark,
-    SetDismissed,
-    SetRead,
-    SetState,
-    SetTag,
-    Snapshot,
-    StoreData,
-    paper_text,
-)
-from tui.store.searches import apply_search_op
+from tui.store.operations import Operation, OpResult, SaveNote
+from tui.store.records import StoreData
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
@@ -58,16 +39,8 @@ __all__ = [
     "StoreError",
     "StoreReadOnly",
     "StoreUnavailable",
-    "add_conflict_copy",
     "is_corruption",
-    "put_record",
 ]
-
-
-def _new_version(current: int) -> int:
-    # A microsecond clock rather than a counter: if a note is deleted and written again,
-    # a counter would restart and an instance holding an old version could match it.
-    return max(current + 1, time.time_ns() // 1000)
 
 
 class Store:
@@ -110,16 +83,12 @@ class Store:
     # Reading
 
     def load(self) -> StoreData:
-        """Everything in the store, read in one transaction (a consistent view).
-
-        A value of the wrong type in a row is replaced by a default (text is kept
-        as text) and reported once in `notices`, rather than failing the load.
-        """
+        """Everything in the store, read in one transaction (a consistent view)."""
         data = StoreData()
         with self._lock:
             self.conn.execute("BEGIN")
             try:
-                self._load_into(data)
+                read_all(self._rows, data)
             finally:
                 self.conn.execute("ROLLBACK")
         return data
@@ -131,14 +100,6 @@ class Store:
             if self.read_only is None:
                 raise
             return []  # a newer or foreign schema: show what we understand
-
-    def _load_into(self, data: StoreData) -> None:
-        reader = RowReader()
-        read_all(self._rows, data, reader)
-        notice = reader.notice()
-        # load runs again on every reload: say it once.
-        if notice is not None and notice not in self.notices:
-            self.notices.append(notice)
 
     # Writing
 
@@ -161,23 +122,25 @@ class Store:
     def apply(self, ops: Sequence[Operation]) -> list[OpResult]:
         """Write `ops` in one transaction; when this returns, they are durable.
 
-        A run of tags put on (or taken off), or of read marks set (or cleared), is
-        written with one statement per table (tagging 100,000 abstracts one statement
-        at a time took over a second); the result is as if each were applied in turn.
+        Consecutive operations of one `run_kind` (tags put on, read marks cleared...)
+        are written together, with one statement per table (tagging 100,000 abstracts
+        one statement at a time took over a second); the result is as if each were
+        applied in turn.
         """
         with self.transaction() as conn:
             results: list[OpResult] = []
             start = 0
             while start < len(ops):
-                end = start + 1
-                kind = _run_kind(ops[start])
-                if kind is not None:
-                    while end < len(ops) and _run_kind(ops[end]) == kind:
-                        end += 1
-                    _apply_run(conn, ops[start:end], on=kind[1])
-                    results += [OpResult(op) for op in ops[start:end]]
+                first = ops[start]
+                kind, end = first.run_kind(), start + 1
+                if kind is None:
+                    results.append(first.write(conn))
                 else:
-                    results.append(_apply_one(conn, ops[start]))
+                    while end < len(ops) and ops[end].run_kind() == kind:
+                        end += 1
+                    run = ops[start:end]
+                    type(first).write_run(conn, run)
+                    results += [OpResult(op) for op in run]
                 start = end
             return results
 
@@ -229,213 +192,3 @@ class Store:
                 self._opened = None
         if self.copy_dir is not None:
             shutil.rmtree(self.copy_dir, ignore_errors=True)
-
-
-_PUT_RECORD = """INSERT INTO records(id, text, headline, source, position, collection, venue,
-                                      year, paper, created, updated)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT(id) DO UPDATE SET text=excluded.text, headline=excluded.headline,
-             source=excluded.source, position=excluded.position,
-             collection=excluded.collection, venue=excluded.venue, year=excluded.year,
-             paper=excluded.paper, updated=excluded.updated"""
-
-
-def _record_row(abstract_id: str, snap: Snapshot, at: float) -> tuple[object, ...]:
-    return (
-        abstract_id,
-        snap.text,
-        snap.headline,
-        snap.source,
-        snap.position,
-        snap.collection,
-        snap.venue,
-        snap.year,
-        paper_text(snap.paper),
-        at,
-        at,
-    )
-
-
-def put_record(conn: sqlite3.Connection, abstract_id: str, snap: Snapshot, at: float) -> None:
-    """Insert or refresh the snapshot kept for an abstract id."""
-    conn.execute(_PUT_RECORD, _record_row(abstract_id, snap, at))
-
-
-def _run_kind(op: Operation) -> tuple[type, bool] | None:
-    return (type(op), op.on) if isinstance(op, SetTag | SetRead) else None
-
-
-def _apply_run(conn: sqlite3.Connection, run: Sequence[Operation], on: bool) -> None:
-    """Apply consecutive ops of one kind (`_run_kind`): records first (in order, so the
-    last snapshot of an id wins), then the marks; the tables are independent, and within
-    one kind the order of the marks changes nothing."""
-    tags = [op for op in run if isinstance(op, SetTag)]
-    reads = [op for op in run if isinstance(op, SetRead)]
-    conn.executemany(
-        _PUT_RECORD,
-        [_record_row(op.abstract_id, op.snapshot, op.at) for op in tags if op.snapshot and op.on],
-    )
-    if on:
-        # In key order (stable: of one pair twice, the first still wins): inserts walk
-        # each B-tree once instead of jumping about it.
-        conn.executemany(
-            "INSERT OR IGNORE INTO tags(id, tag, created) VALUES (?, ?, ?)",
-            [
-                (op.abstract_id, op.tag, op.at)
-                for op in sorted(tags, key=lambda op: (op.abstract_id, op.tag))
-            ],
-        )
-        conn.executemany(
-            "INSERT OR IGNORE INTO reads(id, read_at) VALUES (?, ?)",
-            [(op.abstract_id, op.at) for op in reads],
-        )
-    else:
-        conn.executemany(
-            "DELETE FROM tags WHERE id = ? AND tag = ?", [(op.abstract_id, op.tag) for op in tags]
-        )
-        conn.executemany("DELETE FROM reads WHERE id = ?", [(op.abstract_id,) for op in reads])
-
-
-def add_conflict_copy(
-    conn: sqlite3.Connection, abstract_id: str, text: str, at: float, origin: str
-) -> ConflictCopy:
-    """Keep `text` beside the note of `abstract_id`."""
-    cur = conn.execute(
-        "INSERT INTO conflict_copies(id, text, created, origin) VALUES (?, ?, ?, ?)",
-        (abstract_id, text, at, origin),
-    )
-    return ConflictCopy(int(cur.lastrowid or 0), abstract_id, text, at, origin)
-
-
-def _note(conn: sqlite3.Connection, abstract_id: str) -> tuple[str, int] | None:
-    row = conn.execute("SELECT text, version FROM notes WHERE id = ?", (abstract_id,)).fetchone()
-    # Tolerant as in loading, so a bad stored version does not block saving the note.
-    return None if row is None else (as_text(row[0]), as_version(row[1]))
-
-
-def _apply_one(conn: sqlite3.Connection, op: Operation) -> OpResult:
-    if isinstance(op, SaveNote):
-        return _save_note(conn, op)
-    if isinstance(op, SetBookmark):
-        return _set_mark(conn, "bookmarks", op)
-    if isinstance(op, SetDismissed):
-        return _set_mark(conn, "dismissals", op)
-    if isinstance(op, SetTag):
-        return _set_tag(conn, op)
-    if isinstance(op, SetRead):
-        if op.on:
-            conn.execute(
-                "INSERT OR IGNORE INTO reads(id, read_at) VALUES (?, ?)", (op.abstract_id, op.at)
-            )
-        else:
-            conn.execute("DELETE FROM reads WHERE id = ?", (op.abstract_id,))
-        return OpResult(op)
-    if isinstance(op, SetState):
-        conn.execute(
-            "INSERT INTO state(key, value, updated) VALUES (?, ?, ?) ON CONFLICT(key) "
-            "DO UPDATE SET value = excluded.value, updated = excluded.updated",
-            (op.key, op.value, op.at),
-        )
-        return OpResult(op)
-    if isinstance(op, DeleteNote):
-        current = _note(conn, op.abstract_id)
-        conflict = None
-        if current is not None and current[1] != op.base_version:
-            # Changed elsewhere since this instance saw it: honour the delete, keep that text.
-            conflict = add_conflict_copy(
-                conn, op.abstract_id, current[0], time.time(), "changed elsewhere, then deleted"
-            )
-        conn.execute("DELETE FROM notes WHERE id = ?", (op.abstract_id,))
-        return OpResult(op, 0, conflict)
-    if isinstance(op, DismissConflict):
-        conn.execute("DELETE FROM conflict_copies WHERE copy_id = ?", (op.copy_id,))
-        return OpResult(op)
-    if isinstance(op, SaveSearch | RenameSearch | DeleteSearch):
-        return apply_search_op(conn, op)
-    return _reattach(conn, op)
-
-
-def _set_mark(conn: sqlite3.Connection, table: str, op: SetBookmark | SetDismissed) -> OpResult:
-    """Bookmark or dismiss (`table`), keeping the abstract's snapshot; or take it back."""
-    if op.on:
-        if op.snapshot is not None:
-            put_record(conn, op.abstract_id, op.snapshot, op.at)
-        conn.execute(
-            f"INSERT OR IGNORE INTO {table}(id, created) VALUES (?, ?)", (op.abstract_id, op.at)
-        )
-    else:
-        conn.execute(f"DELETE FROM {table} WHERE id = ?", (op.abstract_id,))
-    return OpResult(op)
-
-
-def _set_tag(conn: sqlite3.Connection, op: SetTag) -> OpResult:
-    if op.on:
-        if op.snapshot is not None:
-            put_record(conn, op.abstract_id, op.snapshot, op.at)
-        conn.execute(
-            "INSERT OR IGNORE INTO tags(id, tag, created) VALUES (?, ?, ?)",
-            (op.abstract_id, op.tag, op.at),
-        )
-    else:
-        conn.execute("DELETE FROM tags WHERE id = ? AND tag = ?", (op.abstract_id, op.tag))
-    return OpResult(op)
-
-
-def _save_note(conn: sqlite3.Connection, op: SaveNote) -> OpResult:
-    current = _note(conn, op.abstract_id)
-    if op.snapshot is not None:
-        put_record(conn, op.abstract_id, op.snapshot, op.at)
-    if current is not None and current[0] == op.text:
-        return OpResult(op, current[1])  # same text: nothing to decide, nothing to write
-    conflict = None
-    if current is not None and current[1] != op.base_version:
-        # Someone else saved since our text was based on it: ours becomes the note,
-        # theirs is kept beside it, and the caller tells the user.
-        conflict = add_conflict_copy(conn, op.abstract_id, current[0], op.at, op.origin)
-    version = _new_version(max(current[1] if current else 0, op.base_version))
-    conn.execute(
-        "INSERT INTO notes(id, text, version, updated) VALUES (?, ?, ?, ?) ON CONFLICT(id) "
-        "DO UPDATE SET text = excluded.text, version = excluded.version, "
-        "updated = excluded.updated",
-        (op.abstract_id, op.text, version, op.at),
-    )
-    return OpResult(op, version, conflict)
-
-
-def _reattach(conn: sqlite3.Connection, op: Reattach) -> OpResult:
-    old, new = op.old_id, op.new_id
-    if op.snapshot is not None:
-        put_record(conn, new, op.snapshot, op.at)
-    for table, column in (
-        ("bookmarks", "created"),
-        ("reads", "read_at"),
-        ("dismissals", "created"),
-    ):
-        conn.execute(
-            f"INSERT OR IGNORE INTO {table}(id, {column}) SELECT ?, {column} FROM {table} "
-            "WHERE id = ?",
-            (new, old),
-        )
-        conn.execute(f"DELETE FROM {table} WHERE id = ?", (old,))
-    conn.execute(
-        "INSERT OR IGNORE INTO tags(id, tag, created) SELECT ?, tag, created FROM tags WHERE id = ?",
-        (new, old),
-    )
-    conn.execute("DELETE FROM tags WHERE id = ?", (old,))
-    moved, target = _note(conn, old), _note(conn, new)
-    conflict = None
-    version = target[1] if target else 0
-    if moved is not None:
-        if target is None:
-            conn.execute("UPDATE notes SET id = ? WHERE id = ?", (new, old))
-            version = moved[1]
-        else:
-            if target[0] != moved[0]:
-                conflict = add_conflict_copy(conn, new, moved[0], op.at, f"re-attached from {old}")
-            conn.execute("DELETE FROM notes WHERE id = ?", (old,))
-    conn.execute("UPDATE conflict_copies SET id = ? WHERE id = ?", (new, old))
-    conn.execute("UPDATE aliases SET new_id = ? WHERE new_id = ?", (new, old))
-    conn.execute(
-        "INSERT OR REPLACE INTO aliases(old_id, new_id, at) VALUES (?, ?, ?)", (old, new, op.at)
-    )
-    return OpResult(op, version, conflict)

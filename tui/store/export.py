@@ -19,7 +19,7 @@ from typing import Any
 
 from tui.corpus.paper import Paper
 from tui.sanitize import json_safe
-from tui.store.db import Store, add_conflict_copy, put_record
+from tui.store.db import Store
 from tui.store.formats import Item as Item  # re-exported, as are the formats below
 from tui.store.formats import items as items
 from tui.store.formats import to_bibtex as to_bibtex
@@ -34,6 +34,7 @@ from tui.store.interchange import to_ris as to_ris
 from tui.store.records import Snapshot, StoreData, paper_text
 from tui.store.schema import SCHEMA_VERSION
 from tui.store.searches import import_search
+from tui.store.sql import add_conflict_copy, put_record
 from tui.tagnames import normalise_tag
 
 FORMAT = "abstracts-export"

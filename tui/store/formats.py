@@ -76,7 +76,7 @@ def items(
         chosen &= {i for i, tags in data.tags.items() if tag in tags}
     out = []
     for i in chosen:
-        snap = data.records.get(i) or Snapshot(text="", headline=f"(no snapshot for {i})")
+        snap = data.records.get(i) or Snapshot(text="", given_headline=f"(no snapshot for {i})")
         note = data.notes.get(i)
         out.append(
             Item(

@@ -17,11 +17,9 @@ the path.
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
-from tui.store.memory import Memory
-from tui.store.records import NoteRow, StoreData
+from tui.store.records import StoreData
 
 #: What each change is called in messages.
 WHAT = {
@@ -29,28 +27,6 @@ WHAT = {
     "moved": "was moved away",
     "replaced": "was replaced by another file",
 }
-
-
-def memory_data(memory: Memory) -> StoreData:
-    """Everything `memory` holds, as a store would load it (times memory does not keep,
-    a bookmark's or a tag's, are now)."""
-    now = time.time()
-    with memory._lock:
-        return StoreData(
-            records=dict(memory._records),
-            bookmarks=dict.fromkeys(memory._bookmarks, now),
-            dismissals=dict.fromkeys(memory._dismissed, now),
-            reads=dict(memory._reads),
-            notes={
-                i: NoteRow(text, memory._versions.get(i, 0), memory._note_updated.get(i, now))
-                for i, text in memory._notes.items()
-            },
-            conflicts=list(memory._conflicts),
-            state=dict(memory._state),
-            aliases=dict(memory._aliases),
-            tags={i: dict.fromkeys(tags, now) for i, tags in memory._tags.items() if tags},
-            searches=dict(memory._searches),
-        )
 
 
 def as_document(data: StoreData) -> dict[str, Any]:

@@ -7,34 +7,40 @@ in a worker thread can iterate them while the UI toggles a bookmark.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from tui.store.attach import Orphan
 from tui.store.names import name_key
 from tui.store.records import (
     ConflictCopy,
     ConflictDetected,
-    DeleteNote,
     NoteRecord,
+    NoteRow,
     Notice,
-    OpResult,
-    OrphanReattached,
-    Reattach,
     SavedSearch,
-    SaveNote,
     Snapshot,
     StoreData,
     StoreEvent,
 )
 
+if TYPE_CHECKING:
+    from tui.corpus.model import Corpus
+    from tui.store.operations import OpResult
+
 
 class Memory:
-    """Bookmarks, reads, notes, tags, snapshots and state held in memory, guarded by one lock."""
+    """Bookmarks, reads, notes, tags, snapshots and state held in memory, guarded by one lock.
+
+    The other parts of `UserData` (the writer, the saved searches) share `lock`; the
+    methods that change memory expect it held.
+    """
 
     def __init__(self) -> None:
-        self._lock = threading.RLock()
+        self.lock = threading.RLock()
         self._bookmarks: frozenset[str] = frozenset()
         self._dismissed: frozenset[str] = frozenset()
         self._reads: dict[str, float] = {}
@@ -43,11 +49,15 @@ class Memory:
         self._noted: frozenset[str] = frozenset()
         self._note_updated: dict[str, float] = {}
         self._versions: dict[str, int] = {}
-        self._records: dict[str, Snapshot] = {}
+        #: Abstract id -> the snapshot kept for it (bookmarked, dismissed, noted or tagged).
+        self.records: dict[str, Snapshot] = {}
         self._conflicts: list[ConflictCopy] = []
-        self._state: dict[str, str] = {}
+        #: UI state for resume; replaced on change.
+        self.state: dict[str, str] = {}
         self._aliases: dict[str, str] = {}
-        self._loaded: frozenset[str] | None = None
+        #: The loaded corpus (see `UserData.attach`) and its ids; None until then.
+        self.corpus: Corpus | None = None
+        self.loaded: frozenset[str] | None = None
         # new id -> old id for a note moved by a re-attachment not yet committed: the
         # database still holds it under the old id, at the old id's version.
         self._note_moved_from: dict[str, str] = {}
@@ -59,7 +69,7 @@ class Memory:
         self._tag_frozen: dict[str, frozenset[str]] = {}
         self._tag_dirty: set[str] = set()
         #: Saved searches by name key; replaced on change, like the sets above.
-        self._searches: dict[str, SavedSearch] = {}
+        self.searches: dict[str, SavedSearch] = {}
 
     # PersonalData (search) and the quick questions the list asks per row
 
@@ -105,7 +115,7 @@ class Memory:
 
     def snapshot(self, abstract_id: str) -> Snapshot | None:
         """The snapshot kept for an abstract id (bookmarked, dismissed or noted ones), or None."""
-        return self._records.get(abstract_id)
+        return self.records.get(abstract_id)
 
     def tags_of(self, abstract_id: str) -> frozenset[str]:
         """The tags of an abstract (empty when it has none)."""
@@ -119,7 +129,7 @@ class Memory:
     def tag_index(self) -> Mapping[str, AbstractSet[str]]:
         """Tag -> ids of the abstracts that have it: a mapping never changed once returned,
         so a search thread can iterate it (the freezing happens here, on its thread)."""
-        with self._lock:
+        with self.lock:
             if self._tag_dirty:
                 frozen = dict(self._tag_frozen)
                 for tag in self._tag_dirty:
@@ -133,7 +143,7 @@ class Memory:
 
     def tag_counts(self) -> dict[str, int]:
         """Tag -> how many abstracts have it, loaded or not."""
-        with self._lock:
+        with self.lock:
             return {tag: len(ids) for tag, ids in self._tag_sets.items()}
 
     def conflict_copies(self) -> list[ConflictCopy]:
@@ -146,40 +156,58 @@ class Memory:
 
     def saved_searches(self) -> list[SavedSearch]:
         """Every saved search, by name (case ignored)."""
-        return [s for _, s in sorted(self._searches.items())]
+        return [s for _, s in sorted(self.searches.items())]
 
     def saved_search(self, name: str) -> SavedSearch | None:
         """The saved search of that name (case ignored), or None."""
-        return self._searches.get(name_key(name.strip().removeprefix("@").strip()))
+        return self.searches.get(name_key(name.strip().removeprefix("@").strip()))
 
     # Memory updates (callers hold the lock)
 
-    def _set_bookmark_memory(self, i: str, on: bool, snap: Snapshot | None) -> None:
+    def set_bookmark(self, i: str, on: bool, snap: Snapshot | None) -> None:
+        """Bookmark `i` (keeping `snap`) or take the bookmark off."""
         self._bookmarks = self._bookmarks | {i} if on else self._bookmarks - {i}
         if snap is not None:
-            self._records[i] = snap
+            self.records[i] = snap
 
-    def _set_dismissed_memory(self, i: str, on: bool, snap: Snapshot | None) -> None:
+    def set_dismissed(self, i: str, on: bool, snap: Snapshot | None) -> None:
+        """Dismiss `i` (keeping `snap`) or take the dismissal back."""
         self._dismissed = self._dismissed | {i} if on else self._dismissed - {i}
         if snap is not None:
-            self._records[i] = snap
+            self.records[i] = snap
 
-    def _set_tags_memory(
+    def set_tags(
         self, on: Iterable[tuple[str, str]], off: Iterable[tuple[str, str]]
-    ) -> None:
-        """Add the (id, tag) pairs `on` and remove those `off` (callers hold the lock)."""
+    ) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+        """Add the (id, tag) pairs `on` and remove those `off`, skipping pairs already as
+        asked; returns the pairs (added, removed) that changed."""
+        tags = self._tags
+        on = [p for p in on if p[1] not in tags.get(p[0], ())]
+        off = [p for p in off if p[1] in tags.get(p[0], ())]
+        self._change_tags(on, off)
+        return on, off
+
+    def _change_tags(self, on: Iterable[tuple[str, str]], off: Iterable[tuple[str, str]]) -> None:
+        # One frozenset per tag for the abstracts it is the only tag of: tagging 100,000
+        # untagged abstracts makes one set, not 100,000.
+        alone: dict[str, frozenset[str]] = {}
+        tags = self._tags
         for pairs, adding in ((off, False), (on, True)):
             for i, tag in pairs:
-                have = self._tags.get(i, frozenset())
-                have = have | {tag} if adding else have - {tag}
-                if have:
-                    self._tags[i] = have
-                else:
-                    self._tags.pop(i, None)
-                ids = self._tag_sets.setdefault(tag, set())
+                have = tags.get(i)
                 if adding:
-                    ids.add(i)
+                    if have:
+                        tags[i] = have | {tag}
+                    else:
+                        tags[i] = alone.get(tag) or alone.setdefault(tag, frozenset((tag,)))
+                    self._tag_sets.setdefault(tag, set()).add(i)
                 else:
+                    have = (have or frozenset()) - {tag}
+                    if have:
+                        tags[i] = have
+                    else:
+                        tags.pop(i, None)
+                    ids = self._tag_sets.setdefault(tag, set())
                     ids.discard(i)
                     if not ids:
                         del self._tag_sets[tag]
@@ -195,7 +223,8 @@ class Memory:
         self._tag_dirty = set(self._tag_sets) | set(by_tag)
         self._tag_sets = by_tag
 
-    def _set_read_memory(self, ids: list[str], on: bool, at: float) -> None:
+    def set_read(self, ids: list[str], on: bool, at: float) -> None:
+        """Mark `ids` read at `at` (those read already keep their time), or unread."""
         if on:
             for i in ids:
                 self._reads.setdefault(i, at)
@@ -204,19 +233,22 @@ class Memory:
                 self._reads.pop(i, None)
         self._read_ids = frozenset(self._reads)
 
-    def _save_note_memory(self, i: str, text: str, snap: Snapshot, at: float) -> None:
+    def save_note(self, i: str, text: str, snap: Snapshot, at: float) -> None:
+        """Make `text` the note of `i`, changed at `at`."""
         self._notes[i] = text
         self._note_updated[i] = at
-        self._records[i] = snap
+        self.records[i] = snap
         self._noted = frozenset(self._notes)
 
-    def _delete_note_memory(self, i: str) -> None:
+    def delete_note(self, i: str) -> None:
+        """Take the note of `i` away."""
         self._notes.pop(i, None)
         self._note_updated.pop(i, None)
         self._noted = frozenset(self._notes)
 
-    def _move_memory(self, old: str, new: str, snap: Snapshot) -> None:
-        self._records[new] = snap
+    def move(self, old: str, new: str, snap: Snapshot) -> None:
+        """Move everything of `old` to `new` (a re-attachment), remembering the old id."""
+        self.records[new] = snap
         if old in self._bookmarks:
             self._bookmarks = (self._bookmarks - {old}) | {new}
         if old in self._dismissed:
@@ -229,60 +261,48 @@ class Memory:
             if new not in self._notes:
                 self._notes[new], self._note_updated[new] = text, updated
                 self._note_moved_from[new] = self._note_moved_from.pop(old, old)
-            # else: the database keeps the moved text as a conflict copy (see db._reattach)
+            # else: the database keeps the moved text as a conflict copy (see sql.reattach)
             self._noted = frozenset(self._notes)
         self._conflicts = [
             replace(c, abstract_id=new) if c.abstract_id == old else c for c in self._conflicts
         ]
         moved_tags = self._tags.get(old, frozenset())
         if moved_tags:
-            self._set_tags_memory([(new, t) for t in moved_tags], [(old, t) for t in moved_tags])
+            self._change_tags([(new, t) for t in moved_tags], [(old, t) for t in moved_tags])
         self._aliases[old] = new
 
-    def _apply_result(self, result: object) -> list[StoreEvent]:
-        """Update versions and conflict copies after a commit; the events to report."""
-        assert isinstance(result, OpResult)
-        op, events = result.op, list[StoreEvent]()
-        if isinstance(op, SaveNote):
-            self._versions[op.abstract_id] = result.version
-        elif isinstance(op, DeleteNote):
-            self._versions.pop(op.abstract_id, None)
-        elif isinstance(op, Reattach):
-            self._versions.pop(op.old_id, None)
-            if self._note_moved_from.get(op.new_id) == op.old_id:
-                del self._note_moved_from[op.new_id]
-            if result.version:
-                self._versions[op.new_id] = result.version
-            events.append(
-                OrphanReattached(
-                    f"A note or bookmark was moved to an edited version of its abstract "
-                    f"({op.old_id} → {op.new_id}).",
-                    old_id=op.old_id,
-                    new_id=op.new_id,
-                )
+    def settled(self, result: OpResult) -> list[StoreEvent]:
+        """Keep the conflict copy a commit made, if any; the event to report."""
+        if result.conflict is None:
+            return []
+        self._conflicts.append(result.conflict)
+        return [
+            ConflictDetected(
+                "This note was also changed elsewhere (another window or an import). "
+                "Both texts are kept: yours is the note, the other is listed beside it.",
+                abstract_id=result.conflict.abstract_id,
             )
-        if result.searches:
-            events += self._mirror_searches(result)
-        if result.conflict is not None:
-            self._conflicts.append(result.conflict)
-            events.append(
-                ConflictDetected(
-                    "This note was also changed elsewhere (another window or an import). "
-                    "Both texts are kept: yours is the note, the other is listed beside it.",
-                    abstract_id=result.conflict.abstract_id,
-                )
-            )
-        return events
+        ]
 
-    def _search_keys_pending(self) -> frozenset[str]:
-        """Name keys of saved searches with a change still queued (the writer knows)."""
-        return frozenset()
+    def note_saved(self, abstract_id: str, version: int | None) -> None:
+        """The database now holds the note of `abstract_id` at `version` (None: no note)."""
+        if version is None:
+            self._versions.pop(abstract_id, None)
+        else:
+            self._versions[abstract_id] = version
 
-    def _mirror_searches(self, result: OpResult) -> list[StoreEvent]:
+    def moved_saved(self, old_id: str, new_id: str, version: int) -> None:
+        """A re-attachment is committed: the note (at `version`, 0: none) is under `new_id`."""
+        self._versions.pop(old_id, None)
+        if self._note_moved_from.get(new_id) == old_id:
+            del self._note_moved_from[new_id]
+        if version:
+            self._versions[new_id] = version
+
+    def mirror_searches(self, result: OpResult, pending: frozenset[str]) -> list[StoreEvent]:
         """Take what the database now holds for the names a saved-search op touched,
-        except names changed again since (still queued)."""
-        pending = self._search_keys_pending()
-        searches = dict(self._searches)
+        except the name keys `pending` (changed again since, still queued)."""
+        searches = dict(self.searches)
         for key, row in result.searches:
             if key in pending:
                 continue
@@ -290,27 +310,29 @@ class Memory:
                 searches.pop(key, None)
             else:
                 searches[key] = row
-        self._searches = searches
+        self.searches = searches
         return [Notice(result.message)] if result.message else []
 
-    def _base_version(self, abstract_id: str) -> int:
+    def base_version(self, abstract_id: str) -> int:
         """The database version a note edit of `abstract_id` is based on."""
         source = self._note_moved_from.get(abstract_id, abstract_id)
         return self._versions.get(source, 0)
 
-    def _dismiss_memory(self, copy_id: int) -> bool:
+    def dismiss_conflict(self, copy_id: int) -> bool:
+        """Remove a conflict copy; False when none has that id."""
         kept = [c for c in self._conflicts if c.copy_id != copy_id]
         found = len(kept) != len(self._conflicts)
         self._conflicts = kept
         return found
 
-    def _note_records(self) -> list[NoteRecord]:
+    def note_records(self) -> list[NoteRecord]:
+        """Every note and its conflict copies, newest first (see `UserData.notes`)."""
         copies: dict[str, list[ConflictCopy]] = {}
         for c in self._conflicts:
             copies.setdefault(c.abstract_id, []).append(c)
         out = []
         for i in set(self._notes) | set(copies):
-            snap = self._records.get(i)
+            snap = self.records.get(i)
             # A copy alone (its note deleted) sorts by when the copy was made.
             updated = (
                 self._note_updated.get(i, 0.0)
@@ -323,28 +345,29 @@ class Memory:
                     text=self._notes.get(i, ""),
                     headline=snap.headline if snap else "",
                     updated=updated,
-                    orphaned=self._loaded is not None and i not in self._loaded,
+                    orphaned=self.loaded is not None and i not in self.loaded,
                     conflicts=tuple(copies.get(i, ())),
                 )
             )
         return sorted(out, key=lambda r: (-r.updated, r.id))
 
-    def _orphans(self, *, dismissed: bool = False) -> list[Orphan]:
+    def orphans(self, *, dismissed: bool = False) -> list[Orphan]:
         """Records whose abstract is not loaded; with `dismissed`, dismissals too (they are
         re-attached like the rest, but are not worth telling the user about)."""
-        if self._loaded is None:
+        if self.loaded is None:
             return []
         ids = set(self._bookmarks) | set(self._notes) | {c.abstract_id for c in self._conflicts}
         ids |= set(self._tags)
         if dismissed:
             ids |= self._dismissed
         return [
-            Orphan(i, self._records.get(i), i in self._bookmarks, self._notes.get(i))
-            for i in sorted(ids - self._loaded)
+            Orphan(i, self.records.get(i), i in self._bookmarks, self._notes.get(i))
+            for i in sorted(ids - self.loaded)
         ]
 
-    def _merge(self, data: StoreData, pending: frozenset[tuple[str, str]]) -> bool:
-        """Take the database's view, except where a change of ours is still queued."""
+    def merge(self, data: StoreData, pending: frozenset[tuple[str, str]]) -> bool:
+        """Take the database's view, except where a change of ours (its queue key in
+        `pending`) is still queued; True when anything shown changed."""
         before = (
             self._bookmarks,
             self._dismissed,
@@ -352,7 +375,7 @@ class Memory:
             dict(self._notes),
             len(self._conflicts),
             dict(self._tags),
-            self._searches,
+            self.searches,
         )
         self._bookmarks = _merged_ids(data.bookmarks, self._bookmarks, "bookmark", pending)
         self._dismissed = _merged_ids(data.dismissals, self._dismissed, "dismiss", pending)
@@ -370,17 +393,17 @@ class Memory:
                 del self._versions[i]
         notes.update({i: t for i, t in self._notes.items() if ("note", i) in pending})
         self._notes, self._noted = notes, frozenset(notes)
-        self._records = {**self._records, **data.records}
+        self.records = {**self.records, **data.records}
         self._conflicts = [c for c in data.conflicts if ("conflict", str(c.copy_id)) not in pending]
-        self._state = {
+        self.state = {
             **data.state,
-            **{k: v for k, v in self._state.items() if ("state", k) in pending},
+            **{k: v for k, v in self.state.items() if ("state", k) in pending},
         }
         self._aliases = {**data.aliases, **self._aliases}
         self._merge_tags(data.tags, pending)
-        self._searches = {
+        self.searches = {
             **{k: s for k, s in data.searches.items() if ("search", k) not in pending},
-            **{k: s for k, s in self._searches.items() if ("search", k) in pending},
+            **{k: s for k, s in self.searches.items() if ("search", k) in pending},
         }
         after = (
             self._bookmarks,
@@ -389,9 +412,30 @@ class Memory:
             self._notes,
             len(self._conflicts),
             self._tags,
-            self._searches,
+            self.searches,
         )
         return before != after
+
+    def as_store_data(self) -> StoreData:
+        """Everything held, as a store would load it (times memory does not keep, a
+        bookmark's or a tag's, are now): what a lost database file is made again from."""
+        now = time.time()
+        with self.lock:
+            return StoreData(
+                records=dict(self.records),
+                bookmarks=dict.fromkeys(self._bookmarks, now),
+                dismissals=dict.fromkeys(self._dismissed, now),
+                reads=dict(self._reads),
+                notes={
+                    i: NoteRow(text, self._versions.get(i, 0), self._note_updated.get(i, now))
+                    for i, text in self._notes.items()
+                },
+                conflicts=list(self._conflicts),
+                state=dict(self.state),
+                aliases=dict(self._aliases),
+                tags={i: dict.fromkeys(tags, now) for i, tags in self._tags.items() if tags},
+                searches=dict(self.searches),
+            )
 
     def _merge_tags(
         self, disk: Mapping[str, Mapping[str, float]], pending: frozenset[tuple[str, str]]

@@ -26,6 +26,7 @@ from urllib.parse import quote
 
 from tui.locations import database_path
 from tui.store import schema
+from tui.store.strict import replaced_notice
 
 BUSY_TIMEOUT_MS = 15_000
 _MAGIC = b"SQLite format 3\x00"
@@ -239,11 +240,19 @@ def _open_writable(path: Path, notices: list[str]) -> Opened:
         # 32 MB of page cache rather than 2: tagging 100,000 abstracts writes three
         # B-trees of that size, and a small cache re-reads their pages all the time.
         conn.execute("PRAGMA cache_size = -32768")
-        schema.migrate(conn)
+        _migrate(conn, notices)
     except BaseException:
         conn.close()
         raise
     return Opened(conn, path, notices, None)
+
+
+def _migrate(conn: sqlite3.Connection, notices: list[str]) -> None:
+    replaced: list[str] = []
+    schema.migrate(conn, replaced)
+    notice = replaced_notice(replaced)
+    if notice is not None:
+        notices.append(notice)
 
 
 def _open_newer(path: Path, notices: list[str], version: int) -> Opened:
@@ -266,7 +275,8 @@ def _open_read_only(path: Path, notices: list[str], reason: str) -> Opened:
     except sqlite3.Error as e:
         raise StoreUnavailable(f"Cannot read {path}: {e}") from e
     try:
-        _check_readable(conn, path)
+        if _check_readable(conn, path) < schema.SCHEMA_VERSION:
+            return Opened(_migrated_copy(conn, notices), path, notices, reason)
         return Opened(conn, path, notices, reason)
     except sqlite3.Error as e:
         conn.close()
@@ -279,18 +289,39 @@ def _open_read_only(path: Path, notices: list[str], reason: str) -> Opened:
     # A WAL database is read through its -shm file, which a read-only connection
     # cannot create in a directory it cannot write to: read a private copy instead.
     try:
-        conn, copy_dir = _open_copy(path)
+        conn, copy_dir, version = _open_copy(path)
     except (OSError, sqlite3.Error) as e:
         raise StoreUnavailable(f"Cannot read {path}: {problem}") from e
+    try:
+        if version < schema.SCHEMA_VERSION:
+            conn = _migrated_copy(conn, notices)
+    except sqlite3.Error as e:
+        shutil.rmtree(copy_dir, ignore_errors=True)
+        raise StoreUnavailable(f"Cannot read {path}: {e}") from e
     return Opened(conn, path, notices, reason, copy_dir)
 
 
-def _check_readable(conn: sqlite3.Connection, path: Path) -> None:
+def _migrated_copy(conn: sqlite3.Connection, notices: list[str]) -> sqlite3.Connection:
+    """A store of an older schema, opened read-only, read as this version reads it: copied
+    into memory and migrated there (`conn` is closed; the file is never written)."""
+    copy = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    try:
+        conn.backup(copy)
+        _migrate(copy, notices)
+    except BaseException:
+        copy.close()
+        raise
+    finally:
+        conn.close()
+    return copy
+
+
+def _check_readable(conn: sqlite3.Connection, path: Path) -> int:
     """Read the schema (the first read that needs the -shm file); refuse a stranger's file.
 
     The version and the tables are read in one read transaction, as `_open_writable`'s
     probe does: read apart, another instance's migration committed in between made a new
-    store look like a stranger's file.
+    store look like a stranger's file. Returns the schema version.
     """
     conn.execute("BEGIN")
     try:
@@ -306,9 +337,10 @@ def _check_readable(conn: sqlite3.Connection, path: Path) -> None:
         raise StoreUnavailable(
             f"{path} is not an abstracts database ({foreign}); it was left unchanged."
         )
+    return version
 
 
-def _open_copy(path: Path) -> tuple[sqlite3.Connection, Path]:
+def _open_copy(path: Path) -> tuple[sqlite3.Connection, Path, int]:
     """Copy the database and its -wal (what a reader needs) into a private temp folder."""
     copy_dir = Path(tempfile.mkdtemp(prefix="abstracts-readonly-"))
     try:
@@ -318,11 +350,11 @@ def _open_copy(path: Path) -> tuple[sqlite3.Connection, Path]:
                 shutil.copyfile(source, copy_dir / source.name)
         conn = _connect(copy_dir / path.name, read_only=False)
         try:
-            _check_readable(conn, path)
+            version = _check_readable(conn, path)
         except BaseException:
             conn.close()
             raise
     except BaseException:
         shutil.rmtree(copy_dir, ignore_errors=True)
         raise
-    return conn, copy_dir
+    return conn, copy_dir, version

@@ -1,4 +1,5 @@
-"""Plain data the store reads and writes: snapshots, rows, write operations, events.
+"""Plain data the store reads and writes: snapshots, rows, events (the write operations
+are in `operations.py`).
 
 Kept apart from `db.py` so the UI, the exporter and the tests can name these
 types without pulling in the database code.
@@ -8,18 +9,14 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from pathlib import Path
 
-from tui.corpus.model import venue_year
+from tui.corpus.model import Abstract, Collection, venue_year
 from tui.corpus.paper import Paper
 from tui.sanitize import storable
-
-if TYPE_CHECKING:
-    from pathlib import Path
-
-    from tui.corpus.model import Abstract
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 _HEADLINE_LIMIT = 100
@@ -53,12 +50,24 @@ def paper_of(text: object) -> Paper | None:
     return Paper.from_json(data) if isinstance(data, dict) else None
 
 
+def _absolute(path: str) -> str:
+    # Absolute: a relative path would mean something else from another directory, so it
+    # is taken from the directory of the moment (never from a cache: the directory may
+    # have changed since).
+    return _storable_path(path if os.path.isabs(path) else os.path.join(os.getcwd(), path))
+
+
 @functools.lru_cache(maxsize=256)
-def _absolute(path: Path) -> str:
-    # Absolute: a relative path would mean something else from another directory.
-    # Cached: a bulk step snapshots thousands of abstracts from a few files, and
-    # `Path.absolute` was most of a snapshot's cost.
-    return storable(str(path.absolute()))
+def _storable_path(path: str) -> str:
+    # Cached: a bulk step snapshots thousands of abstracts from a few files, and making
+    # the path was most of a snapshot's cost. Keyed by the path's text, which a Path
+    # keeps, where hashing a Path builds its parts again every time.
+    return storable(str(Path(path)))
+
+
+@functools.lru_cache(maxsize=256)
+def _label(label: str) -> str:
+    return storable(label)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,44 +76,69 @@ class Snapshot:
 
     `paper` is what its source said of the paper (title, authors, ids, links), so the
     citation exports work from the store alone; None for a conference paragraph.
+    `given_headline` is the headline as made when the record was (stored in the
+    `headline` column); "" when none was made: a bulk step makes thousands of records
+    and computing a headline is most of a record's cost, so `headline` makes it from
+    the text when first asked for.
     """
 
     text: str
-    headline: str
+    given_headline: str = ""
     source: str = ""
     position: int = 0
     collection: str = ""
     venue: str | None = None
     year: int | None = None
     paper: Paper | None = None
+    _made: str | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
-    def of(cls, abstract: Abstract) -> Snapshot:
-        """Snapshot a loaded abstract (its source text, headline, first file, venue and year)."""
-        try:
-            headline = abstract.headline
-        except Exception:
-            # The headline renderer is optional for the store: a record must never
-            # fail to save because LaTeX rendering had a problem.
-            headline = fallback_headline(abstract.text)
+    def of(cls, abstract: Abstract, *, headline: bool = True) -> Snapshot:
+        """Snapshot a loaded abstract (its source text, first file, venue and year, and,
+        unless `headline` is False, its headline: see `given_headline`)."""
         source = abstract.sources[0] if abstract.sources else None
         # A file name that is not UTF-8 (and a label made from one) holds lone surrogates,
         # which SQLite and the rescue file cannot take: kept as shown, with U+FFFD.
         return cls(
             text=abstract.text,
-            headline=storable(headline),
-            source=_absolute(source.path) if source else "",
+            given_headline=_headline_of(abstract) if headline else "",
+            source=_absolute(str(source.path)) if source else "",
             position=source.position if source else 0,
-            collection=storable(abstract.collection.label),
+            collection=_label(abstract.collection.label),
             venue=abstract.collection.venue,
             year=abstract.collection.year,
             paper=abstract.paper,
         )
 
     @property
+    def headline(self) -> str:
+        """The abstract's headline: the one given, else made from the text (and the
+        paper's title) as the corpus makes it, once."""
+        if self.given_headline:
+            return self.given_headline
+        if self._made is None:
+            made = _headline_of(Abstract("", self.text, _NO_COLLECTION, [], paper=self.paper))
+            object.__setattr__(self, "_made", made)  # a cache: frozen for everything else
+            return made
+        return self._made
+
+    @property
     def venue_year(self) -> str:
         """`ICLR 2023`, or the collection label when venue or year is unknown."""
         return venue_year(self.collection, self.venue, self.year)
+
+
+_NO_COLLECTION = Collection("", None, None)
+
+
+def _headline_of(abstract: Abstract) -> str:
+    try:
+        headline = abstract.headline
+    except Exception:
+        # The headline renderer is optional for the store: a record must never
+        # fail to save because LaTeX rendering had a problem.
+        headline = fallback_headline(abstract.text)
+    return storable(headline)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,154 +201,6 @@ class StoreData:
     searches: dict[str, SavedSearch] = field(default_factory=dict)
     #: abstract id -> {tag: when it was added}
     tags: dict[str, dict[str, float]] = field(default_factory=dict)
-
-
-# Write operations. UserData queues these; Store.apply writes a batch of them in one
-# transaction and returns one result per operation.
-
-
-@dataclass(frozen=True, slots=True)
-class SetBookmark:
-    abstract_id: str
-    on: bool
-    snapshot: Snapshot | None
-    at: float
-
-
-@dataclass(frozen=True, slots=True)
-class SetDismissed:
-    """Dismiss ("not interested") or un-dismiss an abstract; kept with a snapshot like a
-    bookmark, so it survives the abstract's file changing."""
-
-    abstract_id: str
-    on: bool
-    snapshot: Snapshot | None
-    at: float
-
-
-@dataclass(frozen=True, slots=True)
-class SetTag:
-    """Put `tag` on an abstract (`on`) or take it off. One (abstract, tag) pair per
-    operation: two instances changing different pairs never undo each other's."""
-
-    abstract_id: str
-    tag: str
-    on: bool
-    snapshot: Snapshot | None
-    at: float
-
-
-@dataclass(frozen=True, slots=True)
-class SetRead:
-    abstract_id: str
-    on: bool
-    at: float
-
-
-@dataclass(frozen=True, slots=True)
-class SaveNote:
-    """Save `text` as the note; `base_version` is the version the text was based on (0: none)."""
-
-    abstract_id: str
-    text: str
-    snapshot: Snapshot | None
-    base_version: int
-    at: float
-    origin: str = "other instance"
-
-
-@dataclass(frozen=True, slots=True)
-class DeleteNote:
-    abstract_id: str
-    base_version: int
-
-
-@dataclass(frozen=True, slots=True)
-class SetState:
-    key: str
-    value: str
-    at: float
-
-
-@dataclass(frozen=True, slots=True)
-class Reattach:
-    """Move every record of `old_id` to `new_id`, remembering the old id."""
-
-    old_id: str
-    new_id: str
-    snapshot: Snapshot | None
-    at: float
-
-
-@dataclass(frozen=True, slots=True)
-class DismissConflict:
-    """Remove one conflict copy: an explicit user action, the only way a copy goes away."""
-
-    copy_id: int
-
-
-@dataclass(frozen=True, slots=True)
-class SaveSearch:
-    """Save a search under `name`. `expected` is the (query, sort) the user saw under that
-    name (None: no search of that name), so one saved meanwhile elsewhere is kept."""
-
-    name: str
-    query: str
-    sort: str
-    at: float
-    expected: tuple[str, str] | None
-
-
-@dataclass(frozen=True, slots=True)
-class RenameSearch:
-    """Rename a saved search to hold `query` and `sort` (what the user sees: a change of
-    it still queued is folded in). `expected` is what the database held as far as the
-    user knew; a search changed elsewhere meanwhile keeps its name and that change."""
-
-    old: str
-    new: str
-    query: str
-    sort: str
-    at: float
-    expected: tuple[str, str] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class DeleteSearch:
-    """Delete a saved search, unless it no longer holds `expected` (changed elsewhere)."""
-
-    name: str
-    expected: tuple[str, str] | None
-
-
-Operation = (
-    SetBookmark
-    | SetRead
-    | SaveNote
-    | DeleteNote
-    | SetState
-    | Reattach
-    | DismissConflict
-    | SaveSearch
-    | RenameSearch
-    | DeleteSearch
-    | SetTag
-    | SetDismissed
-)
-
-
-@dataclass(frozen=True, slots=True)
-class OpResult:
-    """The outcome of one operation. `version` is the note version now stored (notes only);
-    `conflict` is the copy kept when another writer got there first."""
-
-    op: Operation
-    version: int = 0
-    conflict: ConflictCopy | None = None
-    #: Saved searches only: what the database now holds for each name key it touched
-    #: (None: nothing), for memory to mirror; and a message when it differs from the request.
-    searches: tuple[tuple[str, SavedSearch | None], ...] = ()
-    message: str = ""
 
 
 # Events UserData reports to its listener (from the writer thread).

@@ -21,30 +21,59 @@ from typing import Any
 
 from tui.fileio import write_text_atomically
 from tui.store.export import FORMAT, FORMAT_VERSION, snapshot_fields
-from tui.store.records import (
-    DeleteNote,
-    DeleteSearch,
-    DismissConflict,
-    Operation,
-    Reattach,
-    RenameSearch,
-    SaveNote,
-    SaveSearch,
-    SetBookmark,
-    SetDismissed,
-    SetRead,
-    SetState,
-    SetTag,
-    Snapshot,
-)
+from tui.store.operations import Operation
+from tui.store.records import Snapshot
 from tui.store.schema import SCHEMA_VERSION
 
 PREFIX = "abstracts-unsaved-"
-# A mark kept with a snapshot: the export section it goes to, and its removal's kind.
-_MARKS: dict[type, tuple[str, str]] = {
-    SetBookmark: ("bookmarks", "bookmark"),
-    SetDismissed: ("dismissals", "dismissal"),
-}
+
+
+class RescueDoc:
+    """A JSON export document being filled with pending operations (see `Operation.rescue`).
+
+    `base_version(id)` is the database version a pending note text was based on; it is
+    written as `base_version`, so importing the file into the same store replaces the
+    note when nobody changed it since (otherwise both are kept).
+    """
+
+    def __init__(
+        self, snapshots: Mapping[str, Snapshot], base_version: Callable[[str], int], reason: str
+    ) -> None:
+        self._snapshots = snapshots
+        self.base_version = base_version
+        self.records: dict[str, Snapshot] = {}
+        self.state: dict[str, str] = {}
+        self.doc: dict[str, Any] = {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "schema": SCHEMA_VERSION,
+            "exported": time.time(),
+            "rescue": reason,
+            "records": [],
+            "bookmarks": [],
+            "dismissals": [],
+            "reads": [],
+            "notes": [],
+            "aliases": [],
+            "state": self.state,
+            "tags": [],
+            "saved_searches": [],
+            "unsaved_removals": [],
+        }
+
+    def keep(self, abstract_id: str, snap: Snapshot | None) -> None:
+        """Keep the record of `abstract_id`: `snap`, else the one memory holds."""
+        snap = snap or self._snapshots.get(abstract_id)
+        if snap is not None:
+            self.records[abstract_id] = snap
+
+    def add(self, section: str, entry: dict[str, Any]) -> None:
+        """Add an entry to a section of the export (`bookmarks`, `notes`...)."""
+        self.doc[section].append(entry)
+
+    def removal(self, entry: dict[str, Any]) -> None:
+        """List a removal, which an import cannot express, under `unsaved_removals`."""
+        self.doc["unsaved_removals"].append(entry)
 
 
 def rescue_document(
@@ -53,87 +82,12 @@ def rescue_document(
     base_version: Callable[[str], int],
     reason: str,
 ) -> dict[str, Any]:
-    """The pending `ops` as a JSON export document.
-
-    `base_version(id)` is the database version a pending note text was based on;
-    it is written as `base_version`, so importing the file into the same store
-    replaces the note when nobody changed it since (otherwise both are kept).
-    """
-    records: dict[str, Snapshot] = {}
-    doc: dict[str, Any] = {
-        "format": FORMAT,
-        "version": FORMAT_VERSION,
-        "schema": SCHEMA_VERSION,
-        "exported": time.time(),
-        "rescue": reason,
-        "records": [],
-        "bookmarks": [],
-        "dismissals": [],
-        "reads": [],
-        "notes": [],
-        "aliases": [],
-        "state": {},
-        "tags": [],
-        "saved_searches": [],
-        "unsaved_removals": [],
-    }
-    removals: list[dict[str, Any]] = doc["unsaved_removals"]
-
-    def keep(abstract_id: str, snap: Snapshot | None) -> None:
-        snap = snap or snapshots.get(abstract_id)
-        if snap is not None:
-            records[abstract_id] = snap
-
+    """The pending `ops` as a JSON export document (see `RescueDoc`)."""
+    doc = RescueDoc(snapshots, base_version, reason)
     for op in ops:
-        if isinstance(op, SetBookmark | SetDismissed):
-            section, kind = _MARKS[type(op)]
-            if op.on:
-                keep(op.abstract_id, op.snapshot)
-                doc[section].append({"id": op.abstract_id, "created": op.at})
-            else:
-                removals.append({"kind": kind, "id": op.abstract_id})
-        elif isinstance(op, SetTag):
-            if op.on:
-                keep(op.abstract_id, op.snapshot)
-                doc["tags"].append({"id": op.abstract_id, "tag": op.tag, "created": op.at})
-            else:
-                removals.append({"kind": "tag", "id": op.abstract_id, "tag": op.tag})
-        elif isinstance(op, SetRead):
-            if op.on:
-                doc["reads"].append({"id": op.abstract_id, "read_at": op.at})
-            else:
-                removals.append({"kind": "read", "id": op.abstract_id})
-        elif isinstance(op, SaveNote):
-            keep(op.abstract_id, op.snapshot)
-            base = base_version(op.abstract_id)
-            doc["notes"].append(
-                {
-                    "id": op.abstract_id,
-                    "text": op.text,
-                    "version": base,
-                    "base_version": base,
-                    "updated": op.at,
-                }
-            )
-        elif isinstance(op, DeleteNote):
-            removals.append({"kind": "note", "id": op.abstract_id})
-        elif isinstance(op, DismissConflict):
-            removals.append({"kind": "conflict_copy", "copy_id": op.copy_id})
-        elif isinstance(op, SetState):
-            doc["state"][op.key] = op.value
-        elif isinstance(op, Reattach):
-            keep(op.new_id, op.snapshot)
-            doc["aliases"].append({"old_id": op.old_id, "new_id": op.new_id})
-        elif isinstance(op, SaveSearch | RenameSearch):
-            name = op.name if isinstance(op, SaveSearch) else op.new
-            search = {"name": name, "query": op.query, "sort": op.sort, "updated": op.at}
-            doc["saved_searches"].append(search)
-            if isinstance(op, RenameSearch):
-                removals.append({"kind": "saved_search", "name": op.old})
-        elif isinstance(op, DeleteSearch):
-            removals.append({"kind": "saved_search", "name": op.name})
-    doc["records"] = [{"id": i, **snapshot_fields(s)} for i, s in sorted(records.items())]
-    return doc
+        op.rescue(doc)
+    doc.doc["records"] = [{"id": i, **snapshot_fields(s)} for i, s in sorted(doc.records.items())]
+    return doc.doc
 
 
 def rescue_dirs(data_dir: Path) -> list[Path]:

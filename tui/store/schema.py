@@ -7,6 +7,8 @@ the abstract snapshots into one `records` table. Version 3 adds tags, dismissals
 ("not interested", for the taste feed) and saved searches. Version 4 keeps what the
 source said of each record's paper (title, authors, ids, links: `Paper.to_json()` as
 JSON text, NULL for a conference paragraph) in a `paper` column of `records`.
+Version 5 makes every table STRICT (see `strict.py`), so a value of the wrong type is
+refused when written rather than checked on every load.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from functools import cache
 
-SCHEMA_VERSION = 4
+from tui.store.strict import V5_TABLES, v4_to_v5
+
+SCHEMA_VERSION = 5
 
 _V2_TABLES = (
     """CREATE TABLE records(
@@ -108,8 +112,8 @@ def _v1_to_v2(conn: sqlite3.Connection) -> None:
     conn.execute("DROP TABLE notes_v1")
 
 
-def _create_v4(conn: sqlite3.Connection) -> None:
-    for statement in _V4_TABLES:
+def _create_v5(conn: sqlite3.Connection) -> None:
+    for statement in V5_TABLES:
         conn.execute(statement)
 
 
@@ -123,17 +127,23 @@ def _v3_to_v4(conn: sqlite3.Connection) -> None:
         conn.execute(statement)
 
 
+#: A step of migration; it may return the values it had to replace (see `strict.py`).
+Step = Callable[[sqlite3.Connection], list[str] | None]
+
 # MIGRATIONS[v] takes a database at version v to the next one; 0 is a new file.
-MIGRATIONS: dict[int, tuple[int, Callable[[sqlite3.Connection], None]]] = {
-    0: (4, _create_v4),
+MIGRATIONS: dict[int, tuple[int, Step]] = {
+    0: (5, _create_v5),
     1: (2, _v1_to_v2),
     2: (3, _v2_to_v3),
     3: (4, _v3_to_v4),
+    4: (5, v4_to_v5),
 }
 
 
-def migrate(conn: sqlite3.Connection) -> int:
+def migrate(conn: sqlite3.Connection, replaced: list[str] | None = None) -> int:
     """Bring the database to SCHEMA_VERSION in one transaction; returns the version found.
+    A value a step had to replace is described in `replaced`. On any error, the
+    transaction is rolled back and the database left as it was.
 
     The version is read again inside the write transaction, so two processes opening
     a new file at once migrate it exactly once.
@@ -144,7 +154,9 @@ def migrate(conn: sqlite3.Connection) -> int:
         version = found
         while version < SCHEMA_VERSION:
             target, step = MIGRATIONS[version]
-            step(conn)
+            lines = step(conn)
+            if replaced is not None and lines:
+                replaced += lines
             version = target
         if version != found:
             conn.execute(f"PRAGMA user_version = {version}")
@@ -162,6 +174,7 @@ KNOWN_SCHEMAS: dict[int, Sequence[str]] = {
     2: _V2_TABLES,
     3: _V3_TABLES,
     4: _V4_TABLES,
+    5: V5_TABLES,
 }
 
 

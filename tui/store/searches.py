@@ -10,28 +10,22 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from tui.store.loading import as_text
 from tui.store.names import free_name, name_key, sort_of
-from tui.store.records import (
-    DeleteSearch,
-    OpResult,
-    RenameSearch,
-    SavedSearch,
-    SaveSearch,
-)
+from tui.store.records import SavedSearch
 
-#: A saved search as the database holds it: (name, query, sort, created, updated).
-_Row = tuple[str, str, str, float, float]
+#: What a saved-search write touched: each name key and what the database now holds
+#: there (None: nothing), and a message when that differs from what was asked.
+Touched = tuple[tuple[tuple[str, SavedSearch | None], ...], str]
 
 
-def _rows(conn: sqlite3.Connection) -> dict[str, _Row]:
-    """key -> the row of every saved search in the database."""
-    out: dict[str, _Row] = {}
-    for name, query, sort, created, updated in conn.execute(
+def _rows(conn: sqlite3.Connection) -> dict[str, SavedSearch]:
+    """key -> every saved search in the database (of two names differing only in case,
+    which abstracts never writes, the first)."""
+    out: dict[str, SavedSearch] = {}
+    for row in conn.execute(
         "SELECT name, query, sort, created, updated FROM saved_searches ORDER BY rowid"
     ):
-        shown = as_text(name)
-        out.setdefault(name_key(shown), (shown, as_text(query), as_text(sort), created, updated))
+        out.setdefault(name_key(row[0]), SavedSearch(*row))
     return out
 
 
@@ -47,87 +41,97 @@ def _time(value: object, default: float) -> float:
     return float(value) if ok else default  # type: ignore[arg-type]
 
 
-def _stored(row: _Row) -> SavedSearch:
-    """A row another instance wrote, as reading the database shows it (an unreadable
-    time as 0, see `loading.RowReader.time`)."""
-    return SavedSearch(row[0], row[1], row[2], _time(row[3], 0.0), _time(row[4], 0.0))
+def _drop(conn: sqlite3.Connection, row: SavedSearch) -> None:
+    conn.execute("DELETE FROM saved_searches WHERE name = ?", (row.name,))
 
 
-def apply_search_op(
-    conn: sqlite3.Connection, op: SaveSearch | RenameSearch | DeleteSearch
-) -> OpResult:
-    """Apply one saved-search operation; the result says what the database now holds."""
+def save(
+    conn: sqlite3.Connection,
+    name: str,
+    query: str,
+    sort: str,
+    at: float,
+    expected: tuple[str, str] | None,
+) -> Touched:
+    """Save `query` under `name`, unless the search of that name is no longer `expected`
+    (None: none) nor this one: then both are kept, this one under a free name."""
     rows = _rows(conn)
-    if isinstance(op, SaveSearch):
-        return _save(conn, op, rows)
-    if isinstance(op, RenameSearch):
-        return _rename(conn, op, rows)
-    key = name_key(op.name)
+    key = name_key(name)
     found = rows.get(key)
-    if found is None:
-        return OpResult(op, searches=((key, None),))
-    if (found[1], found[2]) != op.expected:
-        return OpResult(
-            op,
-            searches=((key, _stored(found)),),
-            message=f"The saved search “{found[0]}” was changed in another instance since "
-            "you saw it, so it was kept, not deleted.",
-        )
-    conn.execute("DELETE FROM saved_searches WHERE name = ?", (found[0],))
-    return OpResult(op, searches=((key, None),))
-
-
-def _save(conn: sqlite3.Connection, op: SaveSearch, rows: dict[str, _Row]) -> OpResult:
-    key = name_key(op.name)
-    found = rows.get(key)
-    if found is None or (found[1], found[2]) in (op.expected, (op.query, op.sort)):
-        created = op.at if found is None else _time(found[3], op.at)
+    if found is None or (found.query, found.sort) in (expected, (query, sort)):
+        created = at if found is None else found.created
         if found is not None:
-            conn.execute("DELETE FROM saved_searches WHERE name = ?", (found[0],))
-        row = SavedSearch(op.name, op.query, op.sort, created, op.at)
+            _drop(conn, found)
+        row = SavedSearch(name, query, sort, created, at)
         _put(conn, row)
-        return OpResult(op, searches=((key, row),))
+        return ((key, row),), ""
     # Saved (or changed) under this name elsewhere since the user looked: keep both.
-    name = free_name(op.name, rows)
-    row = SavedSearch(name, op.query, op.sort, op.at, op.at)
+    free = free_name(name, rows)
+    row = SavedSearch(free, query, sort, at, at)
     _put(conn, row)
-    return OpResult(
-        op,
-        searches=((key, _stored(found)), (name_key(name), row)),
-        message=f"A saved search “{found[0]}” was also saved in another instance; both are "
-        f"kept: yours is “{name}”.",
+    return (
+        ((key, found), (name_key(free), row)),
+        f"A saved search “{found.name}” was also saved in another instance; both are "
+        f"kept: yours is “{free}”.",
     )
 
 
-def _rename(conn: sqlite3.Connection, op: RenameSearch, rows: dict[str, _Row]) -> OpResult:
-    old, new = name_key(op.old), name_key(op.new)
-    found = rows.get(old)
-    ours = (op.query, op.sort)
-    moves = found is not None and (found[1], found[2]) in (op.expected, ours)
+def rename(
+    conn: sqlite3.Connection,
+    old: str,
+    new: str,
+    query: str,
+    sort: str,
+    at: float,
+    expected: tuple[str, str] | None,
+) -> Touched:
+    """Rename `old` to `new`, holding `query` and `sort`; a search changed elsewhere
+    meanwhile (no longer `expected`) keeps its name, and one made elsewhere under `new`
+    keeps that name (ours takes a free one)."""
+    rows = _rows(conn)
+    old_key, new_key = name_key(old), name_key(new)
+    found = rows.get(old_key)
+    moves = found is not None and (found.query, found.sort) in (expected, (query, sort))
     if moves:
         assert found is not None
-        conn.execute("DELETE FROM saved_searches WHERE name = ?", (found[0],))
-        del rows[old]
-    target = free_name(op.new, rows)
-    created = _time(found[3], op.at) if moves and found is not None else op.at
-    row = SavedSearch(target, op.query, op.sort, created, op.at)
+        _drop(conn, found)
+        del rows[old_key]
+    target = free_name(new, rows)
+    created = found.created if moves and found is not None else at
+    row = SavedSearch(target, query, sort, created, at)
     _put(conn, row)
     touched: list[tuple[str, SavedSearch | None]] = []
     messages = []
     if found is not None and not moves:
         # Changed elsewhere since the user saw it: that version keeps its name.
-        touched.append((old, _stored(found)))
-        messages.append(f"“{found[0]}” was changed in another instance; that version is kept.")
-    elif old != name_key(target):
-        touched.append((old, None))
-    if name_key(target) != new:
+        touched.append((old_key, found))
+        messages.append(f"“{found.name}” was changed in another instance; that version is kept.")
+    elif old_key != name_key(target):
+        touched.append((old_key, None))
+    if name_key(target) != new_key:
         # Memory showed the user's search under `new`: the database holds another's there.
-        touched.append((new, _stored(rows[new])))
-        messages.append(f"“{op.new}” was taken in another instance meanwhile.")
+        touched.append((new_key, rows[new_key]))
+        messages.append(f"“{new}” was taken in another instance meanwhile.")
     touched.append((name_key(target), row))
     if messages:
         messages.append(f"Your search is saved as “{target}”.")
-    return OpResult(op, searches=tuple(touched), message=" ".join(messages))
+    return tuple(touched), " ".join(messages)
+
+
+def delete(conn: sqlite3.Connection, name: str, expected: tuple[str, str] | None) -> Touched:
+    """Delete the search `name`, unless it no longer holds `expected` (changed elsewhere)."""
+    key = name_key(name)
+    found = _rows(conn).get(key)
+    if found is None:
+        return ((key, None),), ""
+    if (found.query, found.sort) != expected:
+        return (
+            ((key, found),),
+            f"The saved search “{found.name}” was changed in another instance since "
+            "you saw it, so it was kept, not deleted.",
+        )
+    _drop(conn, found)
+    return ((key, None),), ""
 
 
 def import_search(conn: sqlite3.Connection, entry: dict[str, Any], now: float) -> str | None:
@@ -139,7 +143,7 @@ def import_search(conn: sqlite3.Connection, entry: dict[str, Any], now: float) -
     key = name_key(name)
     for other_key, row in rows.items():
         same_name = other_key == key or other_key.startswith(key + " (")
-        if same_name and (row[1], sort_of(row[2])) == (query, sort):
+        if same_name and (row.query, sort_of(row.sort)) == (query, sort):
             return None
     stored = free_name(name, rows)
     created = _time(entry.get("created"), now)

@@ -12,6 +12,9 @@ Closing with changes that cannot be committed writes them to a rescue file (see
 
 Listener events are called from the writer thread (and, for a rescue file, from the
 thread that calls `close`); the UI marshals them to its loop.
+
+`UserData` is a facade over three parts that share one lock: `memory` (what is
+shown), `writer` (the queue and its thread) and `searches` (saved-search writes).
 """
 
 from __future__ import annotations
@@ -26,14 +29,10 @@ from tui.corpus.model import Abstract, Corpus
 from tui.store.attach import Ambiguity, AttachReport, Orphan, Reattachment, match_orphans
 from tui.store.db import Store, StoreUnavailable
 from tui.store.export import document_text
-from tui.store.records import (
-    ConflictDetected,
+from tui.store.memory import Memory
+from tui.store.operations import (
     DeleteNote,
     DismissConflict,
-    NoteRecord,
-    Notice,
-    Operation,
-    OrphanReattached,
     Reattach,
     SaveNote,
     SetBookmark,
@@ -41,22 +40,66 @@ from tui.store.records import (
     SetRead,
     SetState,
     SetTag,
+)
+from tui.store.records import (
+    ConflictDetected,
+    NoteRecord,
+    Notice,
+    OrphanReattached,
     Snapshot,
     StoreData,
 )
 from tui.store.rescue import rescue_dirs, rescue_document, write_rescue_file
-from tui.store.searchdata import SavedSearchWrites
+from tui.store.searchdata import SavedSearches
+from tui.store.writer import Listener, Writer
 
 
-class UserData(SavedSearchWrites):
+class UserData:
     """Bookmarks, read state, notes, saved searches and UI state; implements the search
     `PersonalData` protocol."""
 
-    # Defaults read before Writer.__init__ starts the writer thread; no __init__ of its
-    # own, so the constructor's signature is written once (in Writer).
-    _corpus: Corpus | None = None
-    #: The rescue file written for changes that could not be saved, or None.
-    rescue_path: Path | None = None
+    def __init__(
+        self,
+        directory: Path,
+        store: Store | None,
+        data: StoreData,
+        notices: list[str],
+        retry_initial: float,
+        retry_max: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.memory = memory = Memory()
+        memory.merge(data, frozenset())
+        self.writer = Writer(memory, directory, store, notices, retry_initial, retry_max, clock)
+        self.searches = searches = SavedSearches(memory, self.writer)
+        #: The rescue file written for changes that could not be saved, or None.
+        self.rescue_path: Path | None = None
+        # Reads answer from memory: its methods, bound once (the list asks per row).
+        self.bookmarked_ids = memory.bookmarked_ids
+        self.dismissed_ids = memory.dismissed_ids
+        self.read_ids = memory.read_ids
+        self.noted_ids = memory.noted_ids
+        self.note_items = memory.note_items
+        self.is_bookmarked = memory.is_bookmarked
+        self.is_dismissed = memory.is_dismissed
+        self.is_read = memory.is_read
+        self.note = memory.note
+        self.read_at = memory.read_at
+        self.snapshot = memory.snapshot
+        self.tags_of = memory.tags_of
+        self.tags_by_id = memory.tags_by_id
+        self.tag_index = memory.tag_index
+        self.tag_counts = memory.tag_counts
+        self.conflict_copies = memory.conflict_copies
+        self.aliases = memory.aliases
+        self.saved_searches = memory.saved_searches
+        self.saved_search = memory.saved_search
+        self.save_search = searches.save_search
+        self.rename_search = searches.rename_search
+        self.delete_search = searches.delete_search
+        self.refresh = self.writer.refresh
+        self.wake = self.writer.wake
+        self.writer.start()
 
     @classmethod
     def open(
@@ -91,29 +134,86 @@ class UserData(SavedSearchWrites):
             )
         return cls(data_dir, store, data, notices, retry_initial, retry_max, clock)
 
+    # The writer's state
+
+    @property
+    def directory(self) -> Path:
+        """The data directory."""
+        return self.writer.directory
+
+    @property
+    def notices(self) -> list[str]:
+        """User-facing messages from opening (corrupt file set aside, read-only, unwritable)."""
+        return self.writer.notices
+
+    @property
+    def listener(self) -> Listener | None:
+        """Called (from the writer thread) with every StoreEvent; set by the UI."""
+        return self.writer.listener
+
+    @listener.setter
+    def listener(self, listener: Listener | None) -> None:
+        self.writer.listener = listener
+
+    @property
+    def saving_available(self) -> bool:
+        """False while writes are failing (or the store is read-only)."""
+        return self.writer.saving_available
+
+    @property
+    def pending_count(self) -> int:
+        """Changes made in memory and not yet committed to the database."""
+        return self.writer.pending_count
+
+    @property
+    def last_error(self) -> str:
+        """Why saving is unavailable, ready to show; empty when saving works."""
+        return self.writer.last_error
+
+    @property
+    def bulk_saving(self) -> bool:
+        """True from a bulk step (tagging or marking many abstracts at once) until the
+        transaction holding it has committed."""
+        return self.writer.bulk_saving
+
+    @property
+    def retry_at(self) -> float | None:
+        """When, on the writer's clock, a failed write is next tried; None when none waits."""
+        return self.writer.retry_at
+
+    @property
+    def refresh_problem(self) -> str:
+        """Why the last `refresh` could not read the database ("" when it could)."""
+        return self.writer.refresh_problem
+
+    @property
+    def lost_file_rescue(self) -> Path | None:
+        """The rescue file written when the database file was replaced under the app."""
+        return self.writer.lost_file_rescue
+
     # Writes: memory now, disk in the background
 
     def set_bookmark(self, abstract: Abstract, on: bool) -> None:
         """Bookmark (or un-bookmark) an abstract."""
         snap = Snapshot.of(abstract) if on else None
-        with self._lock:
-            self._set_bookmark_memory(abstract.id, on, snap)
-            self._queue(("bookmark", abstract.id), SetBookmark(abstract.id, on, snap, time.time()))
+        with self.memory.lock:
+            self.memory.set_bookmark(abstract.id, on, snap)
+            self.writer.queue(SetBookmark(abstract.id, on, snap, time.time()))
 
     def set_dismissed(self, abstract: Abstract, on: bool) -> None:
         """Dismiss ("not interested") or un-dismiss an abstract; kept like a bookmark."""
         snap = Snapshot.of(abstract) if on else None
-        with self._lock:
-            self._set_dismissed_memory(abstract.id, on, snap)
-            self._queue(("dismiss", abstract.id), SetDismissed(abstract.id, on, snap, time.time()))
+        with self.memory.lock:
+            self.memory.set_dismissed(abstract.id, on, snap)
+            self.writer.queue(SetDismissed(abstract.id, on, snap, time.time()))
 
     def set_read(self, abstracts: Iterable[Abstract], on: bool) -> None:
         """Mark many abstracts read (or unread) at once; one memory update, one transaction."""
         now = time.time()
-        with self._lock:
+        with self.memory.lock:
             ids = [a.id for a in abstracts]
-            self._set_read_memory(ids, on, now)
-            self._queue_many((("read", i), SetRead(i, on, now)) for i in ids)
+            self.memory.set_read(ids, on, now)
+            self.writer.queue_many([SetRead(i, on, now) for i in ids])
 
     def set_tags(
         self, on: Iterable[tuple[str, str]] = (), off: Iterable[tuple[str, str]] = ()
@@ -123,128 +223,117 @@ class UserData(SavedSearchWrites):
         Pairs already as asked are skipped.
 
         The record of a newly tagged abstract is made on the writer's thread (see
-        `_completed`): making 100,000 of them took seconds, tagging a list must not.
+        `SetTag.completed`): making 100,000 of them took seconds, tagging a list must not.
         """
         now = time.time()
-        with self._lock:
-            tags = self._tags
-            on = [p for p in on if p[1] not in tags.get(p[0], ())]
-            off = [p for p in off if p[1] in tags.get(p[0], ())]
-            self._set_tags_memory(on, off)
-            self._queue_many(
-                [(_tag_key(i, t), SetTag(i, t, False, None, now)) for i, t in off]
-                + [(_tag_key(i, t), SetTag(i, t, True, None, now)) for i, t in on]
+        with self.memory.lock:
+            added, removed = self.memory.set_tags(on, off)
+            self.writer.queue_many(
+                [SetTag(i, t, False, None, now) for i, t in removed]
+                + [SetTag(i, t, True, None, now) for i, t in added]
             )
-
-    def _completed(self, op: Operation) -> Operation:
-        # A tagged abstract keeps a record, as a bookmarked one does. One kept already
-        # still describes it (its id is the hash of its text); an id not loaded (an
-        # orphan's tag being renamed) keeps the one it has.
-        if not isinstance(op, SetTag) or not op.on or op.abstract_id in self._records:
-            return op
-        abstract = self._corpus.by_id.get(op.abstract_id) if self._corpus is not None else None
-        if abstract is None:
-            return op
-        snap = Snapshot.of(abstract)
-        self._records[op.abstract_id] = snap
-        return replace(op, snapshot=snap)
 
     def save_note(self, abstract: Abstract, text: str) -> None:
         """Save the note of an abstract (call it while typing, debounced, and on close)."""
-        with self._lock:
-            current = self._notes.get(abstract.id)
+        memory = self.memory
+        with memory.lock:
+            current = memory.note(abstract.id)
             if current == text or (current is None and not text.strip()):
                 return  # unchanged, or an editor opened and closed without typing
             snap = Snapshot.of(abstract)
-            self._save_note_memory(abstract.id, text, snap, time.time())
-            self._queue(("note", abstract.id), SaveNote(abstract.id, text, snap, 0, time.time()))
+            memory.save_note(abstract.id, text, snap, time.time())
+            self.writer.queue(SaveNote(abstract.id, text, snap, 0, time.time()))
 
     def delete_note(self, abstract_id: str) -> None:
         """Delete a note: an explicit user action, the only way a note goes away."""
-        with self._lock:
-            if abstract_id not in self._notes:
+        with self.memory.lock:
+            if self.memory.note(abstract_id) is None:
                 return
-            self._delete_note_memory(abstract_id)
-            self._queue(("note", abstract_id), DeleteNote(abstract_id, 0))
+            self.memory.delete_note(abstract_id)
+            self.writer.queue(DeleteNote(abstract_id, 0))
 
     def set_state(self, key: str, value: str) -> None:
         """Remember a piece of UI state (for resume), e.g. keyed by the corpus fingerprint."""
-        with self._lock:
-            if self._state.get(key) == value:
+        memory = self.memory
+        with memory.lock:
+            if memory.state.get(key) == value:
                 return
-            self._state = {**self._state, key: value}
-            self._queue(("state", key), SetState(key, value, time.time()))
+            memory.state = {**memory.state, key: value}
+            self.writer.queue(SetState(key, value, time.time()))
 
     def get_state(self, key: str) -> str | None:
         """A value stored with `set_state`, or None."""
-        return self._state.get(key)
+        return self.memory.state.get(key)
 
     def dismiss_conflict(self, copy_id: int) -> bool:
         """Remove a kept conflict copy: an explicit user action, the only way one goes away.
 
         False when no copy has that id (already dismissed, here or in another instance).
         """
-        with self._lock:
-            if not self._dismiss_memory(copy_id):
+        with self.memory.lock:
+            if not self.memory.dismiss_conflict(copy_id):
                 return False
-            self._queue(("conflict", str(copy_id)), DismissConflict(copy_id))
+            self.writer.queue(DismissConflict(copy_id))
             return True
 
     # Orphans
 
     def attach(self, corpus: Corpus) -> AttachReport:
         """Note which abstracts are loaded and re-attach orphans that match one closely."""
-        with self._lock:
-            self._corpus = corpus
-            self._loaded = frozenset(corpus.by_id)
+        memory = self.memory
+        with memory.lock:
+            memory.corpus = corpus
+            memory.loaded = frozenset(corpus.by_id)
             snapshots = {
-                o.id: o.snapshot for o in self._orphans(dismissed=True) if o.snapshot is not None
+                o.id: o.snapshot for o in memory.orphans(dismissed=True) if o.snapshot is not None
             }
         texts = {i: snap.text for i, snap in snapshots.items()}
         papers = {i: snap.paper for i, snap in snapshots.items() if snap.paper is not None}
         moved, unsure = match_orphans(texts, corpus, papers)
-        with self._lock:
+        with memory.lock:
             for m in moved:
                 self._reattach(m.old_id, corpus.by_id[m.new_id])
-            return AttachReport(moved, unsure, self._orphans())
+            return AttachReport(moved, unsure, memory.orphans())
 
     def resolve(self, orphan_id: str, chosen_abstract_id: str) -> Reattachment:
         """Re-attach an orphan to the abstract the user chose (after an ambiguous match)."""
-        with self._lock:
-            if self._corpus is None or chosen_abstract_id not in self._corpus.by_id:
+        corpus = self.memory.corpus
+        with self.memory.lock:
+            if corpus is None or chosen_abstract_id not in corpus.by_id:
                 raise KeyError(chosen_abstract_id)
-            self._reattach(orphan_id, self._corpus.by_id[chosen_abstract_id])
+            self._reattach(orphan_id, corpus.by_id[chosen_abstract_id])
         return Reattachment(orphan_id, chosen_abstract_id, 0.0)
 
     def orphans(self) -> list[Orphan]:
         """Records whose abstract is not loaded (empty until `attach` is called)."""
-        with self._lock:
-            return self._orphans()
+        with self.memory.lock:
+            return self.memory.orphans()
 
     def _reattach(self, old_id: str, target: Abstract) -> None:
         snap, new_id = Snapshot.of(target), target.id
-        note_moves = old_id in self._notes and new_id not in self._notes
-        self._move_memory(old_id, new_id, snap)
+        memory, writer = self.memory, self.writer
+        note_moves = memory.note(old_id) is not None and memory.note(new_id) is None
+        memory.move(old_id, new_id, snap)
         # An unsaved edit of a note that moves to an empty target is re-keyed to the new
         # id and queued after the move: saved under the old id in the same batch, it
         # would leave the new id's base version stale and report a false conflict.
         # (When the target has its own note, the edit is saved under the old id first
         # and the move then keeps it as a conflict copy.)
-        pending = self._pending.get(("note", old_id))
-        rekey = note_moves and isinstance(pending, SaveNote)
-        if rekey:
-            del self._pending[("note", old_id)]
-        self._queue(("reattach", old_id), Reattach(old_id, new_id, snap, time.time()))
-        if rekey:
-            assert isinstance(pending, SaveNote)
-            moved = replace(pending, abstract_id=new_id, snapshot=snap)
-            self._queue(("note", new_id), moved)
+        pending = writer.queued(("note", old_id)) if note_moves else None
+        if isinstance(pending, SaveNote):
+            writer.unqueue(("note", old_id))
+            writer.queue(
+                Reattach(old_id, new_id, snap, time.time()),
+                replace(pending, abstract_id=new_id, snapshot=snap),
+            )
+        else:
+            writer.queue(Reattach(old_id, new_id, snap, time.time()))
 
     def notes(self) -> list[NoteRecord]:
         """Every note, newest first, each with its kept conflict copies (`conflicts`);
         an abstract whose note was deleted but has copies is listed with text ""."""
-        with self._lock:
-            return self._note_records()
+        with self.memory.lock:
+            return self.memory.note_records()
 
     # Saving and closing
 
@@ -254,7 +343,7 @@ class UserData(SavedSearchWrites):
         With `rescue`, changes still uncommitted then are also written to a rescue file
         (`rescue_path`); they stay queued and retried either way.
         """
-        done = self._wait_flushed(timeout)
+        done = self.writer.wait_flushed(timeout)
         if not done and rescue:
             self.write_rescue()
         return done
@@ -266,25 +355,27 @@ class UserData(SavedSearchWrites):
         returned (and kept in `rescue_path`, and reported as a `Notice`); None when
         everything was saved. Unsaved changes also stay readable here.
         """
-        store = self._store
-        if store is not None and store.file_change() is not None:
+        writer = self.writer
+        if writer.file_changed():
             # The file went with nothing left to commit: the refresh makes it again.
             self.refresh(timeout)
         # One immediate retry when saving is failing, rather than waiting the full timeout.
-        self._wait_flushed(timeout if self._saving else min(timeout, 1.0))
-        self._stop_writer(timeout)
+        writer.wait_flushed(timeout if writer.saving_available else min(timeout, 1.0))
+        writer.stop(timeout)
         path = self.write_rescue() if self.pending_count else None
-        self._close_store()
+        writer.close_store()
         return path
 
     def rescue_text(self) -> str | None:
         """The pending changes as an importable JSON export, or None when nothing is pending."""
-        with self._lock:
-            if not self._pending:
+        memory = self.memory
+        with memory.lock:
+            pending = self.writer.pending_ops()
+            if not pending:
                 return None
-            reason = self._last_error or "saving did not finish"
-            ops = [self._completed(op) for op in self._pending.values()]
-            doc = rescue_document(ops, self._records, self._base_version, reason)
+            reason = self.writer.last_error or "saving did not finish"
+            ops = [op.completed(memory) for op in pending]
+            doc = rescue_document(ops, memory.records, memory.base_version, reason)
         return document_text(doc)
 
     def write_rescue(self) -> Path | None:
@@ -309,13 +400,8 @@ class UserData(SavedSearchWrites):
                 f"Unsaved changes were written to {path}; import them with "
                 f"`abstracts import {quoted}`."
             )
-        self._emit([Notice(message)])
+        self.writer.emit([Notice(message)])
         return path
-
-
-def _tag_key(abstract_id: str, tag: str) -> tuple[str, str]:
-    # A tag holds no control character, so a tab cannot be part of either half.
-    return ("tag", f"{abstract_id}\t{tag}")
 
 
 def _read_only_load(data_dir: Path) -> StoreData:

@@ -1,10 +1,11 @@
-"""The background writer under `UserData`: a queue of operations, committed in batches.
+"""The background writer of `UserData`: a queue of operations, committed in batches.
 
-Writes change memory at once (see `memory.py`) and queue an operation here, keyed
-so a later edit of the same thing replaces the queued one (only the newest text of
-a note needs saving). One thread commits the queue in one transaction per batch. A
-failed batch (read-only directory, permission denied, disk full, locked) stays
-queued, is retried with backoff, and is never discarded.
+Writes change memory at once (see `memory.py`) and queue an operation here, under its
+`queue_key`, so a later edit of the same thing replaces the queued one (only the newest
+text of a note needs saving). One thread commits the queue in one transaction per
+batch and lets each operation settle memory (see `operations.py`). A failed batch
+(read-only directory, permission denied, disk full, locked) stays queued, is retried
+with backoff, and is never discarded.
 """
 
 from __future__ import annotations
@@ -13,30 +14,20 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from pathlib import Path
 
 from tui.store.db import Store
 from tui.store.memory import Memory
-from tui.store.names import name_key
+from tui.store.operations import Key, Operation
 from tui.store.records import (
     BulkSaved,
-    DeleteNote,
     Notice,
-    Operation,
-    Reattach,
-    RenameSearch,
     SaveFailed,
-    SaveNote,
     SavingRecovered,
-    SetRead,
-    SetTag,
-    StoreData,
     StoreEvent,
 )
 
 Listener = Callable[[StoreEvent], None]
-_Key = tuple[str, str]
 
 #: A step changing at least this many things at once is a bulk step: the UI says
 #: "saving…" until it is committed, and is told when it is.
@@ -49,20 +40,22 @@ class _Refresh:
         self.changed = False
 
 
-class Writer(Memory):
-    """Memory plus the queue of changes not yet committed and the thread that commits them."""
+class Writer:
+    """The queue of changes not yet committed to `store` and the thread that commits
+    them, bringing `memory` in line with each commit."""
 
     def __init__(
         self,
+        memory: Memory,
         directory: Path,
         store: Store | None,
-        data: StoreData,
         notices: list[str],
         retry_initial: float,
         retry_max: float,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        super().__init__()
+        self.memory = memory
+        self._lock = memory.lock
         self.directory = directory
         #: User-facing messages from opening (corrupt file set aside, read-only, unwritable).
         self.notices = notices
@@ -74,7 +67,7 @@ class Writer(Memory):
         # When a failed write is tried again is read on this clock (tests pass their own).
         self._clock = clock
         self._cond = threading.Condition(self._lock)
-        self._pending: dict[_Key, Operation] = {}
+        self._pending: dict[Key, Operation] = {}
         self._failures = 0
         self._retry_at = 0.0
         self._stopping = False
@@ -93,11 +86,18 @@ class Writer(Memory):
         self._bulk_changes = 0
         self._saving = store is not None and store.read_only is None
         self._last_error = "" if self._saving else (notices[-1] if notices else "")
-        self._merge(data, frozenset())
         self._thread = threading.Thread(target=self._run, name="abstracts-store", daemon=True)
+
+    def start(self) -> None:
+        """Start the thread that commits."""
         self._thread.start()
 
     # Status
+
+    @property
+    def store(self) -> Store | None:
+        """The open database; None until it could be opened (and after `close_store`)."""
+        return self._store
 
     @property
     def saving_available(self) -> bool:
@@ -122,16 +122,19 @@ class Writer(Memory):
         with self._lock:
             return self._bulk_seq > self._saved_seq
 
-    def _queue(self, key: _Key, op: Operation) -> None:
-        self._queue_many([(key, op)])
+    def queue(self, *ops: Operation) -> None:
+        """Queue `ops` (callers hold the lock)."""
+        self.queue_many(ops)
 
-    def _queue_many(self, items: Iterable[tuple[_Key, Operation]]) -> None:
+    def queue_many(self, ops: Iterable[Operation]) -> None:
+        """Queue `ops`, each replacing one queued under its key (callers hold the lock)."""
         # Newest wins and moves to the end: the queue holds what is still to be saved.
         # One wake-up for the whole batch (marking 100,000 abstracts read woke the
         # writer 100,000 times and took over half a second).
         pending = self._pending
         count = 0
-        for key, op in items:
+        for op in ops:
+            key = op.queue_key
             pending.pop(key, None)
             pending[key] = op
             count += 1
@@ -141,7 +144,25 @@ class Writer(Memory):
             self._bulk_changes += count
         self._cond.notify_all()
 
-    def _wait_flushed(self, timeout: float | None) -> bool:
+    def queued(self, key: Key) -> Operation | None:
+        """The operation queued under `key`, or None (callers hold the lock)."""
+        return self._pending.get(key)
+
+    def unqueue(self, key: Key) -> Operation | None:
+        """Take the operation queued under `key` out of the queue (callers hold the lock)."""
+        return self._pending.pop(key, None)
+
+    def requeue(self, op: Operation) -> None:
+        """Put `op` in place of the one queued under its key, keeping its place in the
+        queue (callers hold the lock)."""
+        self._pending[op.queue_key] = op
+
+    def pending_ops(self) -> list[Operation]:
+        """What is queued, oldest first (callers hold the lock)."""
+        return list(self._pending.values())
+
+    def wait_flushed(self, timeout: float | None) -> bool:
+        """Wait until the queue is empty; False when it was not within `timeout`."""
         deadline = None if timeout is None else time.monotonic() + timeout
         with self._cond:
             self._retry_at = 0.0  # retry now (used on quit): do not wait out a backoff
@@ -176,13 +197,20 @@ class Writer(Memory):
             return False
         return request.changed
 
-    def _stop_writer(self, timeout: float) -> None:
+    def stop(self, timeout: float) -> None:
+        """Stop the thread (what is queued stays queued)."""
         with self._cond:
             self._stopping = True
             self._cond.notify_all()
         self._thread.join(timeout)
 
-    def _close_store(self) -> None:
+    def file_changed(self) -> bool:
+        """Whether the database file was deleted, moved or replaced (see `lostfile`)."""
+        store = self._store
+        return store is not None and store.file_change() is not None
+
+    def close_store(self) -> None:
+        """Close the database (after `stop`)."""
         if self._store is not None:
             self._store.close()
             self._store = None
@@ -209,13 +237,14 @@ class Writer(Memory):
 
     def _write_batch(self) -> None:
         events: list[StoreEvent] = []
+        memory = self.memory
         try:
             store = self._ensure_store(events)
             with self._lock:
                 batch = list(self._pending.items())
-                ops = [self._with_base(op) for _, op in batch]
+                ops = [op.based(memory) for _, op in batch]
                 taken_seq = self._queued_seq
-            ops = [self._completed(op) for op in ops]  # outside the lock: may take a while
+            ops = [op.completed(memory) for op in ops]  # outside the lock: may take a while
             results = store.apply(ops)
         except Exception as e:  # sqlite3.Error, OSError, StoreError: all kept and retried
             with self._cond:
@@ -226,17 +255,14 @@ class Writer(Memory):
                 self._last_error = f"Saving is unavailable ({e}). Changes are kept and retried."
             if was_saving:
                 events.append(SaveFailed(self._last_error))
-            self._emit(events)
+            self.emit(events)
             return
         with self._cond:
             pending = self._pending
             for (key, sent), result in zip(batch, results, strict=True):
                 if pending.get(key) is sent:
                     del pending[key]
-                # A tag or a read mark changes nothing else once saved: skipping them keeps
-                # a bulk step's 100,000 results from costing a call each.
-                if not isinstance(sent, SetTag | SetRead):
-                    events += self._apply_result(result)
+                events += sent.settle(result, memory, self)
             recovered = not self._saving
             self._saving, self._failures, self._last_error = True, 0, ""
             bulk_saved = self._saved_seq < self._bulk_seq <= taken_seq
@@ -249,7 +275,7 @@ class Writer(Memory):
             events.append(SavingRecovered("Saving works again; every change is saved."))
         if bulk_saved:
             events.append(BulkSaved(f"Saved: {changes:,} changes.", changes))
-        self._emit(events)
+        self.emit(events)
 
     def _ensure_store(self, events: list[StoreEvent]) -> Store:
         if self._store is not None and (change := self._store.file_change()) is not None:
@@ -269,7 +295,7 @@ class Writer(Memory):
             events += [Notice(n) for n in store.notices]  # after load: it may add one
             with self._lock:
                 self._store = store
-                self._merge(data, self._pending_ids())
+                self.memory.merge(data, self.held_keys())
         return self._store
 
     def _recover(self, store: Store, change: str) -> Notice:
@@ -281,7 +307,7 @@ class Writer(Memory):
         from tui.store.rescue import rescue_dirs, write_rescue_file
 
         name = store.path.name
-        held = lostfile.memory_data(self)
+        held = self.memory.as_store_data()
         if change == "replaced":
             path, errors = write_rescue_file(to_json(held), rescue_dirs(self.directory))
             kept = (
@@ -301,17 +327,6 @@ class Writer(Memory):
             f"again from what the app holds: {lostfile.summary(held)}."
         )
 
-    def _with_base(self, op: Operation) -> Operation:
-        # The version a note text is based on is the one last seen in the database,
-        # looked up when the write happens: queued edits replace each other.
-        if isinstance(op, SaveNote | DeleteNote):
-            return replace(op, base_version=self._base_version(op.abstract_id))
-        return op
-
-    def _completed(self, op: Operation) -> Operation:
-        """`op` with what was left to the writer's thread filled in (see UserData)."""
-        return op
-
     def _reload(self) -> bool:
         self.refresh_problem = ""
         events: list[StoreEvent] = []
@@ -323,30 +338,25 @@ class Writer(Memory):
             data = store.load()
         except Exception as e:
             self.refresh_problem = f"Could not read your data ({e}); what is shown may be old."
-            self._emit(events)
+            self.emit(events)
             return False
-        self._emit(events)
+        self.emit(events)
         with self._lock:
-            return self._merge(data, self._pending_ids()) or bool(events)
+            return self.memory.merge(data, self.held_keys()) or bool(events)
 
-    def _pending_ids(self) -> frozenset[_Key]:
+    def held_keys(self) -> frozenset[Key]:
+        """The keys memory is ahead of the disk for (see `Operation.held`)."""
         keys = set(self._pending)
-        for (kind, key), op in self._pending.items():
-            if kind == "reattach":
-                # The records are moving from the old id to the new one: memory is
-                # ahead of the disk for both until the move is saved.
-                moved = {key, op.new_id} if isinstance(op, Reattach) else {key}
-                keys |= {
-                    (k, i) for i in moved for k in ("bookmark", "dismiss", "read", "note", "tags")
-                }
-            elif kind == "search-rename" and isinstance(op, RenameSearch):
-                keys |= {("search", name_key(op.old)), ("search", name_key(op.new))}
+        for op in self._pending.values():
+            keys.update(op.held())
         return frozenset(keys)
 
-    def _search_keys_pending(self) -> frozenset[str]:
-        return frozenset(key for kind, key in self._pending_ids() if kind == "search")
+    def search_keys_pending(self) -> frozenset[str]:
+        """Name keys of saved searches with a change still queued."""
+        return frozenset(key for kind, key in self.held_keys() if kind == "search")
 
-    def _emit(self, events: list[StoreEvent]) -> None:
+    def emit(self, events: list[StoreEvent]) -> None:
+        """Tell the listener each event (a broken listener must not stop saving)."""
         if self.listener is None:
             return
         for event in events:

@@ -234,7 +234,8 @@ class NotesController:
         import time
 
         from tui.store.export import document_text
-        from tui.store.records import SaveNote, Snapshot
+        from tui.store.operations import SaveNote
+        from tui.store.records import Snapshot
         from tui.store.rescue import rescue_dirs, rescue_document, write_rescue_file
 
         notes = [(a, t) for a, t in self._early_notes.values() if t.strip()]

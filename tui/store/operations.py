@@ -1,0 +1,380 @@
+"""The write operations, each knowing every step of its own way to the disk.
+
+`UserData` changes memory at once and queues an operation under its `queue_key` (a
+later change of the same thing replaces it). The writer thread fills in what was left
+to it (`based`: the note version a text is based on; `completed`: a tagged abstract's
+record), `Store.apply` writes a batch in one transaction (`write`; consecutive tags or
+read marks as one `write_run`), memory takes what the database decided (`settle`),
+and what could not be saved goes to a rescue file (`rescue`). What differs between
+kinds of change is written here, once per kind, and nowhere else (the saved searches'
+in `searchops.py`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
+
+from tui.store import sql
+from tui.store.records import (
+    ConflictCopy,
+    OrphanReattached,
+    SavedSearch,
+    Snapshot,
+    StoreEvent,
+)
+
+if TYPE_CHECKING:
+    from tui.store.memory import Memory
+    from tui.store.rescue import RescueDoc
+    from tui.store.writer import Writer
+
+#: What an operation is queued under: (kind, what it changes).
+Key = tuple[str, str]
+
+
+class Operation:
+    """A change queued for the database. Subclasses are frozen dataclasses."""
+
+    __slots__ = ()
+
+    @property
+    def queue_key(self) -> Key:
+        """A later operation with the same key replaces this one while it is queued."""
+        raise NotImplementedError
+
+    def held(self) -> Iterable[Key]:
+        """The keys memory is ahead of the disk for while this is queued (`Memory.merge`
+        keeps memory's view of them on a reload)."""
+        return (self.queue_key,)
+
+    def run_kind(self) -> tuple[type, bool] | None:
+        """Operations of one kind in a row are written by one `write_run` (None: alone)."""
+        return None
+
+    @classmethod
+    def write_run(cls, conn: sqlite3.Connection, run: Sequence[Operation]) -> None:
+        """Write consecutive operations of one `run_kind`, as if one by one."""
+        raise NotImplementedError
+
+    def based(self, memory: Memory) -> Operation:
+        """This operation with what memory knows when it is written (callers hold the lock)."""
+        return self
+
+    def completed(self, memory: Memory) -> Operation:
+        """This operation with what was left to the writer's thread (outside the lock)."""
+        return self
+
+    def write(self, conn: sqlite3.Connection) -> OpResult:
+        """Write this operation inside the open transaction on `conn` (one with a
+        `run_kind` is written by `write_run`, alone or not)."""
+        raise NotImplementedError
+
+    def settle(self, result: OpResult, memory: Memory, writer: Writer) -> list[StoreEvent]:
+        """Bring memory in line with what was committed (the lock is held); the events."""
+        return memory.settled(result)
+
+    def rescue(self, doc: RescueDoc) -> None:
+        """Put this unsaved operation into a rescue document."""
+        raise NotImplementedError
+
+
+class OpResult(NamedTuple):
+    """The outcome of one operation. `version` is the note version now stored (notes only);
+    `conflict` is the copy kept when another writer got there first. (A tuple: a bulk
+    step makes 100,000 of them, and a frozen dataclass took four times as long.)"""
+
+    op: Operation
+    version: int = 0
+    conflict: ConflictCopy | None = None
+    #: Saved searches only: what the database now holds for each name key it touched
+    #: (None: nothing), for memory to mirror; and a message when it differs from the request.
+    searches: tuple[tuple[str, SavedSearch | None], ...] = ()
+    message: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class _Mark(Operation):
+    """A mark kept with a snapshot of the abstract (bookmark, dismissal), or taken off."""
+
+    abstract_id: str
+    on: bool
+    snapshot: Snapshot | None
+    at: float
+
+    KIND: ClassVar[str] = ""
+    TABLE: ClassVar[str] = ""
+    REMOVAL: ClassVar[str] = ""
+
+    @property
+    def queue_key(self) -> Key:
+        return (self.KIND, self.abstract_id)
+
+    def write(self, conn: sqlite3.Connection) -> OpResult:
+        if self.on and self.snapshot is not None:
+            sql.put_record(conn, self.abstract_id, self.snapshot, self.at)
+        sql.set_mark(conn, self.TABLE, self.abstract_id, self.on, self.at)
+        return OpResult(self)
+
+    def rescue(self, doc: RescueDoc) -> None:
+        if self.on:
+            doc.keep(self.abstract_id, self.snapshot)
+            doc.add(self.TABLE, {"id": self.abstract_id, "created": self.at})
+        else:
+            doc.removal({"kind": self.REMOVAL, "id": self.abstract_id})
+
+
+@dataclass(frozen=True, slots=True)
+class SetBookmark(_Mark):
+    """Bookmark an abstract (keeping its snapshot) or take the bookmark off."""
+
+    KIND: ClassVar[str] = "bookmark"
+    TABLE: ClassVar[str] = "bookmarks"
+    REMOVAL: ClassVar[str] = "bookmark"
+
+
+@dataclass(frozen=True, slots=True)
+class SetDismissed(_Mark):
+    """Dismiss ("not interested") or un-dismiss an abstract; kept with a snapshot like a
+    bookmark, so it survives the abstract's file changing."""
+
+    KIND: ClassVar[str] = "dismiss"
+    TABLE: ClassVar[str] = "dismissals"
+    REMOVAL: ClassVar[str] = "dismissal"
+
+
+@dataclass(frozen=True, slots=True)
+class SetTag(Operation):
+    """Put `tag` on an abstract (`on`) or take it off. One (abstract, tag) pair per
+    operation: two instances changing different pairs never undo each other's."""
+
+    abstract_id: str
+    tag: str
+    on: bool
+    snapshot: Snapshot | None
+    at: float
+
+    @property
+    def queue_key(self) -> Key:
+        # A tag holds no control character, so a tab cannot be part of either half.
+        return ("tag", f"{self.abstract_id}\t{self.tag}")
+
+    def run_kind(self) -> tuple[type, bool] | None:
+        return (SetTag, self.on)
+
+    @classmethod
+    def write_run(cls, conn: sqlite3.Connection, run: Sequence[Operation]) -> None:
+        tags = [op for op in run if isinstance(op, SetTag)]  # all of them: one run_kind
+        # Records first (in order, so the last snapshot of an id wins), then the tags.
+        sql.put_records(
+            conn, [(op.abstract_id, op.snapshot, op.at) for op in tags if op.on and op.snapshot]
+        )
+        sql.set_tags(conn, [(op.abstract_id, op.tag, op.at) for op in tags], tags[0].on)
+
+    def completed(self, memory: Memory) -> Operation:
+        # A tagged abstract keeps a record, as a bookmarked one does. One kept already
+        # still describes it (its id is the hash of its text); an id not loaded (an
+        # orphan's tag being renamed) keeps the one it has. Made without a headline:
+        # a bulk step makes 100,000 of them, and nobody reads them now.
+        if not self.on or self.abstract_id in memory.records or memory.corpus is None:
+            return self
+        abstract = memory.corpus.by_id.get(self.abstract_id)
+        if abstract is None:
+            return self
+        snap = Snapshot.of(abstract, headline=False)
+        memory.records[self.abstract_id] = snap
+        # Not `replace`, which took a second for 100,000 (it inspects the fields each time).
+        return SetTag(self.abstract_id, self.tag, True, snap, self.at)
+
+    def settle(self, result: OpResult, memory: Memory, writer: Writer) -> list[StoreEvent]:
+        return []  # nothing else changes once saved: a bulk step's 100,000 cost no more
+
+    def rescue(self, doc: RescueDoc) -> None:
+        if self.on:
+            doc.keep(self.abstract_id, self.snapshot)
+            doc.add("tags", {"id": self.abstract_id, "tag": self.tag, "created": self.at})
+        else:
+            doc.removal({"kind": "tag", "id": self.abstract_id, "tag": self.tag})
+
+
+@dataclass(frozen=True, slots=True)
+class SetRead(Operation):
+    """Mark an abstract read (its first time is kept) or unread."""
+
+    abstract_id: str
+    on: bool
+    at: float
+
+    @property
+    def queue_key(self) -> Key:
+        return ("read", self.abstract_id)
+
+    def run_kind(self) -> tuple[type, bool] | None:
+        return (SetRead, self.on)
+
+    @classmethod
+    def write_run(cls, conn: sqlite3.Connection, run: Sequence[Operation]) -> None:
+        reads = [op for op in run if isinstance(op, SetRead)]  # all of them: one run_kind
+        sql.set_reads(conn, [(op.abstract_id, op.at) for op in reads], reads[0].on)
+
+    def settle(self, result: OpResult, memory: Memory, writer: Writer) -> list[StoreEvent]:
+        return []
+
+    def rescue(self, doc: RescueDoc) -> None:
+        if self.on:
+            doc.add("reads", {"id": self.abstract_id, "read_at": self.at})
+        else:
+            doc.removal({"kind": "read", "id": self.abstract_id})
+
+
+@dataclass(frozen=True, slots=True)
+class SaveNote(Operation):
+    """Save `text` as the note; `base_version` is the version the text was based on (0: none)."""
+
+    abstract_id: str
+    text: str
+    snapshot: Snapshot | None
+    base_version: int
+    at: float
+    origin: str = "other instance"
+
+    @property
+    def queue_key(self) -> Key:
+        return ("note", self.abstract_id)
+
+    def based(self, memory: Memory) -> Operation:
+        # The version last seen in the database, looked up when the write happens:
+        # queued edits replace each other.
+        return replace(self, base_version=memory.base_version(self.abstract_id))
+
+    def write(self, conn: sqlite3.Connection) -> OpResult:
+        if self.snapshot is not None:
+            sql.put_record(conn, self.abstract_id, self.snapshot, self.at)
+        version, conflict = sql.save_note(
+            conn, self.abstract_id, self.text, self.base_version, self.at, self.origin
+        )
+        return OpResult(self, version, conflict)
+
+    def settle(self, result: OpResult, memory: Memory, writer: Writer) -> list[StoreEvent]:
+        memory.note_saved(self.abstract_id, result.version)
+        return memory.settled(result)
+
+    def rescue(self, doc: RescueDoc) -> None:
+        doc.keep(self.abstract_id, self.snapshot)
+        base = doc.base_version(self.abstract_id)
+        doc.add(
+            "notes",
+            {
+                "id": self.abstract_id,
+                "text": self.text,
+                "version": base,
+                "base_version": base,
+                "updated": self.at,
+            },
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DeleteNote(Operation):
+    """Delete a note, keeping as a copy a text saved elsewhere since `base_version`."""
+
+    abstract_id: str
+    base_version: int
+
+    @property
+    def queue_key(self) -> Key:
+        return ("note", self.abstract_id)
+
+    def based(self, memory: Memory) -> Operation:
+        return replace(self, base_version=memory.base_version(self.abstract_id))
+
+    def write(self, conn: sqlite3.Connection) -> OpResult:
+        return OpResult(self, 0, sql.delete_note(conn, self.abstract_id, self.base_version))
+
+    def settle(self, result: OpResult, memory: Memory, writer: Writer) -> list[StoreEvent]:
+        memory.note_saved(self.abstract_id, None)
+        return memory.settled(result)
+
+    def rescue(self, doc: RescueDoc) -> None:
+        doc.removal({"kind": "note", "id": self.abstract_id})
+
+
+@dataclass(frozen=True, slots=True)
+class SetState(Operation):
+    """Remember a piece of UI state (for resume)."""
+
+    key: str
+    value: str
+    at: float
+
+    @property
+    def queue_key(self) -> Key:
+        return ("state", self.key)
+
+    def write(self, conn: sqlite3.Connection) -> OpResult:
+        sql.set_state(conn, self.key, self.value, self.at)
+        return OpResult(self)
+
+    def rescue(self, doc: RescueDoc) -> None:
+        doc.state[self.key] = self.value
+
+
+@dataclass(frozen=True, slots=True)
+class Reattach(Operation):
+    """Move every record of `old_id` to `new_id`, remembering the old id."""
+
+    old_id: str
+    new_id: str
+    snapshot: Snapshot | None
+    at: float
+
+    @property
+    def queue_key(self) -> Key:
+        return ("reattach", self.old_id)
+
+    def held(self) -> Iterable[Key]:
+        # The records are moving from the old id to the new one: memory is ahead of
+        # the disk for both until the move is saved.
+        moved = (self.old_id, self.new_id)
+        kinds = ("bookmark", "dismiss", "read", "note", "tags")
+        return [self.queue_key, *((k, i) for i in moved for k in kinds)]
+
+    def write(self, conn: sqlite3.Connection) -> OpResult:
+        if self.snapshot is not None:
+            sql.put_record(conn, self.new_id, self.snapshot, self.at)
+        version, conflict = sql.reattach(conn, self.old_id, self.new_id, self.at)
+        return OpResult(self, version, conflict)
+
+    def settle(self, result: OpResult, memory: Memory, writer: Writer) -> list[StoreEvent]:
+        memory.moved_saved(self.old_id, self.new_id, result.version)
+        moved = OrphanReattached(
+            f"A note or bookmark was moved to an edited version of its abstract "
+            f"({self.old_id} → {self.new_id}).",
+            old_id=self.old_id,
+            new_id=self.new_id,
+        )
+        return [moved, *memory.settled(result)]
+
+    def rescue(self, doc: RescueDoc) -> None:
+        doc.keep(self.new_id, self.snapshot)
+        doc.add("aliases", {"old_id": self.old_id, "new_id": self.new_id})
+
+
+@dataclass(frozen=True, slots=True)
+class DismissConflict(Operation):
+    """Remove one conflict copy: an explicit user action, the only way a copy goes away."""
+
+    copy_id: int
+
+    @property
+    def queue_key(self) -> Key:
+        return ("conflict", str(self.copy_id))
+
+    def write(self, conn: sqlite3.Connection) -> OpResult:
+        sql.dismiss_conflict(conn, self.copy_id)
+        return OpResult(self)
+
+    def rescue(self, doc: RescueDoc) -> None:
+        doc.removal({"kind": "conflict_copy", "copy_id": self.copy_id})
