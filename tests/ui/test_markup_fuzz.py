@@ -195,11 +195,19 @@ async def test_the_notes_view_and_detail_pane_show_notes_as_text(seeds_dir: Path
 
 
 async def test_the_load_report_and_its_toast_show_file_names_as_text(
-    seeds_dir: Path, tmp_path: Path
+    seeds_dir: Path, tmp_path: Path, monkeypatch
 ) -> None:
     names = drawn(lambda text: text if "\x00" not in text and "/" not in text else None)
     base = load_corpus([seeds_dir])
     app = make_app(corpus=base)
+    notify = app.notify
+
+    def lasting(message, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        # The toast is read after the report opens; on a loaded machine that can be
+        # later than its 8 s.
+        notify(message, *args, **{**kwargs, "timeout": 3600})
+
+    monkeypatch.setattr(app, "notify", lasting)
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         for name in names:
             corpus = Corpus(base.abstracts, base.files, [LoadProblem(Path(name), "unreadable")])
