@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -180,32 +179,3 @@ def test_a_topic_search_says_why_when_the_cache_folder_is_unusable_or_the_topic_
     assert err.startswith("abstracts search: there is no topic 99: this corpus has ")
     assert err.count("\n") == 1
 
-
-class _AppStarted(Exception):
-    """Raised by a stand-in for the app so `main` stops where the app would start."""
-
-
-def _stop_at_the_app(seen: dict[str, str | None]):  # type: ignore[no-untyped-def]
-    def make_app(**_: object) -> None:
-        seen["ESCDELAY"] = os.environ.get("ESCDELAY")
-        raise _AppStarted
-
-    return make_app
-
-
-def test_a_lone_esc_waits_50_ms_unless_the_user_set_escdelay(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    import tui.ui.app
-
-    seen: dict[str, str | None] = {}
-    monkeypatch.setattr(tui.ui.app, "make_app", _stop_at_the_app(seen))
-    monkeypatch.delenv("ESCDELAY", raising=False)
-    with pytest.raises(_AppStarted):
-        main(["--data-dir", str(tmp_path / "data")])
-    assert seen["ESCDELAY"] == "50"
-
-    monkeypatch.setenv("ESCDELAY", "300")
-    with pytest.raises(_AppStarted):
-        main(["--data-dir", str(tmp_path / "data")])
-    assert seen["ESCDELAY"] == "300"

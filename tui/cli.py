@@ -51,10 +51,6 @@ EXIT_CRASHED = 70
 EXIT_OUTPUT_FAILED = 74
 
 
-ESCAPE_DELAY_MS = 50
-"""How long a lone Esc waits for the rest of an escape sequence (Textual's ESCDELAY)."""
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="abstracts",
@@ -252,11 +248,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("abstracts: nothing could be loaded; no abstracts to show.", file=sys.stderr)
         return EXIT_NOTHING_LOADED
 
-    # A lone Esc is told from the start of an escape sequence by waiting for more bytes;
-    # Textual waits 100 ms, so every Esc (close a view, leave the filter) answered
-    # after 100 ms or more. 50 ms is still far above the gap between the bytes of one
-    # sequence on a local or ssh terminal; a user's own ESCDELAY wins.
-    os.environ.setdefault("ESCDELAY", str(ESCAPE_DELAY_MS))
     from tui.ui.app import make_app
 
     app = make_app(corpus=corpus, data_dir=args.data_dir)
