@@ -178,4 +178,3 @@ def test_a_topic_search_says_why_when_the_cache_folder_is_unusable_or_the_topic_
     err = capsys.readouterr().err
     assert err.startswith("abstracts search: there is no topic 99: this corpus has ")
     assert err.count("\n") == 1
-
