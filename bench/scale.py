@@ -207,14 +207,16 @@ class Run:
     def type(self, text: str) -> None:
         os.write(self.master, text.encode())
 
-    def settle(self, key: str, quiet: float = 0.12, cap: float = 3.0) -> float:
+    def settle(self, key: str, quiet: float = 0.2, cap: float = 3.0) -> float:
         """Seconds from sending `key` to the last output before `quiet` seconds of silence."""
         self.drain(quiet)
         sent = time.perf_counter()
         os.write(self.master, key.encode())
         last = sent
+        wait = cap  # the first output may take long (a slow filter); then until it pauses
         while time.perf_counter() - sent < cap:
-            ready, _, _ = select.select([self.master], [], [], quiet)
+            ready, _, _ = select.select([self.master], [], [], wait)
+            wait = quiet
             if not ready:
                 break
             try:

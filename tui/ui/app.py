@@ -37,6 +37,7 @@ from tui.ui.clock import Clock, TextualClock
 from tui.ui.controllers.exporting import ExportController
 from tui.ui.controllers.feed import FeedController
 from tui.ui.controllers.fetching import FetchController
+from tui.ui.controllers.loading import LoadingController
 from tui.ui.controllers.notes import NotesController
 from tui.ui.controllers.papers import CopyKind, OpenKind, PaperController
 from tui.ui.controllers.personal import PersonalController
@@ -55,7 +56,10 @@ from tui.ui.widgets.detail import DetailPane, DetailView
 from tui.ui.widgets.header import AppHeader
 
 if TYPE_CHECKING:
+    from rich.text import Text
     from textual.driver import Driver
+
+    from tui.corpus.load import Loading
 
     # Screens are imported when first opened (not needed for the first paint); their
     # messages are handled by name (`on_note_editor_screen_changed`).
@@ -98,7 +102,12 @@ class AbstractsApp(App[int]):
     BINDINGS: ClassVar[list[BindingType]] = APP_BINDINGS
 
     def __init__(
-        self, corpus: Corpus, *, data_dir: Path | None = None, clock: Clock | None = None
+        self,
+        corpus: Corpus,
+        *,
+        data_dir: Path | None = None,
+        clock: Clock | None = None,
+        loading: Loading | None = None,
     ) -> None:
         super().__init__()
         # The ANSI themes paint with the terminal's own palette, whose contrast cannot be
@@ -106,6 +115,10 @@ class AbstractsApp(App[int]):
         for name in ANSI_THEMES:
             self.unregister_theme(name)
         self.corpus = corpus
+        #: The files still to read after the first paint (a large corpus).
+        self.loading = LoadingController(self, loading)
+        # The header's title, computed again only when the files loaded change.
+        self._title: tuple[int, Text] | None = None
         #: What the UI's timers run on (dwell, resume save, note debounce): tests pass a
         #: `ManualClock` and advance it instead of sleeping.
         self.clock: Clock = clock if clock is not None else TextualClock()
@@ -176,17 +189,38 @@ class AbstractsApp(App[int]):
         # frame are routed as soon as the loop starts, and they are the list's.
         self.screen.set_focus(self.abstract_list)
         self.view_changed()
-        self._report_problems()
         self.quit_sequence.attach()
         # A modal opening or closing holds off or restarts auto-read's dwell time.
         self.screen_change_signal.subscribe(self, lambda _: self.personal.focus_changed())
-        self.call_after_refresh(self.start_background_work)
+        if self.loading.active:
+            self.call_after_refresh(self.loading.start)
+        else:
+            self._report_problems()
+            self.call_after_refresh(self.start_background_work)
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.search.fit_placeholder)
 
+    def corpus_grew(self) -> None:
+        """More abstracts were read: the unfiltered list shows them at its end (a filtered
+        one waits for the index, built once every file is read); the header counts them."""
+        if self.closing:
+            return
+        shown = self.abstract_list.rows
+        if not self.search.filtered and len(shown) < len(self.corpus):
+            self.abstract_list.extend_rows(range(len(shown), len(self.corpus)))
+        self._refresh_header()
+
+    def corpus_loaded(self) -> None:
+        """The last file is read: report what could not be loaded, start the rest."""
+        self.abstract_list.refresh_rows()  # a paper may have been given its final id
+        self.view_changed()
+        self._report_problems()
+        self.start_background_work()
+
     def start_background_work(self) -> None:
-        """After the first paint: build the index and open the user's data off the UI thread."""
+        """After the first paint (and the last file read): build the index and open the
+        user's data off the UI thread."""
         if not gc.isenabled():
             # The command line paused garbage collection for start-up: what exists now
             # lives for the whole session, so keep it out of future collections.
@@ -324,7 +358,10 @@ class AbstractsApp(App[int]):
 
     def _refresh_header(self) -> None:
         header = self.query_one(AppHeader)
-        header.set_title(view.header_title(self.corpus))
+        files = len(self.corpus.files)
+        if self._title is None or self._title[0] != files:
+            self._title = (files, view.header_title(self.corpus))
+            header.set_title(self._title[1])
         header.set_status(view.header_status(self))
 
     def _show_current(self) -> None:
@@ -546,12 +583,17 @@ def make_app(
     data_dir: str | Path | None = None,
     corpus: Corpus | None = None,
     clock: Clock | None = None,
+    loading: Loading | None = None,
 ) -> AbstractsApp:
-    """Build the app the same way for the CLI and the tests: from paths or a loaded corpus."""
+    """Build the app the same way for the CLI and the tests: from paths or a loaded corpus
+    (`loading`: the files still to read after the first paint, `corpus` their first ones)."""
     if corpus is None:
         from tui.corpus.load import load_corpus
 
         corpus = load_corpus(list(paths) if paths else [locations.seeds_dir()])
     return AbstractsApp(
-        corpus, data_dir=Path(data_dir) if data_dir is not None else None, clock=clock
+        corpus,
+        data_dir=Path(data_dir) if data_dir is not None else None,
+        clock=clock,
+        loading=loading,
     )
