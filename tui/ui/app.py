@@ -119,6 +119,8 @@ class AbstractsApp(App[int]):
         self.loading = LoadingController(self, loading)
         # The header's title, computed again only when the files loaded change.
         self._title: tuple[int, Text] | None = None
+        # The abstract the detail pane was built for since the view last changed.
+        self._shown_detail: Abstract | None = None
         #: What the UI's timers run on (dwell, resume save, note debounce): tests pass a
         #: `ManualClock` and advance it instead of sleeping.
         self.clock: Clock = clock if clock is not None else TextualClock()
@@ -343,6 +345,7 @@ class AbstractsApp(App[int]):
         list's marks, the detail pane and the header from the controllers' state."""
         if self.closing:
             return  # a late report: the widgets may already be gone
+        self._shown_detail = None  # what the detail pane shows may have changed
         marks = self.personal.marks()
         if marks is not None:
             self.abstract_list.set_marks(marks)
@@ -366,7 +369,11 @@ class AbstractsApp(App[int]):
 
     def _show_current(self) -> None:
         current = self.abstract_list.current
-        self.detail.show(self.detail_view(current) if current is not None else None)
+        # A search's new rows redraw the view and then move the cursor (Highlighted):
+        # the detail pane is built once for both, unless the abstract or the view changed.
+        if current is None or current is not self._shown_detail:
+            self._shown_detail = current
+            self.detail.show(self.detail_view(current) if current is not None else None)
         resume = self.triage.resume_detail
         if resume is not None and current is not None and current.id == resume[0]:
             # Restored at start-up: scroll once the abstract has been laid out.
@@ -483,6 +490,7 @@ class AbstractsApp(App[int]):
 
     def action_toggle_raw(self) -> None:
         self.raw = not self.raw
+        self._shown_detail = None
         self._show_current()
         self.notify("Showing LaTeX source" if self.raw else "Showing rendered text", timeout=2)
 
