@@ -258,6 +258,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from tui.ui.app import make_app
 
     app = make_app(corpus=corpus, data_dir=args.data_dir, loading=loading)
+    del loading  # the app holds it while files remain to read; its tables go with it
     guard = app.quit_sequence.guard
     guard.last_words = lambda: _after_the_app(app)
     guard.install()
