@@ -3,9 +3,10 @@
 For a large corpus the builds are seconds of pure-Python work. In a thread of
 the app they would hold the GIL and make every key press wait (measured at
 100,000 abstracts: several seconds per key while building), so the app runs
-`python -m tui.caches CACHE_DIR` with the loaded files on stdin; this process
-loads those same files, builds and saves each cache, printing a line as each
-is saved, and exits. The app loads each cache as soon as it is reported, which
+`python -m tui.caches CACHE_DIR` with the loaded files on stdin (and the arguments
+of the read cache it read them through); this process loads those same files
+(through that cache), printing `files READ TOTAL` as it goes, builds and saves each
+cache, printing a line as each is saved, and exits. The app loads each cache as soon as it is reported, which
 takes milliseconds. Small corpora build in a thread: starting a second
 interpreter would cost more than the build. The app keeps the child's stdin open
 after the list of files: when the app ends, however it ends (even SIGKILL), the
