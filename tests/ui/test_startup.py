@@ -18,6 +18,19 @@ def header_status(app) -> str:
     return str(app.query_one("#header-status").render())
 
 
+def calls_of(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[bool]:
+    """A list that grows by one at each call of `module.name` (which still runs)."""
+    calls: list[bool] = []
+    real = getattr(module, name)
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(True)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
 def write_files(folder: Path, files: int, per_file: int) -> list[Path]:
     folder.mkdir()
     paths = []
@@ -69,14 +82,7 @@ async def test_an_early_search_waits_for_the_child_instead_of_building_an_index(
     from tui.search import cache as search_cache
 
     monkeypatch.setattr(caches, "SUBPROCESS_THRESHOLD", 0)
-    built_here: list[bool] = []
-    real = search_cache.load_or_build
-
-    def counted(*args, **kwargs):
-        built_here.append(True)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(search_cache, "load_or_build", counted)
+    built_here = calls_of(monkeypatch, search_cache, "load_or_build")
     app = make_app([seeds_dir])
     async with app.run_test(size=(140, 40)) as pilot:
         # The start-up worker is slow to take its locks (as when it imports modules first).
@@ -124,3 +130,28 @@ async def test_a_partial_index_answers_while_the_child_builds(
         child_done.set()
         await wait_until(pilot, lambda: "searched" not in header_status(app), timeout=30)
         await wait_until(pilot, lambda: max(app.abstract_list.rows) >= 30, timeout=30)
+
+
+async def test_an_early_more_like_this_waits_for_the_child_instead_of_building_a_model(
+    seeds_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    from tui import caches
+    from tui.similar import cache as similar_cache
+    from tui.ui.screens.similar import SimilarScreen
+
+    monkeypatch.setattr(caches, "SUBPROCESS_THRESHOLD", 0)
+    built_here = calls_of(monkeypatch, similar_cache, "load_or_build")
+    app = make_app([seeds_dir])
+    start_up = app.search._warm_index
+
+    def late_start_up() -> None:  # as when the start-up worker imports modules first
+        time.sleep(0.5)
+        start_up()
+
+    monkeypatch.setattr(app.search, "_warm_index", late_start_up)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("m")
+        await wait_until(pilot, lambda: isinstance(app.screen, SimilarScreen), timeout=60)
+        assert built_here == []

@@ -157,13 +157,22 @@ class SearchController:
                 return self.partial
         return self.ensure_index(), None
 
+    def wait_for_start(self) -> bool:
+        """Wait (off the UI thread) until every file is read and the start-up load of the
+        index has settled: by then the start-up worker holds the similarity lock while
+        the child builds the model, so a caller taking that lock next waits for the child
+        rather than building in the app. False once the app is closing."""
+        while not self._index_settled.wait(0.05):
+            if self.app.closing:
+                return False
+        return True
+
     def ensure_index(self) -> SearchIndex | None:
         """The index, loaded or built here; None once the app is closing (never build then:
         the interpreter would wait for the build before it could exit). Waits for the
         start-up load first, which may be the child's build (`warm_index`)."""
-        while not self._index_settled.wait(0.05):
-            if self.app.closing:
-                return None
+        if not self.wait_for_start():
+            return None
         with self._index_lock:
             if self.index is None and not self.app.closing:
                 from tui.search.cache import load_or_build
