@@ -101,6 +101,9 @@ class SearchController:
                         if app.closing:  # never start a build for an app that is ending
                             return
                         self.index = search_cache.load(app.corpus, cache_dir)
+                        if self.index is not None:
+                            # A search waiting for it runs now, not after the model loads.
+                            self._index_settled.set()
                         triage.similarity = similar_cache.load(app.corpus, cache_dir)
                         build = None
                         if self.index is None or triage.similarity is None:
@@ -173,6 +176,8 @@ class SearchController:
         start-up load first, which may be the child's build (`warm_index`)."""
         if not self.wait_for_start():
             return None
+        if self.index is not None:
+            return self.index  # without the lock, which the start-up may hold a while more
         with self._index_lock:
             if self.index is None and not self.app.closing:
                 from tui.search.cache import load_or_build
