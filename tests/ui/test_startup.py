@@ -11,7 +11,7 @@ import pytest
 
 from tests.ui.helpers import wait_for_userdata, wait_until
 from tui.corpus.load import Loading
-from tui.ui.app import make_app
+from tui.ui.app import AbstractsApp, make_app
 
 
 def header_status(app) -> str:
@@ -45,22 +45,31 @@ def write_files(folder: Path, files: int, per_file: int) -> list[Path]:
     return paths
 
 
-async def test_the_first_files_paint_and_the_rest_stream_in(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def app_reading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, first_files: int
+) -> tuple[AbstractsApp, threading.Event]:
+    """An app on the first files of three (four abstracts each), as the command line
+    opens it; reading the others waits for the event."""
     write_files(tmp_path / "corpus", files=3, per_file=4)
     loading = Loading([tmp_path / "corpus"], None)
-    loading.read_next()
+    for _ in range(first_files):
+        loading.read_next()
     corpus = loading.publish()
-    second_file = threading.Event()
+    go_on = threading.Event()
     read_next = Loading.read_next
 
     def held_read(self: Loading) -> None:
-        second_file.wait(10)
+        go_on.wait(10)
         read_next(self)
 
     monkeypatch.setattr(Loading, "read_next", held_read)
-    app = make_app(corpus=corpus, data_dir=tmp_path / "data", loading=loading)
+    return make_app(corpus=corpus, data_dir=tmp_path / "data", loading=loading), go_on
+
+
+async def test_the_first_files_paint_and_the_rest_stream_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, second_file = app_reading(tmp_path, monkeypatch, first_files=1)
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_until(pilot, lambda: "reading files 1 / 3" in header_status(app))
         assert len(app.abstract_list.rows) == 4
@@ -155,3 +164,20 @@ async def test_an_early_more_like_this_waits_for_the_child_instead_of_building_a
         await pilot.press("m")
         await wait_until(pilot, lambda: isinstance(app.screen, SimilarScreen), timeout=60)
         assert built_here == []
+
+
+async def test_a_search_typed_while_the_files_are_read_answers_from_the_first_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tui.ui.controllers import search
+
+    monkeypatch.setattr(search, "PARTIAL_INDEX_SIZE", 8)
+    app, last_file = app_reading(tmp_path, monkeypatch, first_files=2)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.press("slash", *"pruning")
+        await wait_until(pilot, lambda: "(8 searched)" in header_status(app), timeout=30)
+        assert sorted(app.abstract_list.rows) == list(range(8))
+        last_file.set()
+        await wait_until(pilot, lambda: len(app.abstract_list.rows) == 12, timeout=30)
+        assert "searched" not in header_status(app)
+        assert "of 12" in header_status(app)

@@ -598,10 +598,12 @@ class Loading:
         self.cache = None
         self.cache_dir = None
 
-    def finish(self, corpus: Corpus | None = None) -> Corpus:
+    def finish(self, corpus: Corpus | None = None, *, save_cache: bool = True) -> Corpus:
         """Every file read: the whole corpus (`corpus`, published into so far, completed),
-        every paper with its final id."""
-        self.save_cache()
+        every paper with its final id. The read cache is saved first unless `save_cache`
+        is False (the caller saves it after, with `save_cache()`)."""
+        if save_cache:
+            self.save_cache()
         if corpus is None:
             return Corpus(self._merger.finish(), self._infos, self.problems)
         corpus = self.publish(corpus)

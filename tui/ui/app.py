@@ -214,7 +214,8 @@ class AbstractsApp(App[int]):
         self._refresh_header()
 
     def corpus_loaded(self) -> None:
-        """The last file is read: report what could not be loaded, start the rest."""
+        """The last file is read (and the read cache written): report what could not be
+        loaded, start the rest."""
         self.abstract_list.refresh_rows()  # a paper may have been given its final id
         self.view_changed()
         self._report_problems()

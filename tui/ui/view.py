@@ -38,9 +38,10 @@ def header_status(app: AbstractsApp) -> Text:
     """The header's status line: counts, reading progress, indexing and saving problems."""
     search, personal, corpus = app.search, app.personal, app.corpus
     status = Text()
-    if search.filtered and app.loading.active:
+    partial = search.searched_partially is not None
+    if search.filtered and app.loading.active and not partial:
         status.append("filter waits for the files to be read…", style="italic")
-    elif search.filtered and search.index is None and search.searched_partially is None:
+    elif search.filtered and search.index is None and not partial:
         # Never the unfiltered list as if it were the result.
         status.append("filter waits for the search index…", style="italic")
     elif search.filtered and search.waits_for_topics:

@@ -61,8 +61,11 @@ class LoadingController:
                 if not app.deliver(self._publish):
                     return
                 handed = time.monotonic()
-        loading.save_cache()
-        app.deliver(self._finish)
+        # The whole corpus on screen first; then the read cache, which the cache child
+        # reads through, is written before the work that starts it.
+        if app.deliver(self._finish):
+            loading.save_cache()
+            app.deliver(app.corpus_loaded)
 
     def _publish(self) -> None:
         loading = self._loading
@@ -74,7 +77,6 @@ class LoadingController:
         loading = self._loading
         if loading is None:
             return
-        loading.finish(self.app.corpus)
+        loading.finish(self.app.corpus, save_cache=False)
         self._loading = None
         self.app.corpus_grew()
-        self.app.corpus_loaded()

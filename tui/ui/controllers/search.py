@@ -49,6 +49,7 @@ class SearchController:
         self._index_settled = threading.Event()
         #: The first abstracts' index and their corpus, while the child builds the whole's.
         self.partial: tuple[SearchIndex, Corpus] | None = None
+        self._partial_lock = threading.Lock()
         #: How many abstracts the results shown searched, when not all of them (None).
         self.searched_partially: int | None = None
         self.query_text = ""
@@ -115,8 +116,6 @@ class SearchController:
                             )
                             self.indexing = self.index is None
                             app.deliver_later(app.view_changed)
-                            if self.index is None:
-                                self._build_partial()
                             if build.wait_for("index") and self.index is None:
                                 self.index = search_cache.load(app.corpus, cache_dir)
                             self.indexing = False
@@ -130,18 +129,34 @@ class SearchController:
         # Either may still be None (small corpus, or the child failed): built in a thread.
         if self.ensure_index() is None:
             return  # quitting
-        app.deliver(app.view_changed)
+        app.deliver(self._whole_index_ready)
         app.deliver(triage.warm_similarity)
 
-    def _build_partial(self) -> None:
-        """Index the first abstracts here while the child indexes them all: the filter
-        answers from them meanwhile, saying so."""
-        from tui.corpus.model import Corpus
-        from tui.search.index import SearchIndex
+    def _ensure_partial(self) -> tuple[SearchIndex, Corpus] | None:
+        """For a search typed while the files are read (and no index is cached, it seems)
+        or while the child indexes them: the first abstracts indexed here, once; the filter
+        answers from them meanwhile, saying so. None when there is no call for one yet."""
+        app = self.app
+        with self._partial_lock:
+            if self.partial is not None or len(app.corpus) < PARTIAL_INDEX_SIZE:
+                return self.partial
+            if not (self.indexing or (app.loading.active and not self._index_cached())):
+                return None
+            from tui.corpus.model import Corpus
+            from tui.search.index import SearchIndex
 
-        first = Corpus(self.app.corpus.abstracts[:PARTIAL_INDEX_SIZE], [], [])
-        self.partial = (SearchIndex.build(first), first)
-        self.app.deliver_later(self.rerun)
+            first = Corpus(app.corpus.abstracts[:PARTIAL_INDEX_SIZE], [], [])
+            self.partial = (SearchIndex.build(first), first)
+            return self.partial
+
+    def _index_cached(self) -> bool:
+        """Whether an index cache is there, probably this corpus's (a warm start): then
+        the files are read and the index loaded sooner than a partial one is built."""
+        cache_dir = locations.cache_dir(self.app.data_dir)
+        try:
+            return any(cache_dir.glob("search-*.npz"))
+        except OSError:
+            return False
 
     def _whole_index_ready(self) -> None:
         """Results from the first abstracts only are searched again over them all."""
@@ -156,8 +171,8 @@ class SearchController:
         while not self._index_settled.wait(0.05):
             if self.app.closing:
                 return None, None
-            if self.partial is not None:
-                return self.partial
+            if (partial := self._ensure_partial()) is not None:
+                return partial
         return self.ensure_index(), None
 
     def wait_for_start(self) -> bool:
