@@ -211,7 +211,7 @@ class AbstractsApp(App[int]):
         shown = self.abstract_list.rows
         if not self.search.filtered and len(shown) < len(self.corpus):
             self.abstract_list.extend_rows(range(len(shown), len(self.corpus)))
-        self._refresh_header()
+        self.refresh_header()
 
     def corpus_loaded(self) -> None:
         """The last file is read (and the read cache written): report what could not be
@@ -354,13 +354,16 @@ class AbstractsApp(App[int]):
                 if isinstance(screen, AbstractsView):
                     screen.set_marks(marks)
         self._show_current()
-        self._refresh_header()
+        self.refresh_header()
         self.tags.view_changed()
         self.feed.view_changed()
         self.topics.view_changed()
         self.saved.view_changed()
 
-    def _refresh_header(self) -> None:
+    def refresh_header(self) -> None:
+        """The header alone (a progress report): the list and detail pane are as they were."""
+        if self.closing:
+            return
         header = self.query_one(AppHeader)
         files = len(self.corpus.files)
         if self._title is None or self._title[0] != files:

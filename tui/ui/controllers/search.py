@@ -95,6 +95,7 @@ class SearchController:
 
         app, triage = self.app, self.app.triage
         cache_dir = locations.cache_dir(app.data_dir)
+        had_index = False
         try:
             if len(app.corpus) >= caches.SUBPROCESS_THRESHOLD:
                 with triage.similarity_lock:
@@ -111,7 +112,7 @@ class SearchController:
                             build = self.cache_build = caches.CacheBuild(
                                 app.corpus,
                                 cache_dir,
-                                on_report=lambda: app.deliver_later(app.view_changed),
+                                on_report=lambda: app.deliver_later(app.refresh_header),
                                 read_args=app.loading.read_args,
                             )
                             self.indexing = self.index is None
@@ -121,6 +122,7 @@ class SearchController:
                             self.indexing = False
                     # Searching works from here on; similarity may still be building.
                     self._index_settled.set()
+                    had_index = self.index is not None
                     app.deliver_later(self._whole_index_ready)
                     if build is not None and build.wait_for("similar"):
                         triage.similarity = similar_cache.load(app.corpus, cache_dir)
@@ -129,7 +131,9 @@ class SearchController:
         # Either may still be None (small corpus, or the child failed): built in a thread.
         if self.ensure_index() is None:
             return  # quitting
-        app.deliver(self._whole_index_ready)
+        if not had_index:  # built here: search the filter again over it
+            app.deliver(self._whole_index_ready)
+        app.deliver(app.view_changed)
         app.deliver(triage.warm_similarity)
 
     def _ensure_partial(self) -> tuple[SearchIndex, Corpus] | None:
@@ -159,10 +163,10 @@ class SearchController:
             return False
 
     def _whole_index_ready(self) -> None:
-        """Results from the first abstracts only are searched again over them all."""
+        """The filter is searched again over every abstract (its results may be from the
+        first ones only, or dropped as the index arrived)."""
         self.partial = None
-        if self.searched_partially is not None:
-            self.rerun()
+        self.rerun()
         self.app.view_changed()
 
     def _index_for_search(self) -> tuple[SearchIndex | None, Corpus | None]:
@@ -295,7 +299,7 @@ class SearchController:
         abstracts were searched, when only the first ones were (a partial index)."""
         if text != self.query_text or order != self.order:
             return
-        if searched is not None and self.partial is None:
+        if searched is not None and (self.partial is None or self.index is not None):
             return  # the whole index is ready: its own answer is on its way
         app = self.app
         self.searched_partially = searched

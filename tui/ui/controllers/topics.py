@@ -69,7 +69,7 @@ class TopicsController:
                 build = self._build = caches.CacheBuild(
                     app.corpus,
                     cache_dir,
-                    on_report=lambda: app.deliver_later(app.view_changed),
+                    on_report=lambda: app.deliver_later(app.refresh_header),
                     read_args=app.loading.read_args,
                 )
             if not app.closing and build.wait_for("topics"):
