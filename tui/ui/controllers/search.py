@@ -348,6 +348,8 @@ class SearchController:
 
     def _show_line(self, text: Text | None, *, error: bool) -> None:
         line = self.app.query_error_line
+        if text is None and not line.display:
+            return  # hidden already: no redraw (and no new layout) at every search
         line.set_class(error, "-error")
         line.update(text or "")
         line.display = text is not None
