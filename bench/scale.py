@@ -44,6 +44,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 COLUMNS, LINES = 120, 40
 QUERY = "graph neural"
+# Typed after the first answer, one key at a time (then erased): keystroke -> settled.
+KEYS = [*" network", *"\x7f" * 8]
 TIMEOUT = 240.0
 
 BARE = r"""
@@ -97,6 +99,19 @@ class Bare(App):
 
 
 Bare().run()
+"""
+
+LABEL = r"""
+from textual.app import App
+from textual.widgets import Label
+
+
+class Minimal(App):
+    def compose(self):
+        yield Label("hello")
+
+
+Minimal().run()
 """
 
 APP = r"""
@@ -192,6 +207,35 @@ class Run:
     def type(self, text: str) -> None:
         os.write(self.master, text.encode())
 
+    def settle(self, key: str, quiet: float = 0.2, cap: float = 3.0) -> float:
+        """Seconds from sending `key` to the last output before `quiet` seconds of silence."""
+        self.drain(quiet)
+        sent = time.perf_counter()
+        os.write(self.master, key.encode())
+        last = sent
+        wait = cap  # the first output may take long (a slow filter); then until it pauses
+        while time.perf_counter() - sent < cap:
+            ready, _, _ = select.select([self.master], [], [], wait)
+            wait = quiet
+            if not ready:
+                break
+            try:
+                self.seen += os.read(self.master, 1 << 16)
+            except OSError:
+                break
+            last = time.perf_counter()
+        return last - sent
+
+    def drain(self, quiet: float) -> None:
+        """Read until the terminal has been silent for `quiet` seconds (at most 5 s)."""
+        deadline = time.perf_counter() + 5
+        while time.perf_counter() < deadline:
+            ready, _, _ = select.select([self.master], [], [], quiet)
+            if not ready:
+                return
+            with contextlib.suppress(OSError):
+                self.seen += os.read(self.master, 1 << 16)
+
     def end(self) -> float:
         """Kill the whole group; the peak memory in MB (0 when not sampled)."""
         peak = self.tree.stop() if self.tree is not None else 0.0
@@ -241,6 +285,7 @@ def app_case(path: str, size: int, data_dir: str | None, background: bool) -> di
             )
         else:
             time.sleep(1.0)  # the warm start's own loading finishes within this
+            out.update(keystrokes(run))
     finally:
         out["peak_mb"] = run.end()
         if fresh:
@@ -256,9 +301,26 @@ def bare_case(path: str, size: int) -> dict[str, float]:
         run.type(QUERY)
         out["answer"] = run.wait_for(b" found of ")
         time.sleep(0.5)
+        out.update(keystrokes(run))
     finally:
         out["peak_mb"] = run.end()
     return out
+
+
+def keystrokes(run: Run) -> dict[str, float]:
+    """Keys typed into the filter one at a time, each once the screen has settled: the
+    seconds from each key to the screen settled again (median and the slowest)."""
+    times = [run.settle(key) for key in KEYS]
+    return {"key": statistics.median(times), "key_max": max(times)}
+
+
+def label_case() -> dict[str, float]:
+    """The floor for any Textual app: one label painted."""
+    run = Run([sys.executable, "-c", LABEL], base_env(tempfile.gettempdir()))
+    try:
+        return {"paint": run.wait_for(b"hello")}
+    finally:
+        run.end()
 
 
 def fzf_case(lines_file: str) -> dict[str, float]:
@@ -356,8 +418,10 @@ def main() -> None:
                 "warm": [],
                 "bare": [],
                 "fzf": [],
+                "one label": [],
             }
             cases: list[tuple[str, Callable[[], dict[str, float]]]] = [
+                ("one label", label_case),
                 ("fresh", partial(app_case, path, size, None, True)),
                 ("warm", partial(app_case, path, size, warm_dir, False)),
                 ("bare", partial(bare_case, path, size)),
@@ -379,6 +443,7 @@ def main() -> None:
             print(f"\n{label}: {size:,} abstracts, {args.runs} runs (medians)")
             print(
                 f"{'':28} {'first paint':>12} {'filter answers':>15} {'background':>11} {'peak MB':>8}"
+                f" {'key (median, max)':>18}"
             )
             for name in results:
                 rows = results[name]
@@ -387,6 +452,7 @@ def main() -> None:
                 print(
                     f"{name:28} {median(rows, 'paint'):11.2f}s {median(rows, 'answer'):14.2f}s "
                     f"{median(rows, 'background'):10.1f}s {median(rows, 'peak_mb'):8.0f}"
+                    f" {median(rows, 'key') * 1000:8.0f} {median(rows, 'key_max') * 1000:6.0f} ms"
                 )
             bare = results["bare"]
             for name in ("fresh", "warm"):
@@ -396,6 +462,16 @@ def main() -> None:
                         f"  {name} / bare list: paint {median(rows, 'paint') / median(bare, 'paint'):.2f}x, "
                         f"answer {median(rows, 'answer') / median(bare, 'answer'):.2f}x, "
                         f"peak memory {median(rows, 'peak_mb') / median(bare, 'peak_mb'):.2f}x"
+                        + (
+                            f", keystroke {median(rows, 'key') / median(bare, 'key'):.2f}x"
+                            if name == "warm"
+                            else ""
+                        )
+                    )
+                if rows and results["one label"]:
+                    label_paint = median(results["one label"], "paint")
+                    print(
+                        f"  {name} / one-label app: paint {median(rows, 'paint') / label_paint:.2f}x"
                     )
                 if rows and results["fzf"]:
                     print(

@@ -3,9 +3,10 @@
 For a large corpus the builds are seconds of pure-Python work. In a thread of
 the app they would hold the GIL and make every key press wait (measured at
 100,000 abstracts: several seconds per key while building), so the app runs
-`python -m tui.caches CACHE_DIR` with the loaded files on stdin; this process
-loads those same files, builds and saves each cache, printing a line as each
-is saved, and exits. The app loads each cache as soon as it is reported, which
+`python -m tui.caches CACHE_DIR` with the loaded files on stdin (and the arguments
+of the read cache it read them through); this process loads those same files
+(through that cache), printing `files READ TOTAL` as it goes, builds and saves each
+cache, printing a line as each is saved, and exits. The app loads each cache as soon as it is reported, which
 takes milliseconds. Small corpora build in a thread: starting a second
 interpreter would cost more than the build. The app keeps the child's stdin open
 after the list of files: when the app ends, however it ends (even SIGKILL), the
@@ -20,7 +21,8 @@ import os
 import subprocess
 import sys
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from tui.corpus.model import Corpus
@@ -28,6 +30,14 @@ from tui.corpus.model import Corpus
 # Below this many abstracts a build in the app's own thread is quicker than a process.
 SUBPROCESS_THRESHOLD = 2_000
 _TIMEOUT_SECONDS = 900
+# The child reports the files it has read at most this often.
+_PROGRESS_SECONDS = 0.25
+#: The stages the child reports, in order, and what the app says while each is under way.
+STAGES = (
+    ("index", "building the search index"),
+    ("similar", "similarity"),
+    ("topics", "topics"),
+)
 
 
 class CacheBuild:
@@ -38,8 +48,20 @@ class CacheBuild:
     The search index comes first: the app can filter while similarity builds.
     """
 
-    def __init__(self, corpus: Corpus, cache_dir: Path) -> None:
+    def __init__(
+        self,
+        corpus: Corpus,
+        cache_dir: Path,
+        on_report: Callable[[], object] | None = None,
+        read_args: Sequence[str] | None = None,
+    ) -> None:
+        """`read_args`: the arguments of the read cache (in `cache_dir`) the app read the
+        files through: the child reads them the same way instead of parsing them again."""
         self.done: set[str] = set()
+        #: (files read, files) while the child reads them.
+        self.files_read: tuple[int, int] | None = None
+        # Called (on the thread reading the reports) after each report, progress too.
+        self._on_report = on_report
         self._process: subprocess.Popen[bytes] | None
         try:
             self._process = subprocess.Popen(
@@ -49,9 +71,10 @@ class CacheBuild:
                 stderr=subprocess.DEVNULL,
             )
             assert self._process.stdin is not None
-            files = "\0".join(str(info.path) for info in corpus.files).encode(
-                "utf-8", "surrogateescape"
-            )
+            listed = "\0".join(str(info.path) for info in corpus.files)
+            if read_args is not None:  # two NULs: no path is empty
+                listed += "\0\0" + "\0".join(read_args)
+            files = listed.encode("utf-8", "surrogateescape")
             # The length first: the pipe stays open after the list (see the module doc).
             self._process.stdin.write(b"%d\n" % len(files) + files)
             self._process.stdin.flush()
@@ -83,9 +106,30 @@ class CacheBuild:
             if not line:  # the child exited (or died) without reporting it
                 process.wait(timeout=_TIMEOUT_SECONDS)
                 _close_stdin(process)
+                self._process = None
                 return False
-            self.done.add(line.decode("ascii", "replace").strip())
+            report = line.decode("ascii", "replace").split()
+            if len(report) == 3 and report[0] == "files" and report[1].isdigit():
+                self.files_read = (int(report[1]), int(report[2]) if report[2].isdigit() else 0)
+            elif report:
+                self.done.add(report[0])
+            if self._on_report is not None:
+                self._on_report()
         return True
+
+    def progress_text(self) -> str:
+        """What the child is doing: `indexing: files 40 / 369`, `similarity`…; "" once done
+        (or gone)."""
+        if self._process is None:
+            return ""
+        for stage, doing in STAGES:
+            if stage not in self.done:
+                if stage == "index" and self.files_read is not None:
+                    read, files = self.files_read
+                    if read < files:
+                        return f"indexing: files {read:,} / {files:,}"
+                return doing
+        return ""
 
 
 def _reap(process: subprocess.Popen[bytes]) -> None:
@@ -108,8 +152,9 @@ def _exit_with_the_app() -> None:
 
 def main(argv: Sequence[str]) -> int:
     """Child side: read the file paths on stdin (their length in bytes on a line, then
-    the paths separated by NUL), build and save the caches."""
-    from tui.corpus.load import load_corpus
+    the paths separated by NUL, then optionally two NULs and the read cache's arguments),
+    build and save the caches."""
+    from tui.corpus.load import Loading
     from tui.search.cache import load_or_build as load_or_build_index
 
     if len(argv) != 1:
@@ -122,8 +167,21 @@ def main(argv: Sequence[str]) -> int:
     if size < 0 or len(payload) < size:
         return 1  # the app went away while sending the list
     threading.Thread(target=_exit_with_the_app, daemon=True).start()
-    raw = payload.decode("utf-8", "surrogateescape")
-    corpus = load_corpus([p for p in raw.split("\0") if p])
+    raw, _, args = payload.decode("utf-8", "surrogateescape").partition("\0\0")
+    read_args = [a for a in args.split("\0") if a]
+    loading = Loading(
+        [p for p in raw.split("\0") if p],
+        cache_dir if read_args else None,
+        cache_args=read_args or None,
+    )
+    reported = time.monotonic()
+    while not loading.finished:
+        loading.read_next()
+        if time.monotonic() - reported >= _PROGRESS_SECONDS:
+            print(f"files {loading.read} {len(loading.paths)}", flush=True)
+            reported = time.monotonic()
+    print(f"files {loading.read} {len(loading.paths)}", flush=True)
+    corpus = loading.finish()
     if not corpus.abstracts:
         return 1
     # The one other thread only waits on stdin and ends the process: it holds nothing

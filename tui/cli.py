@@ -45,6 +45,8 @@ SUBCOMMANDS = {
 }
 
 EXIT_NOTHING_LOADED = 2
+#: The app opens once this many abstracts are read (or all are), and reads the rest after.
+FIRST_PAINT_ABSTRACTS = 500
 EXIT_USAGE = 2
 #: Distinct from every subcommand's own codes (BSD sysexits' EX_SOFTWARE and EX_IOERR).
 EXIT_CRASHED = 70
@@ -236,13 +238,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     gc.disable()
     from tui import locations
     from tui.commands import report_problems
-    from tui.corpus.load import load_corpus
+    from tui.corpus.load import Loading
     from tui.inbox.library import default_paths
 
     # Files unchanged since the last start are not read and parsed again.
     data_dir = locations.data_dir(args.data_dir)
     cache = locations.cache_dir(data_dir)
-    corpus = load_corpus(args.paths or default_paths(data_dir), cache_dir=cache)
+    loading = Loading(args.paths or default_paths(data_dir), cache_dir=cache, defer_cache=True)
+    # The first files are enough for a screenful: the app paints them and reads the rest
+    # meanwhile, so a large corpus paints as soon as a small one.
+    while not loading.finished and loading.count < FIRST_PAINT_ABSTRACTS:
+        loading.read_next()
+    corpus = loading.finish() if loading.finished else loading.publish()
     if not corpus.abstracts:
         report_problems("abstracts", corpus.problems)
         print("abstracts: nothing could be loaded; no abstracts to show.", file=sys.stderr)
@@ -250,7 +257,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from tui.ui.app import make_app
 
-    app = make_app(corpus=corpus, data_dir=args.data_dir)
+    app = make_app(corpus=corpus, data_dir=args.data_dir, loading=loading)
+    del loading  # the app holds it while files remain to read; its tables go with it
     config = locations.config_path(locations.config_dir())
     if config.exists():  # else nothing to read, and nothing more to import before painting
         from tui.ui.settings import configure

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from tui.corpus import readers
-from tui.corpus.load import load_corpus
-from tui.corpus.model import Collection, abstract_id
+from tui.corpus.load import Loading, load_corpus
+from tui.corpus.model import Collection, Corpus, abstract_id
 from tui.corpus.paper import Author, Paper, id_from_ids
 
 A1 = "We study contrastive learning of visual representations with large batches."
@@ -55,13 +55,19 @@ def write(path: Path, text: str) -> Path:
     return path
 
 
-def test_one_paper_from_two_sources_lists_both(tmp_path: Path) -> None:
+def feed_and_library(tmp_path: Path) -> tuple[Path, Path]:
+    """A feed with a paper's arXiv id, then a library giving it a DOI too, and another."""
     feed = write(tmp_path / "feed.lines", f"arxiv=2101.00001v1 | Contrastive Batches | {A1}\n")
     lib = write(
         tmp_path / "icml.lines",
         f"doi=10.1000/abc arxiv=2101.00001v2 | Contrastive batches | {A1}\n"
         f"arxiv=2202.00002 | Diffusion | {A2}\n",
     )
+    return feed, lib
+
+
+def test_one_paper_from_two_sources_lists_both(tmp_path: Path) -> None:
+    feed, lib = feed_and_library(tmp_path)
     corpus = load_corpus([feed, lib])
     assert len(corpus) == 2
     paper = corpus.abstracts[0]
@@ -130,3 +136,27 @@ def test_a_paper_title_is_searched_and_compared(tmp_path: Path) -> None:
     assert paper.title == "The β Title"
     assert paper.searchable == "The β Title\nAda Lovelace"
     assert paper.similarity_text == "The $\\beta$ Title"
+
+
+def test_a_load_in_steps_ends_as_the_whole_load(tmp_path: Path) -> None:
+    feed, lib = feed_and_library(tmp_path)
+    loading = Loading([feed, lib], None)
+    loading.read_next()
+    corpus = loading.publish()
+    first = corpus.abstracts[0]
+    assert len(corpus) == 1 and corpus.by_id[first.id] is first  # shown before the rest
+    provisional = first.id
+    loading.read_next()
+    assert loading.finished
+    loading.finish(corpus)
+    # The DOI learned from the second file gives the paper its final id, found by it.
+    assert first.id != provisional
+    assert corpus.by_id[first.id] is first and provisional not in corpus.by_id
+    assert corpus.ids == [a.id for a in corpus.abstracts]
+    whole = load_corpus([feed, lib])
+
+    def shape(c: Corpus) -> list[tuple[str, str, int, list[Path], Paper | None]]:
+        return [(a.id, a.text, a.index, [r.path for r in a.sources], a.paper) for a in c.abstracts]
+
+    assert shape(corpus) == shape(whole) and corpus.files == whole.files
+    assert sorted(corpus.by_id) == sorted(whole.by_id)

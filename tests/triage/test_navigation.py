@@ -1,6 +1,12 @@
 from __future__ import annotations
 
-from tui.triage.navigation import next_unread, progress
+from array import array
+
+from tui import locations
+from tui.corpus.load import load_corpus
+from tui.triage.navigation import ProgressCounts, next_unread, progress
+
+SEEDS = locations.seeds_dir()
 
 
 def test_next_unread_skips_read_and_follows_the_given_order() -> None:
@@ -40,3 +46,25 @@ def test_progress_counts_only_the_current_list() -> None:
 
 def test_progress_of_empty_list() -> None:
     assert progress([], set(), set(), []) == "0 / 0 read · 0 ★"
+
+
+def test_progress_counts_agree_with_progress_over_lists_shown_in_turn() -> None:
+    corpus = load_corpus([SEEDS])
+    ids, by_id = corpus.ids, corpus.by_id
+    read_ids = set(ids[::3]) | {"not-loaded"}
+    starred = set(ids[5:9]) | {"gone"}
+    counts = ProgressCounts()
+    everything = list(range(len(ids)))
+    for rows in (everything, everything[10:40], [70, 3, 12], [], list(reversed(everything))):
+        shown = counts.text(rows, read_ids, starred, by_id, ids)
+        assert shown == progress(rows, read_ids, starred, ids)
+    rows = array("i", range(10))
+    assert counts.text(rows, read_ids, starred, by_id, ids) == progress(
+        rows, read_ids, starred, ids
+    )
+    rows.extend(range(10, 20))  # the same list grown (files read after the first paint)
+    assert counts.text(rows, read_ids, starred, by_id, ids) == progress(
+        rows, read_ids, starred, ids
+    )
+    read_ids.update(ids)  # more ids than rows: counted over the rows
+    assert counts.text(rows, read_ids, starred, by_id, ids) == "20 / 20 read · 4 ★"

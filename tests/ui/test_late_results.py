@@ -120,7 +120,7 @@ async def test_the_index_worker_never_waits_for_the_loop_while_holding_its_locks
     class InstantBuild:
         """A child build that fails at once: the index is then built in the thread."""
 
-        def __init__(self, *args: object) -> None:
+        def __init__(self, *args: object, **kwargs: object) -> None:
             pass
 
         def wait_for(self, stage: str) -> bool:
@@ -128,6 +128,9 @@ async def test_the_index_worker_never_waits_for_the_loop_while_holding_its_locks
 
         def stop(self) -> None:
             pass
+
+        def progress_text(self) -> str:
+            return ""
 
     monkeypatch.setattr(caches, "SUBPROCESS_THRESHOLD", 0)
     monkeypatch.setattr(caches, "CacheBuild", InstantBuild)

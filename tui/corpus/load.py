@@ -17,6 +17,7 @@ import stat
 import unicodedata
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tui.corpus.model import (
     Abstract,
@@ -30,6 +31,9 @@ from tui.corpus.model import (
 )
 from tui.corpus.paper import Paper, id_from_ids, identity_keys
 from tui.corpus.readers import EXTENSIONS, ReadResult, read, supported
+
+if TYPE_CHECKING:
+    from tui.corpus.readcache import ReadCache
 
 _GLOB_CHARS = frozenset("*?[")
 # Bytes that plain text files are made of: printable ASCII, whitespace controls, and
@@ -412,20 +416,25 @@ class _Merger:
 
     def finish(self) -> list[Abstract]:
         """Every abstract with its final id: from its best identifier, else its text."""
-        seen: set[str] = set()
-        for abstract in self.abstracts:
-            paper = abstract.paper
-            if paper is not None:
-                aid = id_from_ids(paper.ids)
-                if aid is None:
-                    aid = _fast_id(abstract.text) if abstract.text else _entry_key(paper)[6:]
-                if aid in seen:
-                    # Two papers the sources keep apart but whose best ids agree cannot
-                    # happen unless a source gives one id to two papers: keep both.
-                    aid = _fast_id(f"{aid} {len(seen)}")
-                abstract.id = aid
-            seen.add(abstract.id)
+        assign_ids(self.abstracts, set())
         return self.abstracts
+
+
+def assign_ids(abstracts: Iterable[Abstract], seen: set[str]) -> None:
+    """Give each paper of `abstracts` its id from its best identifier (else its text), none
+    already in `seen`; every id given or found is added to `seen`."""
+    for abstract in abstracts:
+        paper = abstract.paper
+        if paper is not None:
+            aid = id_from_ids(paper.ids)
+            if aid is None:
+                aid = _fast_id(abstract.text) if abstract.text else _entry_key(paper)[6:]
+            if aid in seen:
+                # Two papers the sources keep apart but whose best ids agree cannot
+                # happen unless a source gives one id to two papers: keep both.
+                aid = _fast_id(f"{aid} {len(seen)}")
+            abstract.id = aid
+        seen.add(abstract.id)
 
 
 def _read_one(path: Path) -> tuple[str, ReadResult | None, list[LoadProblem]]:
@@ -450,20 +459,70 @@ def load_corpus(paths: Sequence[str | os.PathLike[str]], cache_dir: Path | None 
     merged that way as `repeated`. With `cache_dir`, files unchanged since the last
     load with the same `paths` are not read again (`tui.corpus.readcache`).
     """
-    files, problems = expand_paths(paths)
-    cache = None
-    if cache_dir is not None:
-        from tui.corpus.readcache import ReadCache
+    loading = Loading(paths, cache_dir)
+    while not loading.finished:
+        loading.read_next()
+    return loading.finish()
 
-        cache = ReadCache.open(cache_dir, paths)
-    merger = _Merger()
-    infos: list[FileInfo] = []
-    for path in files:
+
+class Loading:
+    """A load of `paths` one file at a time (`load_corpus` reads them all at once): the app
+    paints the first files' abstracts, then reads the rest, handing them over as they come
+    (`publish`). However it is read, `finish` gives the corpus `load_corpus` gives."""
+
+    def __init__(
+        self,
+        paths: Sequence[str | os.PathLike[str]],
+        cache_dir: Path | None,
+        *,
+        cache_args: Sequence[str | os.PathLike[str]] | None = None,
+        defer_cache: bool = False,
+    ) -> None:
+        """`cache_args`: the arguments whose read cache to use (default `paths`: the cache
+        child gets the files the app read, and uses the app's cache). `defer_cache`: the
+        first files are read without the cache (opening it reads every file's entry)
+        until `open_cache`, then stored in it."""
+        self.paths, self.problems = expand_paths(paths)
+        #: Where the read cache is, and under which arguments (None: no cache).
+        self.cache_dir = cache_dir
+        #: Whether a read cache is used (its arguments: `cache_args`).
+        self.uses_cache = cache_dir is not None
+        self.cache_args = [os.fspath(a) for a in (paths if cache_args is None else cache_args)]
+        self.cache: ReadCache | None = None
+        # Files read before the cache opened: (path, stat, digest, result, problems, ids).
+        self._uncached: list[
+            tuple[Path, os.stat_result, str, ReadResult, list[tuple[str, bool]], list[str] | None]
+        ] = []
+        if cache_dir is not None and not defer_cache:
+            self.open_cache()
+        self._merger = _Merger()
+        self._infos: list[FileInfo] = []
+        #: Files read so far (of `len(self.paths)`).
+        self.read = 0
+        # What `publish` has handed over: abstracts, files, problems, and the ids given.
+        self._published = (0, 0, 0)
+        self._seen: set[str] = set()
+
+    @property
+    def finished(self) -> bool:
+        return self.read == len(self.paths)
+
+    @property
+    def count(self) -> int:
+        """Abstracts read so far."""
+        return len(self._merger.abstracts)
+
+    def read_next(self) -> None:
+        """Read the next file (a cached parse when it is unchanged)."""
+        path = self.paths[self.read]
+        self.read += 1
+        cache, problems, merger = self.cache, self.problems, self._merger
         cached = st = None
-        if cache is not None:
+        if self.cache_dir is not None:
             with contextlib.suppress(OSError):
                 st = os.stat(path)
-                cached = cache.lookup(path, st) if stat.S_ISREG(st.st_mode) else None
+                regular = stat.S_ISREG(st.st_mode)
+                cached = cache.lookup(path, st) if cache is not None and regular else None
         result: ReadResult | None
         ids: list[str] | None = None
         if cached is not None:
@@ -471,18 +530,21 @@ def load_corpus(paths: Sequence[str | os.PathLike[str]], cache_dir: Path | None 
             file_problems = [LoadProblem(path, m, fatal=f) for m, f in cached.problems]
         else:
             digest, result, file_problems = _read_one(path)
-            if cache is not None and st is not None and result is not None:
+            if self.cache_dir is not None and st is not None and result is not None:
                 if result.papers is None and result.error is None:
                     ids = [_fast_id(t) for t in result.texts]
                 kept = [(p.message, p.fatal) for p in file_problems]
-                cache.store(path, st, digest, result, kept, ids)
+                if cache is not None:
+                    cache.store(path, st, digest, result, kept, ids)
+                else:
+                    self._uncached.append((path, st, digest, result, kept, ids))
         problems.extend(file_problems)
         if result is None:
-            continue
+            return
         problems.extend(LoadProblem(path, w, fatal=False) for w in result.warnings)
         if result.error is not None:
             problems.append(LoadProblem(path, result.error))
-            continue
+            return
         collection = result.collection
         repeated = 0
         if result.papers is None:
@@ -496,9 +558,57 @@ def load_corpus(paths: Sequence[str | os.PathLike[str]], cache_dir: Path | None 
             ):
                 repeated += merger.add_paper(body, paper, collection, SourceRef(path, position))
         missing = 0 if result.papers is None else sum(1 for t in result.texts if not t)
-        infos.append(
+        self._infos.append(
             FileInfo(path, collection, len(result.texts), digest, repeated, result.format, missing)
         )
-    if cache is not None:
-        cache.save()
-    return Corpus(merger.finish(), infos, problems)
+
+    def publish(self, corpus: Corpus | None = None) -> Corpus:
+        """The abstracts, files and problems read since the last call, added to `corpus`
+        (a new corpus when None). A paper's id is provisional until `finish`: a file read
+        later may give it a better identifier."""
+        abstracts, files, problems = self._published
+        new = self._merger.abstracts[abstracts:]
+        assign_ids(new, self._seen)
+        self._published = (self.count, len(self._infos), len(self.problems))
+        if corpus is None:
+            return Corpus(new, self._infos[files:], self.problems[problems:])
+        corpus.extend(new, self._infos[files:], self.problems[problems:])
+        return corpus
+
+    def open_cache(self) -> None:
+        """Read the rest through the read cache; the files read so far are stored in it."""
+        if self.cache is not None or self.cache_dir is None:
+            return
+        from tui.corpus.readcache import ReadCache
+
+        cache = ReadCache.open(self.cache_dir, self.cache_args)
+        for path, st, digest, result, kept, ids in self._uncached:
+            if cache.lookup(path, st) is None:
+                cache.store(path, st, digest, result, kept, ids)
+        self._uncached = []
+        self.cache = cache
+
+    def save_cache(self) -> None:
+        """Write what was parsed to the read cache (once; `finish` does it if not done)."""
+        if self.cache_dir is None:
+            return
+        self.open_cache()
+        assert self.cache is not None
+        self.cache.save()
+        self.cache = None
+        self.cache_dir = None
+
+    def finish(self, corpus: Corpus | None = None, *, save_cache: bool = True) -> Corpus:
+        """Every file read: the whole corpus (`corpus`, published into so far, completed),
+        every paper with its final id. The read cache is saved first unless `save_cache`
+        is False (the caller saves it after, with `save_cache()`)."""
+        if save_cache:
+            self.save_cache()
+        if corpus is None:
+            return Corpus(self._merger.finish(), self._infos, self.problems)
+        corpus = self.publish(corpus)
+        before = corpus.ids[:]
+        self._merger.finish()
+        if any(a.id != was for a, was in zip(corpus.abstracts, before, strict=True)):
+            corpus.ids_changed()
+        return corpus

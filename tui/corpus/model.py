@@ -359,6 +359,22 @@ class Corpus:
         # (A `by_id` argument is replaced, as the dataclass's __post_init__ did.)
         self.by_id: dict[str, Abstract] = {a.id: a for a in self.abstracts}
 
+    def extend(
+        self, abstracts: list[Abstract], files: list[FileInfo], problems: list[LoadProblem]
+    ) -> None:
+        """Abstracts read after these (a load in steps: `load.Loading.publish`)."""
+        for i, abstract in enumerate(abstracts, start=len(self.abstracts)):
+            abstract.index = i
+        self.abstracts.extend(abstracts)
+        self.files.extend(files)
+        self.problems.extend(problems)
+        self.by_id.update((a.id, a) for a in abstracts)
+
+    def ids_changed(self) -> None:
+        """Some abstracts were given other ids (a paper's final one): look them up anew."""
+        self._ids = []
+        self.by_id = {a.id: a for a in self.abstracts}
+
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tui.corpus.model import Abstract
 
 
 def next_unread(
@@ -36,3 +41,51 @@ def progress(
     read = sum(1 for i in order if ids[i] in read_ids)
     starred = sum(1 for i in order if ids[i] in bookmarked_ids)
     return f"{read:,} / {len(order):,} read · {starred:,} ★"
+
+
+class ProgressCounts:
+    """`progress` for the header, without a pass over every row shown at each redraw.
+
+    A redraw (every keystroke in the filter) counts the read and bookmarked ids that are
+    among the rows: it walks the smaller of the id set and the rows, against the rows as
+    a set made once per list shown (a new list, or one grown). The unfiltered list holds
+    every abstract, so there it only checks that each id is loaded.
+    """
+
+    def __init__(self) -> None:
+        self._rows: Sequence[int] | None = None
+        self._length = -1
+        self._members: frozenset[int] | None = None
+
+    def text(
+        self,
+        rows: Sequence[int],
+        read_ids: AbstractSet[str],
+        bookmarked_ids: AbstractSet[str],
+        by_id: Mapping[str, Abstract],
+        ids: Sequence[str],
+    ) -> str:
+        """`212 / 1,574 read · 31 ★`, as `progress(rows, read_ids, bookmarked_ids, ids)`;
+        `by_id` is the corpus's abstracts by id (`ids` the other way)."""
+        if rows is not self._rows or len(rows) != self._length:
+            self._rows, self._length = rows, len(rows)
+            # Every abstract is shown (the unfiltered list): membership is being loaded.
+            self._members = None if len(rows) == len(ids) else frozenset(rows)
+        read = self._count(rows, read_ids, by_id, ids)
+        starred = self._count(rows, bookmarked_ids, by_id, ids)
+        return f"{read:,} / {len(rows):,} read · {starred:,} ★"
+
+    def _count(
+        self,
+        rows: Sequence[int],
+        chosen: AbstractSet[str],
+        by_id: Mapping[str, Abstract],
+        ids: Sequence[str],
+    ) -> int:
+        if len(chosen) > len(rows):
+            return sum(1 for i in rows if ids[i] in chosen)
+        members = self._members
+        if members is None:
+            return sum(1 for i in chosen if i in by_id)
+        found = (by_id.get(i) for i in chosen)
+        return sum(1 for a in found if a is not None and a.index in members)

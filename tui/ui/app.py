@@ -37,6 +37,7 @@ from tui.ui.clock import Clock, TextualClock
 from tui.ui.controllers.exporting import ExportController
 from tui.ui.controllers.feed import FeedController
 from tui.ui.controllers.fetching import FetchController
+from tui.ui.controllers.loading import LoadingController
 from tui.ui.controllers.notes import NotesController
 from tui.ui.controllers.papers import CopyKind, OpenKind, PaperController
 from tui.ui.controllers.personal import PersonalController
@@ -55,7 +56,10 @@ from tui.ui.widgets.detail import DetailPane, DetailView
 from tui.ui.widgets.header import AppHeader
 
 if TYPE_CHECKING:
+    from rich.text import Text
     from textual.driver import Driver
+
+    from tui.corpus.load import Loading
 
     # Screens are imported when first opened (not needed for the first paint); their
     # messages are handled by name (`on_note_editor_screen_changed`).
@@ -98,7 +102,12 @@ class AbstractsApp(App[int]):
     BINDINGS: ClassVar[list[BindingType]] = APP_BINDINGS
 
     def __init__(
-        self, corpus: Corpus, *, data_dir: Path | None = None, clock: Clock | None = None
+        self,
+        corpus: Corpus,
+        *,
+        data_dir: Path | None = None,
+        clock: Clock | None = None,
+        loading: Loading | None = None,
     ) -> None:
         super().__init__()
         # The ANSI themes paint with the terminal's own palette, whose contrast cannot be
@@ -106,6 +115,12 @@ class AbstractsApp(App[int]):
         for name in ANSI_THEMES:
             self.unregister_theme(name)
         self.corpus = corpus
+        #: The files still to read after the first paint (a large corpus).
+        self.loading = LoadingController(self, loading)
+        # The header's title, computed again only when the files loaded change.
+        self._title: tuple[int, Text] | None = None
+        # The abstract the detail pane was built for since the view last changed.
+        self._shown_detail: Abstract | None = None
         #: What the UI's timers run on (dwell, resume save, note debounce): tests pass a
         #: `ManualClock` and advance it instead of sleeping.
         self.clock: Clock = clock if clock is not None else TextualClock()
@@ -176,17 +191,39 @@ class AbstractsApp(App[int]):
         # frame are routed as soon as the loop starts, and they are the list's.
         self.screen.set_focus(self.abstract_list)
         self.view_changed()
-        self._report_problems()
         self.quit_sequence.attach()
         # A modal opening or closing holds off or restarts auto-read's dwell time.
         self.screen_change_signal.subscribe(self, lambda _: self.personal.focus_changed())
-        self.call_after_refresh(self.start_background_work)
+        if self.loading.active:
+            self.call_after_refresh(self.loading.start)
+        else:
+            self._report_problems()
+            self.call_after_refresh(self.start_background_work)
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.search.fit_placeholder)
 
+    def corpus_grew(self) -> None:
+        """More abstracts were read: the unfiltered list shows them at its end (a filtered
+        one waits for the index, built once every file is read); the header counts them."""
+        if self.closing:
+            return
+        shown = self.abstract_list.rows
+        if not self.search.filtered and len(shown) < len(self.corpus):
+            self.abstract_list.extend_rows(range(len(shown), len(self.corpus)))
+        self.refresh_header()
+
+    def corpus_loaded(self) -> None:
+        """The last file is read (and the read cache written): report what could not be
+        loaded, start the rest."""
+        self.abstract_list.refresh_rows()  # a paper may have been given its final id
+        self.view_changed()
+        self._report_problems()
+        self.start_background_work()
+
     def start_background_work(self) -> None:
-        """After the first paint: build the index and open the user's data off the UI thread."""
+        """After the first paint (and the last file read): build the index and open the
+        user's data off the UI thread."""
         if not gc.isenabled():
             # The command line paused garbage collection for start-up: what exists now
             # lives for the whole session, so keep it out of future collections.
@@ -309,6 +346,7 @@ class AbstractsApp(App[int]):
         list's marks, the detail pane and the header from the controllers' state."""
         if self.closing:
             return  # a late report: the widgets may already be gone
+        self._shown_detail = None  # what the detail pane shows may have changed
         marks = self.personal.marks()
         if marks is not None:
             self.abstract_list.set_marks(marks)
@@ -316,20 +354,30 @@ class AbstractsApp(App[int]):
                 if isinstance(screen, AbstractsView):
                     screen.set_marks(marks)
         self._show_current()
-        self._refresh_header()
+        self.refresh_header()
         self.tags.view_changed()
         self.feed.view_changed()
         self.topics.view_changed()
         self.saved.view_changed()
 
-    def _refresh_header(self) -> None:
+    def refresh_header(self) -> None:
+        """The header alone (a progress report): the list and detail pane are as they were."""
+        if self.closing:
+            return
         header = self.query_one(AppHeader)
-        header.set_title(view.header_title(self.corpus))
+        files = len(self.corpus.files)
+        if self._title is None or self._title[0] != files:
+            self._title = (files, view.header_title(self.corpus))
+            header.set_title(self._title[1])
         header.set_status(view.header_status(self))
 
     def _show_current(self) -> None:
         current = self.abstract_list.current
-        self.detail.show(self.detail_view(current) if current is not None else None)
+        # A search's new rows redraw the view and then move the cursor (Highlighted):
+        # the detail pane is built once for both, unless the abstract or the view changed.
+        if current is None or current is not self._shown_detail:
+            self._shown_detail = current
+            self.detail.show(self.detail_view(current) if current is not None else None)
         resume = self.triage.resume_detail
         if resume is not None and current is not None and current.id == resume[0]:
             # Restored at start-up: scroll once the abstract has been laid out.
@@ -446,6 +494,7 @@ class AbstractsApp(App[int]):
 
     def action_toggle_raw(self) -> None:
         self.raw = not self.raw
+        self._shown_detail = None
         self._show_current()
         self.notify("Showing LaTeX source" if self.raw else "Showing rendered text", timeout=2)
 
@@ -546,12 +595,17 @@ def make_app(
     data_dir: str | Path | None = None,
     corpus: Corpus | None = None,
     clock: Clock | None = None,
+    loading: Loading | None = None,
 ) -> AbstractsApp:
-    """Build the app the same way for the CLI and the tests: from paths or a loaded corpus."""
+    """Build the app the same way for the CLI and the tests: from paths or a loaded corpus
+    (`loading`: the files still to read after the first paint, `corpus` their first ones)."""
     if corpus is None:
         from tui.corpus.load import load_corpus
 
         corpus = load_corpus(list(paths) if paths else [locations.seeds_dir()])
     return AbstractsApp(
-        corpus, data_dir=Path(data_dir) if data_dir is not None else None, clock=clock
+        corpus,
+        data_dir=Path(data_dir) if data_dir is not None else None,
+        clock=clock,
+        loading=loading,
     )

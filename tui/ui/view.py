@@ -38,7 +38,10 @@ def header_status(app: AbstractsApp) -> Text:
     """The header's status line: counts, reading progress, indexing and saving problems."""
     search, personal, corpus = app.search, app.personal, app.corpus
     status = Text()
-    if search.filtered and search.index is None:
+    partial = search.searched_partially is not None
+    if search.filtered and app.loading.active and not partial:
+        status.append("filter waits for the files to be read…", style="italic")
+    elif search.filtered and search.index is None and not partial:
         # Never the unfiltered list as if it were the result.
         status.append("filter waits for the search index…", style="italic")
     elif search.filtered and search.waits_for_topics:
@@ -53,17 +56,21 @@ def header_status(app: AbstractsApp) -> Text:
         if close:
             status.append(f" · {close:,} close")
         status.append(f" · of {len(corpus):,}")
+        if search.searched_partially is not None:
+            status.append(f" ({search.searched_partially:,} searched)", style="italic")
         if search.order == "file":
             status.append(" (file order)")
     else:
         status.append(corpus.summary)
+    # The background work after the counts: where the header is too narrow, they show.
+    doing = app.loading.progress_text() or search.progress_text() or app.topics.progress_text()
+    if doing:
+        status.append("  ·  " + doing, style="italic")
     progress = personal.progress_text(app.abstract_list.rows)
     if progress:
         status.append("  ·  " + progress)
     if app.fetching.new_count:
         status.append(f"  ·  {app.fetching.new_count:,} new (is:new)", style="bold")
-    if search.indexing:
-        status = Text.assemble(("indexing…", "italic"), "  ·  ", status)
     if personal.saving_problem:
         status.append("  ·  ⚠ " + personal.saving_problem, style="bold")
     elif personal.userdata is not None and personal.userdata.bulk_saving:

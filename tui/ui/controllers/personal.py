@@ -18,6 +18,7 @@ from tui.config import Settings
 from tui.corpus.model import Abstract
 from tui.sanitize import visible
 from tui.triage.marks import RowMarks
+from tui.triage.navigation import ProgressCounts
 from tui.ui.clock import TimerHandle
 
 if TYPE_CHECKING:
@@ -47,6 +48,8 @@ class PersonalController:
         self._ambiguous: list[Ambiguity] = []
         self.rescue_path: Path | None = None
         self.rescue_text: str | None = None
+        # The header's read and bookmarked counts, kept from one redraw to the next.
+        self._counts = ProgressCounts()
         #: Keys pressed before the data opened, applied in order when it opens.
         self._queued: list[Callable[[UserData], object]] = []
         #: config.toml's settings (`ui/settings.apply_settings`): what it sets wins over
@@ -209,9 +212,10 @@ class PersonalController:
         data = self.userdata
         if data is None:
             return ""
-        from tui.triage.navigation import progress
-
-        return progress(rows, data.read_ids(), data.bookmarked_ids(), self.app.corpus.ids)
+        corpus = self.app.corpus
+        return self._counts.text(
+            rows, data.read_ids(), data.bookmarked_ids(), corpus.by_id, corpus.ids
+        )
 
     # -- actions -------------------------------------------------------------
 

@@ -17,10 +17,14 @@ from tui.search.spans import Spans
 
 if TYPE_CHECKING:
     from tui.caches import CacheBuild
+    from tui.corpus.model import Corpus
     from tui.search.index import SearchIndex
     from tui.ui.app import AbstractsApp
 
 Order = Literal["relevance", "file"]
+#: While the child builds the index, the filter searches the first this many abstracts,
+#: indexed in the app (as many as a small corpus, whose whole index is built here).
+PARTIAL_INDEX_SIZE = 2_000
 
 
 # The filter's placeholder, longest first: the longest that fits the box is shown.
@@ -40,6 +44,14 @@ class SearchController:
         self.app = app
         self.index: SearchIndex | None = None
         self._index_lock = threading.Lock()
+        # Set once the start-up load (or the child's build) of the index has settled: a
+        # search typed earlier waits for it rather than building a second index here.
+        self._index_settled = threading.Event()
+        #: The first abstracts' index and their corpus, while the child builds the whole's.
+        self.partial: tuple[SearchIndex, Corpus] | None = None
+        self._partial_lock = threading.Lock()
+        #: How many abstracts the results shown searched, when not all of them (None).
+        self.searched_partially: int | None = None
         self.query_text = ""
         self.order: Order = "relevance"
         #: Highlight spans of the search shown (None when unfiltered).
@@ -83,34 +95,108 @@ class SearchController:
 
         app, triage = self.app, self.app.triage
         cache_dir = locations.cache_dir(app.data_dir)
-        if len(app.corpus) >= caches.SUBPROCESS_THRESHOLD:
-            with triage.similarity_lock:
-                with self._index_lock:
-                    if app.closing:  # never start a build for an app that is ending
-                        return
-                    self.index = search_cache.load(app.corpus, cache_dir)
-                    triage.similarity = similar_cache.load(app.corpus, cache_dir)
-                    build = None
-                    if self.index is None or triage.similarity is None:
-                        build = self.cache_build = caches.CacheBuild(app.corpus, cache_dir)
-                        self.indexing = True
-                        app.deliver_later(app.view_changed)
-                        if build.wait_for("index"):
-                            self.index = search_cache.load(app.corpus, cache_dir)
-                        self.indexing = False
-                # Searching works from here on; similarity may still be building.
-                app.deliver_later(app.view_changed)
-                if build is not None and build.wait_for("similar"):
-                    triage.similarity = similar_cache.load(app.corpus, cache_dir)
+        had_index = False
+        try:
+            if len(app.corpus) >= caches.SUBPROCESS_THRESHOLD:
+                with triage.similarity_lock:
+                    with self._index_lock:
+                        if app.closing:  # never start a build for an app that is ending
+                            return
+                        self.index = search_cache.load(app.corpus, cache_dir)
+                        if self.index is not None:
+                            # A search waiting for it runs now, not after the model loads.
+                            self._index_settled.set()
+                        triage.similarity = similar_cache.load(app.corpus, cache_dir)
+                        build = None
+                        if self.index is None or triage.similarity is None:
+                            build = self.cache_build = caches.CacheBuild(
+                                app.corpus,
+                                cache_dir,
+                                on_report=lambda: app.deliver_later(app.refresh_header),
+                                read_args=app.loading.read_args,
+                            )
+                            self.indexing = self.index is None
+                            app.deliver_later(app.view_changed)
+                            if build.wait_for("index") and self.index is None:
+                                self.index = search_cache.load(app.corpus, cache_dir)
+                            self.indexing = False
+                    # Searching works from here on; similarity may still be building.
+                    self._index_settled.set()
+                    had_index = self.index is not None
+                    app.deliver_later(self._whole_index_ready)
+                    if build is not None and build.wait_for("similar"):
+                        triage.similarity = similar_cache.load(app.corpus, cache_dir)
+        finally:
+            self._index_settled.set()
         # Either may still be None (small corpus, or the child failed): built in a thread.
         if self.ensure_index() is None:
             return  # quitting
+        if not had_index:  # built here: search the filter again over it
+            app.deliver(self._whole_index_ready)
         app.deliver(app.view_changed)
         app.deliver(triage.warm_similarity)
 
+    def _ensure_partial(self) -> tuple[SearchIndex, Corpus] | None:
+        """For a search typed while the files are read (and no index is cached, it seems)
+        or while the child indexes them: the first abstracts indexed here, once; the filter
+        answers from them meanwhile, saying so. None when there is no call for one yet."""
+        app = self.app
+        with self._partial_lock:
+            if self.partial is not None or len(app.corpus) < PARTIAL_INDEX_SIZE:
+                return self.partial
+            if not (self.indexing or (app.loading.active and not self._index_cached())):
+                return None
+            from tui.corpus.model import Corpus
+            from tui.search.index import SearchIndex
+
+            first = Corpus(app.corpus.abstracts[:PARTIAL_INDEX_SIZE], [], [])
+            self.partial = (SearchIndex.build(first), first)
+            return self.partial
+
+    def _index_cached(self) -> bool:
+        """Whether an index cache is there, probably this corpus's (a warm start): then
+        the files are read and the index loaded sooner than a partial one is built."""
+        cache_dir = locations.cache_dir(self.app.data_dir)
+        try:
+            return any(cache_dir.glob("search-*.npz"))
+        except OSError:
+            return False
+
+    def _whole_index_ready(self) -> None:
+        """The filter is searched again over every abstract (its results may be from the
+        first ones only, or dropped as the index arrived)."""
+        self.partial = None
+        self.rerun()
+        self.app.view_changed()
+
+    def _index_for_search(self) -> tuple[SearchIndex | None, Corpus | None]:
+        """The whole index (waiting for the start-up load or build), or meanwhile the
+        partial one with its corpus."""
+        while not self._index_settled.wait(0.05):
+            if self.app.closing:
+                return None, None
+            if (partial := self._ensure_partial()) is not None:
+                return partial
+        return self.ensure_index(), None
+
+    def wait_for_start(self) -> bool:
+        """Wait (off the UI thread) until every file is read and the start-up load of the
+        index has settled: by then the start-up worker holds the similarity lock while
+        the child builds the model, so a caller taking that lock next waits for the child
+        rather than building in the app. False once the app is closing."""
+        while not self._index_settled.wait(0.05):
+            if self.app.closing:
+                return False
+        return True
+
     def ensure_index(self) -> SearchIndex | None:
         """The index, loaded or built here; None once the app is closing (never build then:
-        the interpreter would wait for the build before it could exit)."""
+        the interpreter would wait for the build before it could exit). Waits for the
+        start-up load first, which may be the child's build (`warm_index`)."""
+        if not self.wait_for_start():
+            return None
+        if self.index is not None:
+            return self.index  # without the lock, which the start-up may hold a while more
         with self._index_lock:
             if self.index is None and not self.app.closing:
                 from tui.search.cache import load_or_build
@@ -118,6 +204,12 @@ class SearchController:
                 app = self.app
                 self.index = load_or_build(app.corpus, locations.cache_dir(app.data_dir))
             return self.index
+
+    def progress_text(self) -> str:
+        """What the cache-building child is doing (`indexing: files 40 / 369…`), else ""."""
+        build = self.cache_build
+        text = build.progress_text() if build is not None else ""
+        return text + "…" if text else ""
 
     def stop(self) -> None:
         """Quitting: stop a cache build in progress (a half-built cache is rebuilt next time)."""
@@ -134,13 +226,14 @@ class SearchController:
             self._set_query_error(None)
             self.waits_for_topics = False
             self.match_counts = None
+            self.searched_partially = None
             self._apply_rows(list(range(len(app.corpus))), None, keep=self.saved_selection)
             return
         self._start_search(value, self.order)
         if self.index is None:
             # The list still shows what it showed; the header says the filter waits.
             app.view_changed()
-            if self.indexing:
+            if self.indexing and self.partial is None:
                 self._show_line(
                     Text(
                         f"Building the search index for {len(app.corpus):,} abstracts; "
@@ -173,24 +266,43 @@ class SearchController:
         if topics is None and app.topics.pending and any(f.name == "topic" for f in query.fields):
             app.deliver(self._wait_for_topics, text)
             return  # searched again once they are ready
-        index = self.ensure_index()
+        index, partial = self._index_for_search()
         if index is None:
             return
+        corpus = app.corpus if partial is None else partial
         result = index.search(
-            query, app.corpus, personal=app.personal.userdata, order=order, topics=topics
+            query, corpus, personal=app.personal.userdata, order=order, topics=topics
         )
         highlighter = index.highlighter(query)
         counts = (result.matched, result.close)
-        app.deliver(self.apply_search, text, order, list(result.indices), highlighter.spans, counts)
+        app.deliver(
+            self.apply_search,
+            text,
+            order,
+            list(result.indices),
+            highlighter.spans,
+            counts,
+            None if partial is None else len(partial),
+        )
 
     def apply_search(
-        self, text: str, order: Order, rows: list[int], spans: Spans, counts: tuple[int, int]
+        self,
+        text: str,
+        order: Order,
+        rows: list[int],
+        spans: Spans,
+        counts: tuple[int, int],
+        searched: int | None = None,
     ) -> None:
         """Show a search's result, unless the filter or order has changed since it started:
-        a slower, older search must never paint over a newer one."""
+        a slower, older search must never paint over a newer one. `searched`: how many
+        abstracts were searched, when only the first ones were (a partial index)."""
         if text != self.query_text or order != self.order:
             return
+        if searched is not None and (self.partial is None or self.index is not None):
+            return  # the whole index is ready: its own answer is on its way
         app = self.app
+        self.searched_partially = searched
         self.waits_for_topics = False
         self._set_query_error(None)
         current = app.abstract_list.current
@@ -236,6 +348,8 @@ class SearchController:
 
     def _show_line(self, text: Text | None, *, error: bool) -> None:
         line = self.app.query_error_line
+        if text is None and not line.display:
+            return  # hidden already: no redraw (and no new layout) at every search
         line.set_class(error, "-error")
         line.update(text or "")
         line.display = text is not None

@@ -66,7 +66,12 @@ class TopicsController:
             # child loads them and computes only the topics.
             build = app.search.cache_build
             if build is None:
-                build = self._build = caches.CacheBuild(app.corpus, cache_dir)
+                build = self._build = caches.CacheBuild(
+                    app.corpus,
+                    cache_dir,
+                    on_report=lambda: app.deliver_later(app.refresh_header),
+                    read_args=app.loading.read_args,
+                )
             if not app.closing and build.wait_for("topics"):
                 topics = topic_cache.load(app.corpus, cache_dir)
         if topics is None and not app.closing:
@@ -89,6 +94,12 @@ class TopicsController:
         self.failure = message
         self.app.search.rerun()
         self.app.view_changed()
+
+    def progress_text(self) -> str:
+        """`topics…` while a child started for them alone computes them, else ""."""
+        build = self._build
+        text = build.progress_text() if build is not None else ""
+        return text + "…" if text else ""
 
     def stop(self) -> None:
         """Quitting: stop a child computing topics (a half-built cache is rebuilt next time)."""

@@ -178,8 +178,11 @@ class TriageController:
 
     def ensure_similarity(self) -> SimilarityModel | None:
         """The similarity model, loaded from the cache or built (call off the UI thread);
-        None once the app is closing."""
+        None once the app is closing. Waits for the start-up work first (the files read,
+        the child's build), never building a second model in the app."""
         app = self.app
+        if not app.search.wait_for_start():
+            return None
         with self.similarity_lock:
             if self.similarity is None and not app.closing:
                 from tui.similar.cache import load_or_build

@@ -133,6 +133,18 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
         self.cursor = target
         self.refresh()
 
+    def extend_rows(self, rows: Sequence[int]) -> None:
+        """Add `rows` at the end (abstracts read after the first paint); the cursor and
+        the scroll stay where they are."""
+        self._rows.extend(rows)
+        self._changed_rows()
+        self.virtual_size = Size(self.size.width, self._line_count())
+        self.refresh()
+
+    def refresh_rows(self) -> None:
+        """What the rows' abstracts are changed (read to the end): draw them again."""
+        self._changed()
+
     def _changed_rows(self) -> None:
         self._version += 1
         self._strips.clear()

@@ -1,0 +1,183 @@
+"""Start-up on a large corpus: the first files paint before the rest are read, an early
+search waits for the child's index (never building one in the app), and a partial index
+answers meanwhile, saying so."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from tests.ui.helpers import wait_for_userdata, wait_until
+from tui.corpus.load import Loading
+from tui.ui.app import AbstractsApp, make_app
+
+
+def header_status(app) -> str:
+    return str(app.query_one("#header-status").render())
+
+
+def calls_of(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[bool]:
+    """A list that grows by one at each call of `module.name` (which still runs)."""
+    calls: list[bool] = []
+    real = getattr(module, name)
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(True)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+def write_files(folder: Path, files: int, per_file: int) -> list[Path]:
+    folder.mkdir()
+    paths = []
+    for f in range(files):
+        texts = [
+            f"Paragraph {p} of file {f} studies pruning of sparse networks number {f * 100 + p}."
+            for p in range(per_file)
+        ]
+        path = folder / f"venue{f}.txt"
+        path.write_text(f"Venue {f}\n\n" + "\n\n".join(texts) + "\n", encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+def app_reading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, first_files: int
+) -> tuple[AbstractsApp, threading.Event]:
+    """An app on the first files of three (four abstracts each), as the command line
+    opens it; reading the others waits for the event."""
+    write_files(tmp_path / "corpus", files=3, per_file=4)
+    loading = Loading([tmp_path / "corpus"], None)
+    for _ in range(first_files):
+        loading.read_next()
+    corpus = loading.publish()
+    go_on = threading.Event()
+    read_next = Loading.read_next
+
+    def held_read(self: Loading) -> None:
+        go_on.wait(10)
+        read_next(self)
+
+    monkeypatch.setattr(Loading, "read_next", held_read)
+    return make_app(corpus=corpus, data_dir=tmp_path / "data", loading=loading), go_on
+
+
+async def test_the_first_files_paint_and_the_rest_stream_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, second_file = app_reading(tmp_path, monkeypatch, first_files=1)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_until(pilot, lambda: "reading files 1 / 3" in header_status(app))
+        assert len(app.abstract_list.rows) == 4
+        assert app.personal.userdata is None  # the user's data waits for every file
+        await pilot.press("j")  # the list works meanwhile
+        second_file.set()
+        await wait_until(pilot, lambda: len(app.abstract_list.rows) == 12)
+        assert app.abstract_list.cursor == 1  # the cursor stayed where the user put it
+        await wait_for_userdata(pilot)
+        assert "reading files" not in header_status(app)
+        assert "12 abstracts · 3 files" in header_status(app)
+        assert [a.index for a in app.corpus.abstracts] == list(range(12))
+
+
+async def test_an_early_search_waits_for_the_child_instead_of_building_an_index(
+    seeds_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tui import caches
+    from tui.search import cache as search_cache
+
+    monkeypatch.setattr(caches, "SUBPROCESS_THRESHOLD", 0)
+    built_here = calls_of(monkeypatch, search_cache, "load_or_build")
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        # The start-up worker is slow to take its locks (as when it imports modules first).
+        with app.triage.similarity_lock:
+            await pilot.press("slash", *"pruning")
+            await pilot.pause(0.5)
+        await wait_until(pilot, lambda: 0 < len(app.abstract_list.rows) < 76, timeout=60)
+        await wait_until(pilot, lambda: app.search.index is not None, timeout=60)
+        assert built_here == []
+
+
+async def test_a_partial_index_answers_while_the_child_builds(
+    seeds_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tui import caches
+    from tui.ui.controllers import search
+
+    child_done = threading.Event()
+
+    class SlowChild:
+        """A child that reports nothing until released, then fails (built here then)."""
+
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            pass
+
+        def wait_for(self, stage: str) -> bool:
+            child_done.wait(20)
+            return False
+
+        def stop(self) -> None:
+            child_done.set()
+
+        def progress_text(self) -> str:
+            return "" if child_done.is_set() else "building the search index"
+
+    monkeypatch.setattr(caches, "SUBPROCESS_THRESHOLD", 0)
+    monkeypatch.setattr(caches, "CacheBuild", SlowChild)
+    monkeypatch.setattr(search, "PARTIAL_INDEX_SIZE", 30)
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.press("slash", *"learning")
+        await wait_until(pilot, lambda: "(30 searched)" in header_status(app), timeout=30)
+        assert app.abstract_list.rows and max(app.abstract_list.rows) < 30
+        assert "building the search index" in header_status(app)
+        child_done.set()
+        await wait_until(pilot, lambda: "searched" not in header_status(app), timeout=30)
+        await wait_until(pilot, lambda: max(app.abstract_list.rows) >= 30, timeout=30)
+
+
+async def test_an_early_more_like_this_waits_for_the_child_instead_of_building_a_model(
+    seeds_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    from tui import caches
+    from tui.similar import cache as similar_cache
+    from tui.ui.screens.similar import SimilarScreen
+
+    monkeypatch.setattr(caches, "SUBPROCESS_THRESHOLD", 0)
+    built_here = calls_of(monkeypatch, similar_cache, "load_or_build")
+    app = make_app([seeds_dir])
+    start_up = app.search._warm_index
+
+    def late_start_up() -> None:  # as when the start-up worker imports modules first
+        time.sleep(0.5)
+        start_up()
+
+    monkeypatch.setattr(app.search, "_warm_index", late_start_up)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("m")
+        await wait_until(pilot, lambda: isinstance(app.screen, SimilarScreen), timeout=60)
+        assert built_here == []
+
+
+async def test_a_search_typed_while_the_files_are_read_answers_from_the_first_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tui.ui.controllers import search
+
+    monkeypatch.setattr(search, "PARTIAL_INDEX_SIZE", 8)
+    app, last_file = app_reading(tmp_path, monkeypatch, first_files=2)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.press("slash", *"pruning")
+        await wait_until(pilot, lambda: "(8 searched)" in header_status(app), timeout=30)
+        assert sorted(app.abstract_list.rows) == list(range(8))
+        last_file.set()
+        await wait_until(pilot, lambda: len(app.abstract_list.rows) == 12, timeout=30)
+        assert "searched" not in header_status(app)
+        assert "of 12" in header_status(app)

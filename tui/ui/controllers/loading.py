@@ -1,0 +1,82 @@
+"""The files read after the first paint: a large corpus is shown as it is read.
+
+The command line reads the first files (enough for a screenful) and opens the app on
+them; this controller reads the rest in a thread worker and hands what it has read to
+the event loop every `PUBLISH_SECONDS`: the corpus grows in place, the unfiltered list
+grows at its end (the cursor and scroll stay), and the header counts up. Everything
+that needs the whole corpus (the search index, the user's data, the inbox) starts once
+the last file is read (`AbstractsApp.start_background_work`).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tui.corpus.load import Loading
+    from tui.ui.app import AbstractsApp
+
+#: How often what has been read is handed to the screen.
+PUBLISH_SECONDS = 0.2
+
+
+class LoadingController:
+    """The files still to read after the first paint (none when all were read first)."""
+
+    def __init__(self, app: AbstractsApp, loading: Loading | None) -> None:
+        self.app = app
+        self._loading = loading if loading is not None and not loading.finished else None
+        #: The arguments of the read cache the files were read through (None: none was),
+        #: for the cache-building child to read them the same way.
+        self.read_args = loading.cache_args if loading is not None and loading.uses_cache else None
+
+    @property
+    def active(self) -> bool:
+        """True while files are still being read."""
+        return self._loading is not None
+
+    def progress_text(self) -> str:
+        """`reading files 40 / 369…` while files are still being read, else ""."""
+        loading = self._loading
+        if loading is None:
+            return ""
+        return f"reading files {loading.read:,} / {len(loading.paths):,}…"
+
+    def start(self) -> None:
+        """After the first paint: read the rest in a worker."""
+        self.app.run_worker(self._read_rest, thread=True, exclusive=True, group="loading")
+
+    def _read_rest(self) -> None:
+        app, loading = self.app, self._loading
+        assert loading is not None
+        loading.open_cache()
+        handed = time.monotonic()
+        while not loading.finished:
+            if app.closing:
+                return
+            loading.read_next()
+            if time.monotonic() - handed >= PUBLISH_SECONDS:
+                # Waits for the loop: the corpus only ever changes on the loop's thread.
+                if not app.deliver(self._publish):
+                    return
+                handed = time.monotonic()
+        # The whole corpus on screen first; then the read cache, which the cache child
+        # reads through, is written before the work that starts it.
+        if app.deliver(self._finish):
+            loading.save_cache()
+            app.deliver(app.corpus_loaded)
+
+    def _publish(self) -> None:
+        loading = self._loading
+        if loading is not None:
+            loading.publish(self.app.corpus)
+            self.app.corpus_grew()
+
+    def _finish(self) -> None:
+        loading = self._loading
+        if loading is None:
+            return
+        loading.finish(self.app.corpus, save_cache=False)
+        self._loading = None
+        self.app.corpus_grew()
