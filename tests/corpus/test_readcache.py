@@ -73,6 +73,34 @@ def test_unchanged_files_are_not_read_again_and_give_the_same_corpus(
     assert oct(cache.stat().st_mode & 0o777) == "0o700"
 
 
+def test_files_parsed_by_other_reader_code_are_read_again(
+    tmp_path: Path, counted_reads: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a = write(tmp_path / "a.txt", f"ICLR 2023 Papers\n\n{A1}\n")
+    cache = tmp_path / "cache"
+    load_corpus([a], cache_dir=cache)
+    counted_reads.clear()
+    load_corpus([a], cache_dir=cache)
+    assert counted_reads == []
+    # The program's version number stays; a reader's code changed.
+    monkeypatch.setattr(readcache, "VERSION", readcache.VERSION ^ 1)
+    load_corpus([a], cache_dir=cache)
+    assert counted_reads == [a]
+
+
+def test_the_cache_version_follows_the_readers_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert readcache.VERSION >> 20 == readcache.FORMAT
+    assert readcache._code_version() == readcache.VERSION  # the same code, the same version
+    real = Path.read_bytes
+
+    def edited(path: Path) -> bytes:
+        source = real(path)
+        return source + b"# a fix" if path.name == "bibtex.py" else source
+
+    monkeypatch.setattr(Path, "read_bytes", edited)
+    assert readcache._code_version() != readcache.VERSION
+
+
 def test_a_changed_file_is_read_again(tmp_path: Path, counted_reads: list[Path]) -> None:
     a = write(tmp_path / "a.txt", f"ICLR 2023 Papers\n\n{A1}\n")
     b = write(tmp_path / "b.txt", f"ICLR 2023 Papers\n\n{A2}\n")

@@ -32,7 +32,26 @@ from tui.corpus.model import Collection
 from tui.corpus.paper import Paper
 from tui.corpus.readers import ReadResult
 
-VERSION = 2  # 2: SQLite (1 was one JSON document)
+FORMAT = 2  # 2: SQLite (1 was one JSON document)
+
+
+def _code_version() -> int:
+    """FORMAT joined with a digest of the code that makes what is cached (the readers,
+    the paper record): files parsed by other code are parsed again, whether or not the
+    program's version number changed with it."""
+    here = Path(__file__).resolve().parent
+    sources = [*sorted((here / "readers").glob("*.py")), here / "paper.py", here / "load.py"]
+    digest = hashlib.blake2b(digest_size=4)
+    try:
+        for source in sources:
+            digest.update(source.read_bytes())
+    except OSError:
+        return FORMAT << 20  # no sources to read (a frozen build): the format alone
+    return (FORMAT << 20) | (int.from_bytes(digest.digest(), "big") & 0xFFFFF)
+
+
+#: `PRAGMA user_version` of this code's caches (and part of their file names).
+VERSION = _code_version()
 #: "AbsT": marks a database as this program's parsed-files cache.
 APPLICATION_ID = 0x41627354
 _KEEP = 3  # cache files kept: the argument sets opened most recently
