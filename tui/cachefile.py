@@ -30,6 +30,7 @@ import os
 import re
 import struct
 import zipfile
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -352,7 +353,9 @@ def load_mapped(path: Path, head: dict[str, Any]) -> Mapped | None:
 
 def _member(mapping: mmap.mmap, info: zipfile.ZipInfo) -> Array | None:
     """The array stored as `info`, viewing `mapping`; None unless it is a stored `.npy`
-    of a plain numeric type holding exactly the bytes its shape needs."""
+    of a plain numeric type holding exactly the bytes its shape needs, and (for the
+    header and string lists, which are copied anyway) matching its checksum. The arrays
+    are not checksummed: that would read all of them at each load."""
     if info.compress_type != zipfile.ZIP_STORED or not info.filename.endswith(".npy"):
         return None
     offset = info.header_offset
@@ -363,6 +366,8 @@ def _member(mapping: mmap.mmap, info: zipfile.ZipInfo) -> Array | None:
     end = start + info.file_size
     if end > len(mapping):
         return None
+    if not info.filename.startswith(_ARRAY) and zlib.crc32(mapping[start:end]) != info.CRC:
+        return None  # the header and strings are read anyway: their checksum costs little
     stream = io.BytesIO(mapping[start : min(end, start + _MAX_NPY_HEADER)])
     if np.lib.format.read_magic(stream) != (1, 0):
         return None
