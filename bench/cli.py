@@ -61,19 +61,25 @@ for i, headline, body in db.execute("SELECT id, headline, body FROM t"):
     out.write(json.dumps({"id": i, "headline": headline, "text": body}, ensure_ascii=False) + "\n")
 """
 
+# Peak RSS from /proc (VmHWM): ru_maxrss would carry over the forking parent's peak.
 LOAD_INDEX = r"""
-import json, os, resource, sys, time
+import json, os, sys, time
 from pathlib import Path
 from tui import locations
 from tui.search import cache
 import numpy
+def status(key):
+    for line in open("/proc/self/status"):
+        if line.startswith(key + ":"):
+            return int(line.split()[1])
 cache_dir = locations.cache_dir(Path(os.environ["ABSTRACTS_DATA_DIR"]))
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+before = status("VmHWM")
 start = time.perf_counter()
 index = cache.load_by(cache_dir, sys.argv[1], sys.argv[2])
 took = time.perf_counter() - start
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(json.dumps({"found": index is not None, "seconds": took, "peak": peak, "added": peak - before}))
+peak = status("VmHWM")
+out = {"found": index is not None, "seconds": took, "peak": peak, "added": peak - before}
+print(json.dumps({**out, "after": status("VmRSS")}))
 """
 
 
@@ -228,10 +234,12 @@ def main() -> None:
                 seconds = statistics.median(r["seconds"] for r in trials)
                 peak = statistics.median(r["peak"] for r in trials) / 1024
                 added = statistics.median(r["added"] for r in trials) / 1024
+                after = statistics.median(r["after"] for r in trials) / 1024
                 medians[f"index load ({name})"] = (seconds, peak)
                 print(
                     f"  index load alone ({name}): {seconds:.3f}s, "
-                    f"peak RSS {peak:.0f} MB (+{added:.0f} MB over the imports)"
+                    f"peak RSS {peak:.0f} MB (+{added:.0f} MB over the imports), "
+                    f"RSS once loaded {after:.0f} MB"
                 )
             print(json.dumps({"corpus": label, "size": size, "medians": medians}), flush=True)
     finally:
