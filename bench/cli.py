@@ -10,7 +10,10 @@ so machine noise hits all alike:
     abstracts and prints the top 10 of the same words (bm25) as JSON, and one that
     prints every row as JSON; and `python -c pass`, the interpreter's own start-up.
   * with --before REV, the same commands of the code at REV (git archive), on its own
-    warmed data dir, in the same rounds.
+    warmed data dir, in the same rounds;
+  * the search index cache loaded alone (`search.cache.load_by` in a fresh process,
+    after the imports): the load's wall time and the process's peak RSS, above what
+    the imports left (now and, with --before, at REV).
 It prints medians of the wall time and of the CPU time (user + sys of the process:
 on a machine shared with other work, the steadier figure), the first runs on a
 fresh data dir (which build the caches), and the ratios to the FTS5 references.
@@ -58,6 +61,41 @@ for i, headline, body in db.execute("SELECT id, headline, body FROM t"):
     out.write(json.dumps({"id": i, "headline": headline, "text": body}, ensure_ascii=False) + "\n")
 """
 
+# Peak RSS from /proc (VmHWM): ru_maxrss would carry over the forking parent's peak.
+LOAD_INDEX = r"""
+import json, os, sys, time
+from pathlib import Path
+from tui import locations
+from tui.search import cache
+import numpy
+def status(key):
+    for line in open("/proc/self/status"):
+        if line.startswith(key + ":"):
+            return int(line.split()[1])
+cache_dir = locations.cache_dir(Path(os.environ["ABSTRACTS_DATA_DIR"]))
+before = status("VmHWM")
+start = time.perf_counter()
+index = cache.load_by(cache_dir, sys.argv[1], sys.argv[2])
+took = time.perf_counter() - start
+peak = status("VmHWM")
+out = {"found": index is not None, "seconds": took, "peak": peak, "added": peak - before}
+print(json.dumps({**out, "after": status("VmRSS")}))
+"""
+
+
+def index_load(env: dict[str, str], cwd: Path, fingerprint: str, ids: str) -> dict[str, float]:
+    """One load of the search index cache alone, in a fresh process (see LOAD_INDEX)."""
+    out = subprocess.run(
+        [sys.executable, "-c", LOAD_INDEX, fingerprint, ids],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    found: dict[str, float] = json.loads(out.stdout)
+    return found
+
 
 def timed(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
     """(wall seconds, CPU seconds) of one process, its output thrown away."""
@@ -70,9 +108,11 @@ def timed(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float
     return wall, cpu
 
 
-def fts_table(path: str, target: Path) -> int:
-    """An FTS5 table of the abstracts `path` loads (id, headline, rendered text)."""
+def fts_table(path: str, target: Path) -> tuple[int, str, str]:
+    """An FTS5 table of the abstracts `path` loads (id, headline, rendered text); their
+    number, fingerprint and ids digest (what names their search index cache)."""
     from tui.corpus.load import load_corpus
+    from tui.corpus.model import ids_digest
 
     corpus = load_corpus([path])
     db = sqlite3.connect(target)
@@ -83,7 +123,7 @@ def fts_table(path: str, target: Path) -> int:
     )
     db.commit()
     db.close()
-    return len(corpus)
+    return len(corpus), corpus.fingerprint, ids_digest(a.id for a in corpus.abstracts)
 
 
 def main() -> None:
@@ -122,7 +162,7 @@ def main() -> None:
             data_dir = tmp / f"data-{label}"
             env = {**os.environ, "ABSTRACTS_DATA_DIR": str(data_dir)}
             db = tmp / f"{label}.fts5.sqlite"
-            size = fts_table(path, db)
+            size, fingerprint, ids = fts_table(path, db)
             commands = {
                 "search": ["search", QUERY, path, "--limit", "10"],
                 "search --json": ["search", QUERY, path, "--limit", "10", "--json"],
@@ -142,7 +182,7 @@ def main() -> None:
             )
             cases["FTS5 every row (python)"] = ([sys.executable, "-c", FTS_ALL, str(db)], env, REPO)
             cases["python -c pass"] = ([sys.executable, "-c", "pass"], env, REPO)
-            cold = {}
+            cold: dict[str, tuple[float, float]] = {}
             for name in ("search", "list --json"):
                 fresh = {**env, "ABSTRACTS_DATA_DIR": str(tmp / f"fresh-{label}-{len(cold)}")}
                 cold[f"{name}, fresh data dir"] = timed(cases[name][0], fresh, REPO)
@@ -183,6 +223,24 @@ def main() -> None:
                 if size >= 100_000
                 else "  (the targets are set at 100,000 abstracts)"
             )
+            loads = {"now": (env, REPO)}
+            if before_dir is not None:
+                loads[args.before] = (old_env, before_dir)
+            for name, (load_env, cwd) in loads.items():
+                trials = [index_load(load_env, cwd, fingerprint, ids) for _ in range(args.runs)]
+                if not all(r["found"] for r in trials):
+                    print(f"  index load ({name}): no cache found")
+                    continue
+                seconds = statistics.median(r["seconds"] for r in trials)
+                peak = statistics.median(r["peak"] for r in trials) / 1024
+                added = statistics.median(r["added"] for r in trials) / 1024
+                after = statistics.median(r["after"] for r in trials) / 1024
+                medians[f"index load ({name})"] = (seconds, peak)
+                print(
+                    f"  index load alone ({name}): {seconds:.3f}s, "
+                    f"peak RSS {peak:.0f} MB (+{added:.0f} MB over the imports), "
+                    f"RSS once loaded {after:.0f} MB"
+                )
             print(json.dumps({"corpus": label, "size": size, "medians": medians}), flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

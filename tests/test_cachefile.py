@@ -129,3 +129,39 @@ def test_a_compressed_member_is_no_cache(tmp_path: Path) -> None:
     with zipfile.ZipFile(path, "a") as archive:
         archive.writestr("a:packed.npy", member, compress_type=zipfile.ZIP_DEFLATED)
     assert cachefile.load(path, head) is None
+
+
+def test_a_mapped_file_round_trips_with_its_arrays_read_only(tmp_path: Path) -> None:
+    corpus = make_corpus(ROWS)
+    head = cachefile.header("test", 1, corpus)
+    path = cachefile.path_for(tmp_path / "cache", "test", 1, corpus)
+    arrays = {"ints": np.arange(5, dtype=np.int32), "flags": np.array([True, False])}
+    cachefile.save_mapped(path, head, arrays, STRINGS)
+    mapped = cachefile.load_mapped(path, head)
+    assert mapped is not None
+    assert mapped.strings == STRINGS
+    assert mapped.arrays["ints"].tolist() == [0, 1, 2, 3, 4]
+    assert mapped.arrays["flags"].tolist() == [True, False]
+    assert not mapped.arrays["ints"].flags.writeable
+    assert cachefile.load_mapped(path, {**head, "version": 2}) is None
+
+
+def test_a_mapped_file_whose_strings_were_changed_is_refused(tmp_path: Path) -> None:
+    corpus = make_corpus(ROWS)
+    head = cachefile.header("test", 1, corpus)
+    path = cachefile.path_for(tmp_path / "cache", "test", 1, corpus)
+    cachefile.save_mapped(path, head, {}, {"words": ["graph", "network"]})
+    data = path.read_bytes()
+    path.write_bytes(data.replace(b"network", b"netwerk"))  # same length, other word
+    assert cachefile.load_mapped(path, head) is None
+
+
+def test_pruning_removes_files_of_other_versions_of_the_kind(tmp_path: Path) -> None:
+    corpus = make_corpus(ROWS)
+    old = cachefile.path_for(tmp_path, "test", 1, corpus)
+    cachefile.save(old, cachefile.header("test", 1, corpus), {}, {})
+    other_kind = cachefile.path_for(tmp_path, "other", 1, corpus)
+    cachefile.save(other_kind, cachefile.header("other", 1, corpus), {}, {})
+    new = cachefile.path_for(tmp_path, "test", 2, corpus)
+    cachefile.save_mapped(new, cachefile.header("test", 2, corpus), {}, {})
+    assert sorted(p.name for p in tmp_path.glob("*.npz")) == sorted([other_kind.name, new.name])

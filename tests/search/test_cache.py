@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import dataclasses
+import mmap
 import os
 import pickle
 import stat
@@ -13,7 +14,9 @@ from tests.pickles import RunsCode, object_array
 from tests.search.helpers import (
     make_corpus,
 )
-from tui import cachefile
+from tui import cachefile, locations
+from tui.corpus.load import load_corpus
+from tui.corpus.model import Corpus
 from tui.search import cache
 from tui.search import cache as search_cache
 from tui.search.index import SearchIndex
@@ -200,3 +203,116 @@ def test_the_cache_file_changes_with_the_format_version(
     before = search_cache.cache_path(corpus, tmp_path)
     monkeypatch.setattr(search_cache, "FORMAT_VERSION", search_cache.FORMAT_VERSION + 1)
     assert search_cache.cache_path(corpus, tmp_path) != before
+
+
+def _maps_a_file(array: np.ndarray) -> bool:
+    """True when `array` is a view of memory mapped from a file (not a copy of it)."""
+    base: object = array
+    while isinstance(base, np.ndarray):
+        base = base.base
+    if isinstance(base, memoryview):
+        base = base.obj
+    return isinstance(base, mmap.mmap)
+
+
+def test_a_loaded_index_views_its_cache_file_read_only(tmp_path: Path) -> None:
+    corpus = make_corpus(ROWS)
+    cache.load_or_build(corpus, tmp_path)
+    loaded = cache.load(corpus, tmp_path)
+    assert loaded is not None
+    arrays = {
+        f.name: getattr(loaded.data, f.name)
+        for f in dataclasses.fields(loaded.data)
+        if isinstance(getattr(loaded.data, f.name), np.ndarray)
+    }
+    assert arrays
+    for name, array in arrays.items():
+        assert _maps_a_file(array), name
+        assert not array.flags.writeable, name
+        assert array.flags.aligned, name
+
+
+@pytest.fixture(scope="module")
+def seeds() -> Corpus:
+    return load_corpus([locations.seeds_dir()])
+
+
+QUERIES = [
+    "graph",
+    "graph ",
+    "learning ",
+    '"neural networks"',
+    "contrastive -survey",
+    "reinforcement learning year:2020..2024",
+    "venue:iclr model",
+    "transformer attention ",
+    "languag",
+    "netwrks ",  # a misspelling: fuzzy expansion
+]
+
+
+def test_a_mapped_index_answers_as_the_index_built_in_memory(seeds: Corpus, tmp_path: Path) -> None:
+    built = SearchIndex.build(seeds)
+    assert cache.save(built, seeds, tmp_path)
+    loaded = cache.load(seeds, tmp_path)
+    assert loaded is not None and _maps_a_file(loaded.data.post_doc)
+    answered = 0
+    for query in QUERIES:
+        want, got = built.search(query, seeds), loaded.search(query, seeds)
+        assert (got.indices, got.scores, got.total) == (want.indices, want.scores, want.total)
+        answered += bool(want.indices)
+        for order in ("year", "headline"):
+            assert (
+                loaded.search(query, seeds, order=order).indices
+                == built.search(query, seeds, order=order).indices
+            )
+        text = seeds.abstracts[want.indices[0]].plain if want.indices else "graph networks"
+        assert loaded.highlighter(query).spans(text) == built.highlighter(query).spans(text)
+    assert answered >= len(QUERIES) - 2  # the queries do find abstracts
+
+
+def _cuts(size: int) -> list[int]:
+    return [0, 30, size // 4, size // 2, size - 100, size - 1]
+
+
+def test_a_cache_file_cut_anywhere_is_rebuilt(seeds: Corpus, tmp_path: Path) -> None:
+    built = cache.load_or_build(seeds, tmp_path)
+    path = cache.cache_path(seeds, tmp_path)
+    whole = path.read_bytes()
+    want = built.search("graph ", seeds).indices
+    for cut in _cuts(len(whole)):
+        path.write_bytes(whole[:cut])
+        assert cache.load(seeds, tmp_path) is None, cut
+        assert cache.load_or_build(seeds, tmp_path).search("graph ", seeds).indices == want
+        assert path.read_bytes() == whole  # rebuilt and saved again
+
+
+def test_a_cache_file_with_bytes_changed_is_never_trusted(seeds: Corpus, tmp_path: Path) -> None:
+    """Flipped bytes in the array headers, offsets and numbers: each load is refused, or
+    (where the flipped byte leaves every check passing) gives an index that searches
+    without error; never a crash."""
+    cache.load_or_build(seeds, tmp_path)
+    path = cache.cache_path(seeds, tmp_path)
+    whole = path.read_bytes()
+    for at in range(0, len(whole), max(len(whole) // 200, 1)):
+        damaged = bytearray(whole)
+        damaged[at] ^= 0xFF
+        path.write_bytes(bytes(damaged))
+        index = cache.load(seeds, tmp_path)
+        if index is not None:
+            for query in QUERIES:
+                index.search(query, seeds)
+
+
+def test_an_index_file_of_the_previous_format_is_rebuilt_and_removed(
+    tmp_path: Path,
+) -> None:
+    corpus = make_corpus(ROWS)
+    built = SearchIndex.build(corpus)
+    arrays, strings = cache._to_file(built.data)
+    previous = cache.FORMAT_VERSION - 1
+    old = cachefile.path_for(tmp_path, "search", previous, corpus)
+    cachefile.save(old, cachefile.header("search", previous, corpus), arrays, strings)
+    index = cache.load_or_build(corpus, tmp_path)
+    assert index.search("graph ").indices == [1]
+    assert [p.name for p in tmp_path.glob("search-*")] == [cache.cache_path(corpus, tmp_path).name]

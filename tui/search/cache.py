@@ -1,12 +1,17 @@
 """The search index on disk, so a second start with the same files skips the build.
 
-The file is a `tui.cachefile` (NumPy `.npz`, never a pickle), named and headed
+The file is a mapped `tui.cachefile` (`save_mapped`: NumPy `.npy` members in a
+zip, never a pickle, each array aligned), so a load copies no array: each one is
+a read-only view of the file mapped into memory, and nothing that searches writes
+into them. It is named and headed
 by the corpus fingerprint, the index format version and the LaTeX rendering
 version (the index holds words of the rendered text, so new rendering rules
 mean a new index), with a digest of the abstract ids in order, so a stale or
 foreign file is never used. The conversion walks the fields of `IndexData`
 (arrays as arrays, lists of strings as string lists), so a field added there
-is cached without a change here. Cache trouble of any kind (unreadable,
+is cached without a change here. Before use, every offset table and every
+number that indexes something is checked (`consistent`), the large arrays piece
+by piece so the check does not keep the whole file in memory. Cache trouble of any kind (unreadable,
 truncated, unwritable directory) means "build instead", never an error.
 """
 
@@ -15,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import typing
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +46,12 @@ __all__ = [
 ]
 
 # Bump whenever IndexData or tokenizing/rendering changes what an index holds.
-FORMAT_VERSION = 3  # 3: a cachefile (.npz) instead of a pickle
+FORMAT_VERSION = 4  # 3: a cachefile (.npz) instead of a pickle; 4: aligned, mapped
 _KIND = "search"
+
+Array = np.ndarray[Any, Any]
+# An array piece by piece (`tui.cachefile.Mapped.chunks`, or `_whole`).
+Chunks = Callable[[Array], Iterable[Array]]
 
 
 def cache_path(corpus: Corpus, cache_dir: Path) -> Path:
@@ -82,7 +92,7 @@ def _array_dtypes() -> dict[str, np.dtype[Any]]:
     }
 
 
-def _from_file(contents: cachefile.Contents) -> IndexData | None:
+def _from_file(contents: cachefile.Mapped) -> IndexData | None:
     values: dict[str, Any] = {}
     for field in dataclasses.fields(IndexData):
         source: dict[str, Any] = (
@@ -95,49 +105,61 @@ def _from_file(contents: cachefile.Contents) -> IndexData | None:
     if any(values[name].dtype != dtype for name, dtype in dtypes.items()):
         return None
     data = IndexData(**values)
-    return data if consistent(data) else None
+    return data if consistent(data, contents.chunks) else None
 
 
-def _offsets(ptr: np.ndarray[Any, Any], rows: int, total: int) -> bool:
+def _whole(array: Array) -> list[Array]:
+    """An array as one piece (one held in memory: nothing to let go of)."""
+    return [array]
+
+
+def _offsets(ptr: Array, rows: int, total: int, chunks: Chunks) -> bool:
     """`ptr` cuts `total` items into `rows` runs: rows + 1 offsets from 0 up to `total`."""
-    return (
-        ptr.shape == (rows + 1,)
-        and int(ptr[0]) == 0
-        and int(ptr[-1]) == total
-        and bool(np.all(ptr[1:] >= ptr[:-1]))
-    )
+    if ptr.shape != (rows + 1,) or int(ptr[0]) != 0 or int(ptr[-1]) != total:
+        return False
+    previous = 0
+    for piece in chunks(ptr):
+        if len(piece):
+            if int(piece[0]) < previous or bool(np.any(piece[1:] < piece[:-1])):
+                return False
+            previous = int(piece[-1])
+    return True
 
 
-def _within(values: np.ndarray[Any, Any], stop: int) -> bool:
+def _within(values: Array, stop: int, chunks: Chunks) -> bool:
     """Every value is a valid index below `stop` (1-D)."""
-    return values.ndim == 1 and (
-        len(values) == 0 or (int(values.min()) >= 0 and int(values.max()) < stop)
+    if values.ndim != 1:
+        return False
+    return all(
+        not len(piece) or (int(piece.min()) >= 0 and int(piece.max()) < stop)
+        for piece in chunks(values)
     )
 
 
-def consistent(data: IndexData) -> bool:
+def consistent(data: IndexData, chunks: Chunks = _whole) -> bool:
     """True when the arrays of `data` fit together and its `ids`: every offset table
     cuts its array exactly, every number indexes what it names. A cache that parses
-    but fails this would index out of bounds (a crash) or find the wrong abstracts."""
+    but fails this would index out of bounds (a crash) or find the wrong abstracts.
+    `chunks` splits an array into the pieces checked one at a time."""
     docs, words, stems = len(data.ids), len(data.vocab), len(data.stems)
     postings = len(data.post_doc)
     per_doc = (data.doc_norm, data.years, data.venue_of)
     return (
-        _offsets(data.post_ptr, words, postings)
+        _offsets(data.post_ptr, words, postings, chunks)
         and data.post_tf.shape == data.post_head.shape == (postings,)
-        and _within(data.post_doc, docs)
+        and _within(data.post_doc, docs, chunks)
         and all(a.shape == (docs,) for a in per_doc)
         and bool(np.all(np.isfinite(data.doc_norm)) and np.all(data.doc_norm > 0))
-        and _offsets(data.tok_ptr, docs, len(data.tokens))
-        and _within(data.tokens, words)
+        and _offsets(data.tok_ptr, docs, len(data.tokens), chunks)
+        and _within(data.tokens, words, chunks)
         and data.word_stem.shape == (words,)
-        and _within(data.word_stem, stems)
-        and _offsets(data.stem_ptr, stems, len(data.stem_words))
-        and _within(data.stem_words, words)
-        and _within(data.venue_of, len(data.venue_names))
+        and _within(data.word_stem, stems, chunks)
+        and _offsets(data.stem_ptr, stems, len(data.stem_words), chunks)
+        and _within(data.stem_words, words, chunks)
+        and _within(data.venue_of, len(data.venue_names), chunks)
         and data.src_doc.shape == data.src_file.shape
-        and _within(data.src_doc, docs)
-        and _within(data.src_file, len(data.file_names))
+        and _within(data.src_doc, docs, chunks)
+        and _within(data.src_file, len(data.file_names), chunks)
     )
 
 
@@ -165,8 +187,9 @@ def locate(corpus: Corpus, cache_dir: Path) -> tuple[Path, dict[str, Any]]:
 
 
 def load_file(path: Path, head: dict[str, Any]) -> SearchIndex | None:
-    """The index in the cache file at `path` if its header is `head`, else None."""
-    contents = cachefile.load(path, head)
+    """The index in the cache file at `path` if its header is `head`, else None.
+    Its arrays are read-only views of the file mapped into memory."""
+    contents = cachefile.load_mapped(path, head)
     data = None if contents is None else _from_file(contents)
     return None if data is None else SearchIndex(data)
 
@@ -175,7 +198,7 @@ def save(index: SearchIndex, corpus: Corpus, cache_dir: Path) -> bool:
     """Write the index atomically (temp file + rename). False when it could not be written."""
     try:
         arrays, strings = _to_file(index.data)
-        cachefile.save(
+        cachefile.save_mapped(
             cache_path(corpus, cache_dir),
             cachefile.header(_KIND, FORMAT_VERSION, corpus),
             arrays,
