@@ -18,6 +18,7 @@ import signal
 import sys
 import threading
 import warnings
+from collections.abc import Callable
 from typing import Any, BinaryIO
 
 import numpy as np
@@ -88,49 +89,58 @@ def index_blocks(
     return word_ids, blocks + their_blocks, sink
 
 
-class _Helper:
-    """A forked process indexing abstracts [lo, hi), its blocks read back from a pipe."""
+class ForkedHelper:
+    """A forked process running `work(out)` (writing its result to `out`), read back
+    through `pipe`. The helper never returns into the caller's code; `close` reaps it
+    (killed if still running)."""
 
-    def __init__(self, abstracts: list[Abstract], lo: int, hi: int, size: int) -> None:
-        parent = os.getpid()
+    def __init__(self, work: Callable[[BinaryIO], None]) -> None:
         read, write = os.pipe()
         with warnings.catch_warnings():
             # Python 3.12+ warns about forking with threads; see workers_for.
             warnings.simplefilter("ignore", DeprecationWarning)
             pid = os.fork()
-        if pid == 0:  # the helper: never returns into the caller's code
+        if pid == 0:
             status = 1
             try:
                 os.close(read)
                 with os.fdopen(write, "wb") as out:
-                    _send(out, abstracts, lo, hi, size, parent)
+                    work(out)
                 status = 0
             finally:
                 os._exit(status)
         os.close(write)
         self.pid: int | None = pid
-        self._pipe: io.BufferedReader | None = os.fdopen(read, "rb")
-
-    def receive(self, sink: TokenSink) -> tuple[list[str], list[Block]] | None:
-        """The helper's words and blocks, its tokens read into `sink`; None when it failed."""
-        assert self._pipe is not None
-        try:
-            return _receive(self._pipe, sink)
-        except (OSError, ValueError, EOFError, KeyError, TypeError):
-            return None
+        self.pipe: io.BufferedReader | None = os.fdopen(read, "rb")
 
     def close(self) -> None:
         """Close the pipe and reap the helper (killed if still running)."""
-        if self._pipe is not None:
+        if self.pipe is not None:
             with contextlib.suppress(OSError):
-                self._pipe.close()
-            self._pipe = None
+                self.pipe.close()
+            self.pipe = None
         if self.pid is not None:
             with contextlib.suppress(OSError):
                 os.kill(self.pid, signal.SIGKILL)
             with contextlib.suppress(OSError):
                 os.waitpid(self.pid, 0)
             self.pid = None
+
+
+class _Helper(ForkedHelper):
+    """A forked process indexing abstracts [lo, hi), its blocks read back from a pipe."""
+
+    def __init__(self, abstracts: list[Abstract], lo: int, hi: int, size: int) -> None:
+        parent = os.getpid()
+        super().__init__(lambda out: _send(out, abstracts, lo, hi, size, parent))
+
+    def receive(self, sink: TokenSink) -> tuple[list[str], list[Block]] | None:
+        """The helper's words and blocks, its tokens read into `sink`; None when it failed."""
+        assert self.pipe is not None
+        try:
+            return _receive(self.pipe, sink)
+        except (OSError, ValueError, EOFError, KeyError, TypeError):
+            return None
 
 
 def _send(
@@ -163,24 +173,25 @@ def _send(
 def _receive(pipe: io.BufferedReader, sink: TokenSink) -> tuple[list[str], list[Block]]:
     head = json.loads(pipe.readline())
     blob = bytearray(int(head["bytes"]))
-    _read_into(pipe, memoryview(blob))
+    read_into(pipe, memoryview(blob))
     words = blob.decode("utf-8", "surrogatepass").split("\0") if head["words"] else []
     del blob
     if len(words) != head["words"]:
         raise ValueError("the helper's words do not add up")
-    _read_into(pipe, sink.reserve(int(head["tokens"])).data.cast("B"))
+    read_into(pipe, sink.reserve(int(head["tokens"])).data.cast("B"))
     blocks = []
     for first, *counts in head["blocks"]:
         arrays = {}
         for name, dtype, which in _FIELDS:
             array = np.empty(int(counts[which]), dtype=dtype)
-            _read_into(pipe, array.data.cast("B"))
+            read_into(pipe, array.data.cast("B"))
             arrays[name] = array
         blocks.append(Block(first=int(first), **arrays))
     return words, blocks
 
 
-def _read_into(pipe: io.BufferedReader, view: memoryview) -> None:
+def read_into(pipe: io.BufferedReader, view: memoryview) -> None:
+    """Fill `view` from the helper's pipe; EOFError if it stops before."""
     got = 0
     while got < len(view):
         k = pipe.readinto(view[got:])
