@@ -103,17 +103,15 @@ async def test_an_early_search_waits_for_the_child_instead_of_building_an_index(
         assert built_here == []
 
 
-async def test_a_partial_index_answers_while_the_child_builds(
-    seeds_dir: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def child_held(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """A cache child that reports nothing until the event is set, then fails (so the
+    index is built in the app then), with a partial index of 30 abstracts meanwhile."""
     from tui import caches
     from tui.ui.controllers import search
 
     child_done = threading.Event()
 
     class SlowChild:
-        """A child that reports nothing until released, then fails (built here then)."""
-
         def __init__(self, *args: object, **kwargs: object) -> None:
             pass
 
@@ -130,6 +128,13 @@ async def test_a_partial_index_answers_while_the_child_builds(
     monkeypatch.setattr(caches, "SUBPROCESS_THRESHOLD", 0)
     monkeypatch.setattr(caches, "CacheBuild", SlowChild)
     monkeypatch.setattr(search, "PARTIAL_INDEX_SIZE", 30)
+    return child_done
+
+
+async def test_a_partial_index_answers_while_the_child_builds(
+    seeds_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    child_done = child_held(monkeypatch)
     app = make_app([seeds_dir])
     async with app.run_test(size=(160, 40)) as pilot:
         await pilot.press("slash", *"learning")
@@ -139,6 +144,25 @@ async def test_a_partial_index_answers_while_the_child_builds(
         child_done.set()
         await wait_until(pilot, lambda: "searched" not in header_status(app), timeout=30)
         await wait_until(pilot, lambda: max(app.abstract_list.rows) >= 30, timeout=30)
+
+
+async def test_the_whole_answer_puts_a_cursor_left_on_the_first_row_on_its_best_match(
+    seeds_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    child_done = child_held(monkeypatch)
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.press("slash", *"graph", "enter")
+        await wait_until(pilot, lambda: "(30 searched)" in header_status(app), timeout=30)
+        assert app.abstract_list.cursor == 0
+        partial_first = app.abstract_list.current
+        child_done.set()
+        await wait_until(pilot, lambda: "searched" not in header_status(app), timeout=30)
+        await wait_until(pilot, lambda: max(app.abstract_list.rows, default=0) >= 30, timeout=30)
+        await pilot.pause()
+        assert app.abstract_list.rows[0] != partial_first.index  # the answer's order changed
+        assert app.abstract_list.cursor == 0
+        assert app.abstract_list.current.index == app.abstract_list.rows[0]
 
 
 async def test_an_early_more_like_this_waits_for_the_child_instead_of_building_a_model(

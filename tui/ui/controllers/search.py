@@ -302,10 +302,16 @@ class SearchController:
         if searched is not None and (self.partial is None or self.index is not None):
             return  # the whole index is ready: its own answer is on its way
         app = self.app
+        was_partial = self.searched_partially is not None
         self.searched_partially = searched
         self.waits_for_topics = False
         self._set_query_error(None)
         current = app.abstract_list.current
+        if was_partial and searched is None and app.abstract_list.cursor == 0:
+            # The whole index's answer replaces the first abstracts' answer: a cursor
+            # still on its first row goes to the new best match, not after the abstract
+            # that happened to head the partial answer.
+            current = None
         app.abstract_list.empty_text = (
             f"No abstract shares a word with “{text.strip()}”. Esc clears the filter."
         )
