@@ -195,7 +195,7 @@ async def test_m_leaves_out_dismissed_abstracts(seeds_dir: Path) -> None:
         await wait_until(pilot, lambda: isinstance(app.screen, SimilarScreen))
         top = app.screen.rows[0][0]
         await pilot.press("escape")
-        app.feed.toggle_dismissed(top)
+        app.personal.act("dismiss", top)
         assert app.personal.userdata.is_dismissed(top.id)
         await pilot.press("M")
         await wait_until(pilot, lambda: isinstance(app.screen, SimilarScreen))

@@ -33,7 +33,7 @@ async def test_the_detail_pane_and_notes_view_show_a_bounded_preview(seeds_dir: 
         await wait_for_userdata(pilot)
         data, abstract = app.personal.userdata, app.abstract_list.current
         data.save_note(abstract, BIG)
-        app.view_changed()
+        app.session.user.changed()  # changed behind the session's back
         shown = str(app.query_one("#detail-note", Static).render())
         assert len(shown) < NOTE_PREVIEW_CHARS + 100
         await pilot.press("N")

@@ -136,7 +136,7 @@ async def test_the_index_worker_never_waits_for_the_loop_while_holding_its_locks
     monkeypatch.setattr(caches, "CacheBuild", InstantBuild)
     app = make_app([seeds_dir])
     got_lock: list[bool] = []
-    redraw = app.view_changed
+    redraw = app.refresh_header
 
     def redraw_taking_the_lock() -> None:
         lock: threading.Lock = app.search._index_lock
@@ -147,7 +147,7 @@ async def test_the_index_worker_never_waits_for_the_loop_while_holding_its_locks
                 lock.release()
         redraw()
 
-    monkeypatch.setattr(app, "view_changed", redraw_taking_the_lock)
+    monkeypatch.setattr(app, "refresh_header", redraw_taking_the_lock)
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_until(pilot, lambda: app.search.index is not None, timeout=60)
         await wait_until(pilot, lambda: bool(got_lock), timeout=10)

@@ -179,7 +179,7 @@ async def test_the_notes_view_and_detail_pane_show_notes_as_text(seeds_dir: Path
         data, abstract = app.personal.userdata, app.abstract_list.current
         for note in notes:
             data.save_note(abstract, note)
-            app.view_changed()
+            app.session.user.changed()  # changed behind the session's back
             shown = plain(app.query_one("#detail-note", Static).render())
             assert shown == visible(note), note
             await pilot.press("N")

@@ -216,7 +216,7 @@ async def test_a_large_corpus_is_counted_in_a_child_process(
         assert app.saved._process is not None and app.saved._process.alive
         assert _counts(app, "starred") == (0, 0)
         app.personal.userdata.set_bookmark(app.corpus.abstracts[3], True)
-        app.view_changed()
+        app.session.user.changed()  # changed behind the session's back
         await wait_until(pilot, lambda: _counts(app, "starred") == (1, 1))
         process = app.saved._process
     assert not process.alive  # quitting ended it

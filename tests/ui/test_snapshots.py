@@ -82,7 +82,6 @@ async def _marks(pilot: Pilot) -> None:
     listing = app.abstract_list
     await pilot.press("b", "r", "j", "r", "j", "b")
     app.notes.save_note(listing.current, "Compare with the second one.\nAnd a second line.")
-    app.view_changed()
     await pilot.press("j", "k")  # the cursor on the row with every mark
 
 

@@ -95,7 +95,7 @@ async def test_an_early_search_waits_for_the_child_instead_of_building_an_index(
     app = make_app([seeds_dir])
     async with app.run_test(size=(140, 40)) as pilot:
         # The start-up worker is slow to take its locks (as when it imports modules first).
-        with app.triage.similarity_lock:
+        with app.session.loaders.similarity_lock:
             await pilot.press("slash", *"pruning")
             await pilot.pause(0.5)
         await wait_until(pilot, lambda: 0 < len(app.abstract_list.rows) < 76, timeout=60)
@@ -107,7 +107,7 @@ def child_held(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
     """A cache child that reports nothing until the event is set, then fails (so the
     index is built in the app then), with a partial index of 30 abstracts meanwhile."""
     from tui import caches
-    from tui.ui.controllers import search
+    from tui.session import loaders as search
 
     child_done = threading.Event()
 
@@ -193,7 +193,7 @@ async def test_an_early_more_like_this_waits_for_the_child_instead_of_building_a
 async def test_a_search_typed_while_the_files_are_read_answers_from_the_first_ones(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tui.ui.controllers import search
+    from tui.session import loaders as search
 
     monkeypatch.setattr(search, "PARTIAL_INDEX_SIZE", 8)
     app, last_file = app_reading(tmp_path, monkeypatch, first_files=2)

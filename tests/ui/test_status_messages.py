@@ -32,9 +32,9 @@ async def test_the_header_never_shows_the_whole_list_as_the_matches(seeds_dir: P
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: app.search.index is not None)
         # The index has just become ready; the query typed has no answer yet.
-        app.search.query_text = "graph"
-        app.search.match_counts = None
-        status = view.header_status(app).plain
+        app.session.filter.query_text = "graph"
+        app.session.filter.match_counts = None
+        status = view.header_status(app.session, doing="", progress="", new_count=0).plain
         assert "searching" in status
         assert "match" not in status and f"of {len(app.corpus)}" not in status
 

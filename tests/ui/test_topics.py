@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from tests.ui.helpers import wait_for_userdata, wait_until
+from tui.session.loaders import Loaders
 from tui.similar.topics import Topics
 from tui.ui.app import AbstractsApp, make_app
-from tui.ui.controllers.topics import TopicsController
 from tui.ui.screens.topics import TopicsScreen
 
 
@@ -47,8 +47,8 @@ async def test_t_lists_topics_and_enter_filters_to_one(
 async def test_topic_filter_waits_for_the_topics_then_runs(
     seeds_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    held: list[TopicsController] = []
-    monkeypatch.setattr(TopicsController, "warm", lambda self: held.append(self))
+    held: list[Loaders] = []
+    monkeypatch.setattr(Loaders, "warm_topics", lambda self: held.append(self))
     app = make_app([seeds_dir])
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for_userdata(pilot)
@@ -60,7 +60,6 @@ async def test_topic_filter_waits_for_the_topics_then_runs(
         assert len(app.abstract_list.rows) == 76  # never an empty list as if nothing matched
         # The topics become ready: the filter runs by itself.
         monkeypatch.undo()
-        app.topics._started = False
         app.topics.warm()
         await wait_until(pilot, lambda: app.topics.model is not None)
         topics = app.topics.model
@@ -73,8 +72,8 @@ async def test_topic_filter_waits_for_the_topics_then_runs(
 async def test_the_view_fills_in_and_follows_read_marks(
     seeds_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    held: list[TopicsController] = []
-    monkeypatch.setattr(TopicsController, "warm", lambda self: held.append(self))
+    held: list[Loaders] = []
+    monkeypatch.setattr(Loaders, "warm_topics", lambda self: held.append(self))
     app = make_app([seeds_dir])
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for_userdata(pilot)
@@ -84,7 +83,6 @@ async def test_the_view_fills_in_and_follows_read_marks(
         assert isinstance(screen, TopicsScreen)
         assert screen.rows == [] and "Computing topics" in (screen.status or "")
         monkeypatch.undo()
-        app.topics._started = False
         app.topics.warm()
         await wait_until(pilot, lambda: len(screen.rows) == 9)
         topics = app.topics.model

@@ -7,68 +7,33 @@ field is registering both, nothing else changes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import cast
 
 import numpy as np
-import numpy.typing as npt
 from rapidfuzz.distance import OSA
 
-from tui.corpus.model import Corpus
 from tui.corpus.tokens import tokenize
 from tui.search import inbox
-from tui.search.build import IndexData
+from tui.search.context import (
+    BoolArray,
+    FilterContext,
+    Selector,
+    TopicNumbers,
+    register_selector,
+    select,
+)
 from tui.search.expand import Expander, max_typos
-from tui.search.personal import PersonalData
 from tui.search.query import FieldClause
 
-BoolArray = npt.NDArray[np.bool_]
-TopicNumbers = npt.NDArray[np.int32]
-
-
-@dataclass(slots=True)
-class FilterContext:
-    """What a selector may read: the index data, the user's data for personal fields, and
-    each abstract's topic number (`tui.similar.topics.Topics.number`, aligned with the
-    index's rows; None while the topics are being computed) for `topic:`."""
-
-    data: IndexData
-    personal: PersonalData | None
-    topics: TopicNumbers | None = None
-    #: The corpus indexed, for the fields about papers (`tui.search.paperfields`).
-    corpus: Corpus | None = None
-    _positions: dict[str, int] | None = field(default=None, repr=False)
-
-    def mask_of_ids(self, ids: Iterable[str]) -> BoolArray:
-        """A mask with True at the abstracts whose ids are given (unknown ids are ignored)."""
-        if self._positions is None:
-            self._positions = {abstract_id: i for i, abstract_id in enumerate(self.data.ids)}
-        positions = self._positions
-        mask = np.zeros(len(self.data.ids), dtype=np.bool_)
-        hits = [positions[i] for i in ids if i in positions]
-        if hits:
-            mask[np.asarray(hits, dtype=np.int64)] = True
-        return mask
-
-
-Selector = Callable[[FieldClause, FilterContext], BoolArray]
-_SELECTORS: dict[str, Selector] = {}
-
-
-def register_selector(name: str, selector: Selector) -> None:
-    """Say how the field `name` selects abstracts (pairs with query.register_field)."""
-    _SELECTORS[name] = selector
-
-
-def select(clause: FieldClause, ctx: FilterContext) -> BoolArray:
-    """The abstracts a field clause (ignoring its negation) selects."""
-    selector = _SELECTORS.get(clause.name)
-    if selector is None:
-        # A field the parser knows but no selector answers matches nothing,
-        # rather than silently everything.
-        return np.zeros(len(ctx.data.ids), dtype=np.bool_)
-    return selector(clause, ctx)
+__all__ = [
+    "BoolArray",
+    "FilterContext",
+    "Selector",
+    "TopicNumbers",
+    "register_selector",
+    "select",
+]
 
 
 def _venue(clause: FieldClause, ctx: FilterContext) -> BoolArray:

@@ -18,7 +18,7 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
-    from tui.search.filters import BoolArray, FilterContext
+    from tui.search.context import BoolArray, FilterContext
     from tui.search.query import FieldClause
 
 

@@ -20,8 +20,8 @@ import numpy as np
 import numpy.typing as npt
 
 from tui.corpus.tokens import tokenize
+from tui.search.context import BoolArray, FilterContext, register_selector
 from tui.search.expand import Expander, Expansion
-from tui.search.filters import BoolArray, FilterContext, _has, register_selector
 from tui.search.query import FieldClause
 
 if TYPE_CHECKING:
@@ -234,10 +234,8 @@ def _id(clause: FieldClause, ctx: FilterContext) -> BoolArray:
     return found.docs_of_id(kind, value, clause.typing)
 
 
-def _has_paper_field(clause: FieldClause, ctx: FilterContext) -> BoolArray:
-    """`has:abstract` from the corpus; `has:note` and `has:tag` as before."""
-    if clause.arg != "abstract":
-        return _has(clause, ctx)
+def _has_abstract(clause: FieldClause, ctx: FilterContext) -> BoolArray:
+    """`has:abstract`, from the corpus (`has:note` and `has:tag` are filters.py's)."""
     found = _usable(ctx)
     return found.has_abstract.copy() if found is not None else _nothing(ctx)
 
@@ -245,4 +243,4 @@ def _has_paper_field(clause: FieldClause, ctx: FilterContext) -> BoolArray:
 register_selector("author", _author)
 register_selector("title", _title)
 register_selector("id", _id)
-register_selector("has", _has_paper_field)
+register_selector("has", _has_abstract, value="abstract")

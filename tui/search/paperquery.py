@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from tui.corpus.paper import canonical_ids, normalise_arxiv, normalise_doi, openreview_from_url
 from tui.corpus.tokens import fold, tokenize
-from tui.search.query import FieldParser, FieldSpec, QueryError, _parse_choice, register_field
+from tui.search.fields import FieldParser, FieldSpec, QueryError, _parse_choice, register_field
 
 #: `has:` values; `abstract` is the corpus's, `note` and `tag` the user's.
 HAS_VALUES = ("abstract", "note", "tag")

@@ -11,17 +11,23 @@ is one function, not a change to the parser or the index.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from rapidfuzz.distance import OSA
 
 from tui.corpus.tokens import fold, tokenize
+from tui.search.fields import (
+    _FIELDS,
+    FieldParser,
+    FieldSpec,
+    QueryError,
+    _parse_choice,
+    field_names,
+    register_field,
+)
 from tui.tagnames import TagError, normalise_tag
 
-
-class QueryError(ValueError):
-    """A query the user typed cannot be understood; `str(error)` is the message to show."""
+__all__ = ["FieldParser", "FieldSpec", "QueryError", "field_names", "register_field"]
 
 
 # Mathematical symbols are not word characters to the tokenizer, so `×` alone
@@ -126,31 +132,6 @@ class Query:
         return any(f.personal for f in self.fields)
 
 
-FieldParser = Callable[[str], object]
-
-
-@dataclass(frozen=True, slots=True)
-class FieldSpec:
-    """How a field's value is checked: `parse(value)` returns its argument or raises QueryError."""
-
-    name: str
-    parse: FieldParser
-    personal: bool = False
-
-
-_FIELDS: dict[str, FieldSpec] = {}
-
-
-def register_field(spec: FieldSpec) -> None:
-    """Add (or replace) a field; the index must know a selector for `spec.name` too."""
-    _FIELDS[spec.name] = spec
-
-
-def field_names() -> list[str]:
-    """The fields the parser accepts, sorted (for help text and error messages)."""
-    return sorted(_FIELDS)
-
-
 def _parse_text_value(name: str) -> FieldParser:
     def parse(value: str) -> object:
         folded = fold(value.strip())
@@ -182,17 +163,6 @@ def _parse_year(value: str) -> object:
     if not _YEAR.fullmatch(value):
         raise QueryError(f"{example}, not {value!r}" if value else example)
     return (int(value), int(value))
-
-
-def _parse_choice(name: str, choices: tuple[str, ...]) -> FieldParser:
-    def parse(value: str) -> object:
-        folded = fold(value)
-        if folded not in choices:
-            options = ", ".join(f"{name}:{c}" for c in choices)
-            raise QueryError(f"unknown value {name}:{value}; try {options}")
-        return folded
-
-    return parse
 
 
 def _parse_note(value: str) -> object:

@@ -1,27 +1,28 @@
-"""The application: owns the corpus and typed controllers, and wires them to the UI.
+"""The application: the session, its controllers, and the widgets they drive.
 
-`app.search` (the filter and index), `app.personal` (bookmarks, read marks,
-auto-read), `app.notes` (the note editors and the notes view), `app.triage` (next
-unread, undo, similarity, overview, resume), `app.exporting` (the Export… dialog) and
-the others hold their own state. The keys are in `ui/keys.py`, the help and palette
-entries in `ui/palette.py`, what the header and detail pane show in `ui/view.py`.
-Timers run on `app.clock` (`ui/clock.py`), which tests replace with a manual one.
-Widgets receive what they show through attributes and post messages up;
-screens get the callbacks they need when they are opened; only the controllers
-talk to the core (search, store, similarity). Whatever changes what is shown calls
-`view_changed()`, the one place the marks, the detail pane and the header are redrawn.
+`app.session` (tui/session, no Textual) holds the shared state: the corpus, the
+filter's state, the user's data with its undo history, the index, similarity model and
+topics. The controllers (`app.search`, `app.personal`, `app.notes`, `app.triage`,
+`app.tags`, …) are built with the session and the app as their `Host`
+(tui/ui/host.py); they never import this module or each other. What changes is
+announced on the session's bus, and each observer redraws only what the event names:
+`MarksChanged` repaints those rows (and the detail pane if it shows one of them),
+a search's answer goes through `show_results`, progress through `refresh_header`.
+An event from another thread arrives as a `SessionMessage`. The keys are in
+`ui/keys.py`, the help and palette entries in `ui/palette.py`, what the header and
+detail pane show in `ui/view.py`. Timers run on `app.clock` (`ui/clock.py`), which
+tests replace with a manual one.
 """
 
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, ParamSpec
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, on
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
@@ -32,6 +33,19 @@ from textual.widgets import Footer, Input, Static
 from tui import locations
 from tui.corpus.model import Abstract, Corpus
 from tui.sanitize import visible_line
+from tui.session import Session
+from tui.session.events import (
+    CorpusGrew,
+    CorpusLoaded,
+    DataOpened,
+    InboxOpened,
+    IndexReady,
+    MarksChanged,
+    SessionEvent,
+    SimilarityReady,
+    StatusChanged,
+    TopicsChanged,
+)
 from tui.ui import palette, view
 from tui.ui.clock import Clock, TextualClock
 from tui.ui.controllers.exporting import ExportController
@@ -46,6 +60,7 @@ from tui.ui.controllers.search import FILTER_PLACEHOLDERS, SearchController
 from tui.ui.controllers.tags import TagsController
 from tui.ui.controllers.topics import TopicsController
 from tui.ui.controllers.triage import TriageController
+from tui.ui.host import Host
 from tui.ui.key_router import KeyRouter
 from tui.ui.keys import APP_BINDINGS
 from tui.ui.palette import HelpSection
@@ -60,6 +75,7 @@ if TYPE_CHECKING:
     from textual.driver import Driver
 
     from tui.corpus.load import Loading
+    from tui.search.spans import Spans
 
     # Screens are imported when first opened (not needed for the first paint); their
     # messages are handled by name (`on_note_editor_screen_changed`).
@@ -69,7 +85,6 @@ if TYPE_CHECKING:
     from tui.ui.screens.tags import TagsScreen
 
 NARROW_WIDTH = 100
-P = ParamSpec("P")
 #: The app's keys that work over any screen. Every other key of `APP_BINDINGS` is about the
 #: main screen (its list's abstract, its filter, the views opened from it), so it never
 #: acts from under a full screen such as the feed (modal screens stop them anyway).
@@ -84,14 +99,15 @@ PAPER_ACTIONS = frozenset({"open_paper", "copy_paper"})
 ANSI_THEMES = ("ansi-dark", "ansi-light")
 
 
-@dataclass
-class Deliver(Message):
-    """A callback from another thread, to run on the event loop (`deliver_later`)."""
+class SessionMessage(Message):
+    """A session event emitted on another thread, brought to the event loop."""
 
-    callback: Callable[[], object]
+    def __init__(self, event: SessionEvent) -> None:
+        super().__init__()
+        self.event = event
 
 
-class AbstractsApp(App[int]):
+class AbstractsApp(Host):
     """A two-pane reader over a corpus of abstracts."""
 
     TITLE = "abstracts"
@@ -115,41 +131,62 @@ class AbstractsApp(App[int]):
         for name in ANSI_THEMES:
             self.unregister_theme(name)
         self.corpus = corpus
+        self._data_dir_override = data_dir
+        #: The state the screens share (tui/session): controllers read and change it.
+        self.session = session = Session(
+            corpus, lambda: self.data_dir, closing=lambda: not self.is_running
+        )
+        session.bus.attach(self._from_thread)
         #: The files still to read after the first paint (a large corpus).
-        self.loading = LoadingController(self, loading)
+        self.loading = LoadingController(session, self, loading)
         # The header's title, computed again only when the files loaded change.
         self._title: tuple[int, Text] | None = None
-        # The abstract the detail pane was built for since the view last changed.
+        # The abstract the detail pane was built for since it last had to be rebuilt.
         self._shown_detail: Abstract | None = None
         #: What the UI's timers run on (dwell, resume save, note debounce): tests pass a
         #: `ManualClock` and advance it instead of sleeping.
         self.clock: Clock = clock if clock is not None else TextualClock()
-        self._data_dir_override = data_dir
         #: Show the LaTeX source instead of the rendered text.
         self.raw = False
-        #: Set once quitting has begun: workers build nothing more, late results are dropped
-        #: (see `closing` and `deliver`).
-        self.quitting = False
         #: Set by an unhandled exception (see `_handle_exception`).
         self.crashed = False
-        self.search = SearchController(self)
-        self.personal = PersonalController(self)
-        self.notes = NotesController(self)
-        self.triage = TriageController(self)
-        self.exporting = ExportController(self)
-        self.tags = TagsController(self)
-        self.feed = FeedController(self)
-        self.topics = TopicsController(self)
-        self.saved = SavedSearchController(self)
+        # The app's own observers first: a change is on screen before a controller
+        # reacts to it (a resume restored over the redrawn list).
+        bus = session.bus
+        bus.subscribe(MarksChanged, self._marks_changed)
+        bus.subscribe(DataOpened, lambda _: self._redraw())
+        bus.subscribe(SimilarityReady, lambda _: self._redraw_detail())
+        for kind in (StatusChanged, IndexReady, TopicsChanged, InboxOpened):
+            bus.subscribe(kind, lambda _: self.refresh_header())
+        bus.subscribe(CorpusGrew, lambda event: self.corpus_grew(finished=event.finished))
+        bus.subscribe(CorpusLoaded, lambda _: self.corpus_loaded())
+        self.search = SearchController(session, self)
+        self.personal = PersonalController(session, self)
+        self.notes = NotesController(session, self)
+        self.triage = TriageController(session, self)
+        self.exporting = ExportController(session, self)
+        self.tags = TagsController(session, self)
+        self.feed = FeedController(session, self)
+        self.topics = TopicsController(session, self)
+        self.saved = SavedSearchController(session, self)
         self.papers = PaperController(self)
         #: Whether the footer last showed a paper's keys (refreshed when that changes).
         self._paper_keys_shown: bool | None = None
-        self.fetching = FetchController(self)
+        self.fetching = FetchController(session, self)
         #: Every key from the terminal, in order, once the screen it belongs to exists.
         self.keys = KeyRouter(self)
         #: Saving at quit, signals and the bound on quitting (the command line installs
         #: its guard; the tests do not).
-        self.quit_sequence = QuitSequence(self)
+        self.quit_sequence = QuitSequence(self, self.notes, self.personal, self.triage)
+
+    @property
+    def quitting(self) -> bool:
+        """Set once quitting has begun: workers build nothing more, late results are dropped."""
+        return self.session.quitting
+
+    @quitting.setter
+    def quitting(self, value: bool) -> None:
+        self.session.quitting = value
 
     @property
     def data_dir(self) -> Path:
@@ -190,7 +227,7 @@ class AbstractsApp(App[int]):
         # Now, not on a later loop turn as `focus()` would: keys typed before the first
         # frame are routed as soon as the loop starts, and they are the list's.
         self.screen.set_focus(self.abstract_list)
-        self.view_changed()
+        self._redraw()
         self.quit_sequence.attach()
         # A modal opening or closing holds off or restarts auto-read's dwell time.
         self.screen_change_signal.subscribe(self, lambda _: self.personal.focus_changed())
@@ -203,7 +240,7 @@ class AbstractsApp(App[int]):
     def on_resize(self) -> None:
         self.call_after_refresh(self.search.fit_placeholder)
 
-    def corpus_grew(self) -> None:
+    def corpus_grew(self, *, finished: bool = False) -> None:
         """More abstracts were read: the unfiltered list shows them at its end (a filtered
         one waits for the index, built once every file is read); the header counts them."""
         if self.closing:
@@ -217,7 +254,7 @@ class AbstractsApp(App[int]):
         """The last file is read (and the read cache written): report what could not be
         loaded, start the rest."""
         self.abstract_list.refresh_rows()  # a paper may have been given its final id
-        self.view_changed()
+        self._redraw()
         self._report_problems()
         self.start_background_work()
 
@@ -282,47 +319,21 @@ class AbstractsApp(App[int]):
         """True once quitting has begun, or once Textual has begun taking the app down
         (`is_running` turns False before the screens go): a worker's result arriving now
         must not touch the widgets, which may already be gone (NoMatches)."""
-        return self.quitting or not self.is_running
+        return self.session.closing
 
-    def deliver(self, callback: Callable[P, object], *args: P.args, **kwargs: P.kwargs) -> bool:
-        """From a worker or the store's thread: run `callback(*args, **kwargs)` on the event
-        loop, unless the app is closing, which is checked before handing it over and again
-        on the loop when it runs. Returns whether it ran: the one way a result from another
-        thread reaches the UI."""
-        if self.closing:
-            return False
-
-        def run() -> bool:
-            if self.closing:
-                return False
-            callback(*args, **kwargs)
-            return True
-
-        try:
-            return self.call_from_thread(run)
-        except RuntimeError:
-            if self.closing:  # the app ended before its loop could take the result
-                return False
-            raise
-
-    def deliver_later(
-        self, callback: Callable[P, object], *args: P.args, **kwargs: P.kwargs
-    ) -> None:
-        """As `deliver`, without waiting for the event loop to run it: for a thread that
-        holds a lock, which must never wait on the loop (the loop may want that lock)."""
+    def _from_thread(self, event: SessionEvent) -> None:
+        """A session event from another thread: to the event loop, as a message."""
         if not self.closing:
-            self.post_message(Deliver(lambda: callback(*args, **kwargs)))
+            self.post_message(SessionMessage(event))
 
-    def on_deliver(self, message: Deliver) -> None:
+    def on_session_message(self, message: SessionMessage) -> None:
         if not self.closing:
-            message.callback()
+            self.session.bus.dispatch(message.event)
 
     def stop_background(self) -> None:
         """Quitting must not wait for a cache build: stop the child, build nothing more.
         A half-built cache is simply rebuilt next time."""
-        self.quitting = True
-        self.search.stop()
-        self.topics.stop()
+        self.session.stop()
         self.saved.stop()
 
     def _report_problems(self) -> None:
@@ -341,24 +352,63 @@ class AbstractsApp(App[int]):
 
     # -- what is shown ---------------------------------------------------------
 
-    def view_changed(self) -> None:
-        """Something shown changed (results, personal data, indexing, saving): redraw the
-        list's marks, the detail pane and the header from the controllers' state."""
+    def _redraw(self) -> None:
+        """Everything shown from the session's state: the list's marks, the detail pane,
+        the header (at start, when the data opens, after a change of any abstract)."""
         if self.closing:
             return  # a late report: the widgets may already be gone
-        self._shown_detail = None  # what the detail pane shows may have changed
-        marks = self.personal.marks()
-        if marks is not None:
-            self.abstract_list.set_marks(marks)
-            for screen in self.screen_stack:
-                if isinstance(screen, AbstractsView):
-                    screen.set_marks(marks)
+        self._shown_detail = None
+        self._repaint_marks(None)
         self._show_current()
         self.refresh_header()
-        self.tags.view_changed()
-        self.feed.view_changed()
-        self.topics.view_changed()
-        self.saved.view_changed()
+
+    def _marks_changed(self, event: MarksChanged) -> None:
+        """Abstracts' personal state changed: their rows, the detail pane if it shows one
+        of them, the counts in the header."""
+        if self.closing:
+            return
+        if event.ids is None:
+            self._redraw()
+            return
+        self._repaint_marks(event.ids)
+        current = self.abstract_list.current
+        if current is not None and current.id in event.ids:
+            self._redraw_detail()
+        self.refresh_header()
+
+    def _repaint_marks(self, ids: frozenset[str] | None) -> None:
+        """The marks of these abstracts' rows (None: of every row), in the main list and
+        in every view of abstracts open."""
+        marks = self.session.user.marks()
+        if marks is None:
+            return
+        self.abstract_list.set_marks(marks)
+        for screen in self.screen_stack:
+            if isinstance(screen, AbstractsView):
+                screen.set_marks(marks)
+
+    def _redraw_detail(self) -> None:
+        if not self.closing:
+            self._shown_detail = None
+            self._show_current()
+
+    def show_results(
+        self,
+        rows: Sequence[int],
+        spans: Spans | None,
+        *,
+        keep: str | None,
+        divider: int | None = None,
+        searched: bool = False,
+    ) -> None:
+        listed = self.abstract_list
+        listed.set_highlighter(spans)
+        listed.set_rows(rows, keep=keep, divider=divider)
+        self._shown_detail = None  # the highlights changed
+        self._show_current()
+        self.refresh_header()
+        if searched:
+            self.triage.apply_resume_selection()
 
     def refresh_header(self) -> None:
         """The header alone (a progress report): the list and detail pane are as they were."""
@@ -369,7 +419,15 @@ class AbstractsApp(App[int]):
         if self._title is None or self._title[0] != files:
             self._title = (files, view.header_title(self.corpus))
             header.set_title(self._title[1])
-        header.set_status(view.header_status(self))
+        doing = self.loading.progress_text() or self.session.loaders.progress_text()
+        header.set_status(
+            view.header_status(
+                self.session,
+                doing=doing,
+                progress=self.personal.progress_text(self.abstract_list.rows),
+                new_count=self.fetching.new_count,
+            )
+        )
 
     def _show_current(self) -> None:
         current = self.abstract_list.current
@@ -385,8 +443,21 @@ class AbstractsApp(App[int]):
             self.call_after_refresh(lambda: self.detail.scroll_to(y=resume[1], animate=False))
 
     def detail_view(self, abstract: Abstract) -> DetailView:
-        """What the detail pane shows of `abstract`, from the controllers' state."""
-        return view.detail_view(self, abstract)
+        """What the detail pane shows of `abstract`, from the session's state."""
+        return view.detail_view(self.session, abstract, raw=self.raw)
+
+    def jump_to(self, abstract_id: str | None) -> None:
+        """Select an abstract (clearing the filter if it hides it); an orphan opens its note."""
+        if abstract_id is None:
+            return
+        if abstract_id not in self.corpus.by_id:
+            self.notes.edit_orphan(abstract_id)
+            return
+        listed = self.abstract_list
+        if not listed.select_abstract(abstract_id):
+            self.filter_input.value = ""
+            self.call_after_refresh(lambda: listed.select_abstract(abstract_id))
+        listed.focus()
 
     @on(AbstractList.Highlighted)
     def _on_highlighted(self, event: AbstractList.Highlighted) -> None:
@@ -428,8 +499,7 @@ class AbstractsApp(App[int]):
         self.search.filter_changed(event.value)
 
     def on_note_editor_screen_changed(self, message: NoteEditorScreen.Changed) -> None:
-        self.notes.save_note(message.abstract, message.text)
-        self.view_changed()  # the ✎ mark and the note under the abstract
+        self.notes.save_note(message.abstract, message.text)  # announced: the ✎ mark
 
     def on_abstracts_view_acted(self, message: AbstractsView.Acted) -> None:
         """b, x, r or the feed's Space in a view that lists abstracts: on the view's own."""
@@ -586,7 +656,18 @@ class AbstractsApp(App[int]):
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        yield from palette.commands_for(self, screen)
+        parts = (
+            self.personal.auto_read_commands,
+            self.exporting.commands,
+            self.personal.commands,
+            self.papers.commands,
+            self.triage.commands,
+            self.tags.commands,
+            self.feed.commands,
+            self.topics.commands,
+            self.saved.commands,
+        )
+        yield from palette.commands_for(self, screen, parts)
 
 
 def make_app(

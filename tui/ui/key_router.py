@@ -24,7 +24,7 @@ from textual import events
 if TYPE_CHECKING:
     from textual.message_pump import MessagePump
 
-    from tui.ui.app import AbstractsApp
+    from tui.ui.host import Host
 
 #: How often keys held for a screen still mounting look again (seconds).
 RETRY_SECONDS = 0.005
@@ -33,7 +33,7 @@ RETRY_SECONDS = 0.005
 class KeyRouter:
     """The app's keys, held while their screen is mounting and routed one at a time."""
 
-    def __init__(self, app: AbstractsApp) -> None:
+    def __init__(self, app: Host) -> None:
         self.app = app
         self.held: deque[events.Key] = deque()
         self._retrying = False

@@ -7,7 +7,7 @@ other screen only Help (and Textual's own entries: theme, keys, screenshot, quit
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -21,13 +21,13 @@ from tui.ui.widgets.abstract_list import AbstractList
 from tui.ui.widgets.detail import DetailPane
 
 if TYPE_CHECKING:
-    from tui.ui.app import AbstractsApp
+    from tui.ui.host import Host
 
 #: A help section: its title and its rows of (keys, what they do).
 HelpSection = tuple[str, list[tuple[str, str]]]
 
 
-def help_sections(app: AbstractsApp) -> list[HelpSection]:
+def help_sections(app: Host) -> list[HelpSection]:
     """Every binding, grouped by where it applies, for the help screen."""
     sections: list[HelpSection] = []
     for title, bindings in (
@@ -69,18 +69,28 @@ def help_sections(app: AbstractsApp) -> list[HelpSection]:
     return sections
 
 
-def commands_for(app: AbstractsApp, screen: Screen[object]) -> Iterator[SystemCommand]:
-    """The palette's entries after Textual's own, for the screen it was opened from."""
+def action(app: Host, name: str) -> Callable[[], Awaitable[object]]:
+    """A palette entry's callback that runs the app's action `name`, as its key does."""
+    return partial(app.run_action, name)
+
+
+def commands_for(
+    app: Host, screen: Screen[object], parts: Iterable[Callable[[], Iterable[SystemCommand]]]
+) -> Iterator[SystemCommand]:
+    """The palette's entries after Textual's own, for the screen it was opened from;
+    `parts`: each controller's `commands`, listed after the app's own on the main screen."""
     if screen is app.screen_stack[0]:
         yield from app_commands(app)
+        for commands in parts:
+            yield from commands()
         return
-    yield SystemCommand("Help", "Every key binding", app.action_help)
+    yield SystemCommand("Help", "Every key binding", action(app, "help"))
     if isinstance(screen, AbstractsView):
         yield from view_commands(screen)
         yield SystemCommand(
-            "Undo", "Undo the last bookmark, read or note change (u)", app.action_undo
+            "Undo", "Undo the last bookmark, read or note change (u)", action(app, "undo")
         )
-        yield SystemCommand("Redo", "Redo what was undone (Ctrl+R)", app.action_redo)
+        yield SystemCommand("Redo", "Redo what was undone (Ctrl+R)", action(app, "redo"))
 
 
 def view_commands(view: AbstractsView) -> Iterator[SystemCommand]:
@@ -102,31 +112,16 @@ def view_commands(view: AbstractsView) -> Iterator[SystemCommand]:
     )
 
 
-def app_commands(app: AbstractsApp) -> Iterator[SystemCommand]:
-    """The main screen's entries after Textual's own (theme, quit, …)."""
-    yield SystemCommand("Filter", "Focus the filter box", app.action_focus_filter)
-    yield SystemCommand("Help", "Every key binding", app.action_help)
-    yield SystemCommand("Load report", "Files loaded and problems found", app.action_load_report)
-    yield SystemCommand("Toggle LaTeX source", "Rendered text or the source", app.action_toggle_raw)
+def app_commands(app: Host) -> Iterator[SystemCommand]:
+    """The main screen's own entries after Textual's (theme, quit, …)."""
+    yield SystemCommand("Filter", "Focus the filter box", action(app, "focus_filter"))
+    yield SystemCommand("Help", "Every key binding", action(app, "help"))
     yield SystemCommand(
-        "Toggle order", "Relevance or file order for filtered results", app.action_toggle_order
-    )
-    auto_read = "on" if app.personal.auto_read else "off"
-    yield SystemCommand(
-        f"Auto-read: {auto_read}",
-        f"Mark an abstract read after {READ_AFTER_SECONDS:g} s on screen; select to switch "
-        + ("off" if auto_read == "on" else "on"),
-        app.personal.toggle_auto_read,
+        "Load report", "Files loaded and problems found", action(app, "load_report")
     )
     yield SystemCommand(
-        "Export…",
-        "Bookmarks, notes or the current list as Markdown, JSON, BibTeX or CSV",
-        app.exporting.open_dialog,
+        "Toggle LaTeX source", "Rendered text or the source", action(app, "toggle_raw")
     )
-    yield from app.personal.commands()
-    yield from app.papers.commands()
-    yield from app.triage.commands()
-    yield from app.tags.commands()
-    yield from app.feed.commands()
-    yield SystemCommand("Topics", "The corpus's topics; choose one to filter (T)", app.topics.show)
-    yield from app.saved.commands()
+    yield SystemCommand(
+        "Toggle order", "Relevance or file order for filtered results", action(app, "toggle_order")
+    )

@@ -16,14 +16,24 @@ from tui.ui.crash import EXIT_CRASHED
 from tui.ui.shutdown import EXIT_OK, EXIT_UNSAVED, ShutdownGuard
 
 if TYPE_CHECKING:
-    from tui.ui.app import AbstractsApp
+    from tui.ui.controllers.notes import NotesController
+    from tui.ui.controllers.personal import PersonalController
+    from tui.ui.controllers.triage import TriageController
+    from tui.ui.host import Host
 
 
 class QuitSequence:
     """The app's side of quitting."""
 
-    def __init__(self, app: AbstractsApp) -> None:
+    def __init__(
+        self,
+        app: Host,
+        notes: NotesController,
+        personal: PersonalController,
+        triage: TriageController,
+    ) -> None:
         self._app = app
+        self._notes, self._personal, self._triage = notes, personal, triage
         self.guard = ShutdownGuard()
         #: Set once saving for the quit has started: it happens once.
         self.finished = False
@@ -50,8 +60,8 @@ class QuitSequence:
         app.stop_background()
         for screen in app.screen_stack:
             if isinstance(screen, NoteEditorScreen):
-                app.notes.save_note(screen.abstract, screen.text)
-        app.triage.save_resume()
+                self._notes.save_note(screen.abstract, screen.text)
+        self._triage.save_resume()
         return self._close_store()
 
     def after_unmount(self) -> None:
@@ -62,9 +72,15 @@ class QuitSequence:
             self._close_store()
 
     def _close_store(self) -> int:
-        app = self._app
-        app.personal.close()
-        personal = app.personal
+        app, personal = self._app, self._personal
+        personal.close()
+        if personal.rescue_path is None and personal.rescue_text is None:
+            # Notes typed before the data opened, and the app quit before it did.
+            rescued = self._notes.rescue_early_notes()
+            if rescued is not None:
+                personal.rescue_path, text = rescued
+                if personal.rescue_path is None:
+                    personal.rescue_text = text
         status = EXIT_UNSAVED if personal.rescue_path or personal.rescue_text else EXIT_OK
         if app.crashed:
             status = EXIT_CRASHED  # whatever ends the process, it never says all went well
@@ -80,17 +96,16 @@ class QuitSequence:
         for screen in list(app.screen_stack):
             if isinstance(screen, NoteEditorScreen):
                 with contextlib.suppress(Exception):
-                    app.notes.save_note(screen.abstract, screen.text)
+                    self._notes.save_note(screen.abstract, screen.text)
 
     def _emergency_flush(self) -> int:
         """From the guard's thread when the app's loop is stuck: save what can be saved
         without it (the note in an open editor, then the store's queue)."""
-        app = self._app
         with contextlib.suppress(Exception):
-            app.notes.take_external_edit()  # the loop may be stuck waiting for $EDITOR
+            self._notes.take_external_edit()  # the loop may be stuck waiting for $EDITOR
         self.save_open_notes()
-        data = app.personal.userdata
+        data = self._personal.userdata
         if data is None or data.flush(timeout=3.0, rescue=True):
             return EXIT_OK
-        app.personal.rescue_path = data.rescue_path
+        self._personal.rescue_path = data.rescue_path
         return EXIT_UNSAVED

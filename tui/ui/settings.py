@@ -22,7 +22,7 @@ from tui.config import Settings, read_settings
 from tui.sanitize import visible_line
 
 if TYPE_CHECKING:
-    from tui.ui.app import AbstractsApp
+    from tui.ui.host import Host
 
 MODIFIERS = frozenset({"ctrl", "alt", "shift", "meta", "super", "hyper"})
 _KEY_NAMES = frozenset(k.value for k in Keys)
@@ -130,7 +130,7 @@ def _clash(
     return None
 
 
-def apply_settings(app: AbstractsApp, settings: Settings, path: Path) -> list[str]:
+def apply_settings(app: Host, settings: Settings, path: Path) -> list[str]:
     """Apply `settings` (from the file at `path`) to `app` before it runs; returns what
     could not apply. The keymap's ids are checked against the bindings after the first
     paint (`check_against_bindings`), which takes out what cannot apply and reports it."""
@@ -147,12 +147,12 @@ def apply_settings(app: AbstractsApp, settings: Settings, path: Path) -> list[st
             problems.append(f"{path}: theme: no theme {settings.theme!r} (one of {names}); ignored")
             settings = Settings(settings.keys, None, settings.auto_read, settings.default_sort)
     if settings.default_sort is not None:
-        app.search.set_order(settings.default_sort)
-    app.personal.settings = settings
+        app.session.filter.order = settings.default_sort
+    app.session.settings = settings
     return problems
 
 
-def _check_later(app: AbstractsApp, keymap: dict[str, str], path: Path) -> None:
+def _check_later(app: Host, keymap: dict[str, str], path: Path) -> None:
     def check() -> None:
         kept, problems = check_against_bindings(keymap, path)
         app.call_later(_checked, app, keymap, kept, problems)  # posted: safe from a thread
@@ -160,15 +160,13 @@ def _check_later(app: AbstractsApp, keymap: dict[str, str], path: Path) -> None:
     app.run_worker(check, thread=True, group="config-keys", exclusive=True)
 
 
-def _checked(
-    app: AbstractsApp, keymap: dict[str, str], kept: dict[str, str], problems: list[str]
-) -> None:
+def _checked(app: Host, keymap: dict[str, str], kept: dict[str, str], problems: list[str]) -> None:
     if kept != keymap:
         app.set_keymap(kept)
     report(app, problems)
 
 
-def report(app: AbstractsApp, problems: Sequence[str]) -> None:
+def report(app: Host, problems: Sequence[str]) -> None:
     """Show what is wrong with the config file once the app's screen is up."""
     for problem in problems:
         app.notify(
@@ -176,7 +174,7 @@ def report(app: AbstractsApp, problems: Sequence[str]) -> None:
         )
 
 
-def configure(app: AbstractsApp, path: Path) -> None:
+def configure(app: Host, path: Path) -> None:
     """Read the config file at `path` and apply it to `app` before it runs; what is wrong
     with it shows as notifications once the app's screen is up."""
     settings, problems = read_settings(path)

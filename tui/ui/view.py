@@ -1,7 +1,7 @@
-"""What the header and the detail pane show, computed from the controllers' state.
+"""What the header and the detail pane show, computed from the session's state.
 
-`AbstractsApp.view_changed()` calls these and hands the result to the widgets; nothing
-here changes state or touches a widget.
+The app calls these when the session announces a change and hands the result to the
+widgets; nothing here changes state or touches a widget.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from tui.sanitize import visible_line
 from tui.ui.widgets.detail import DetailView
 
 if TYPE_CHECKING:
-    from tui.ui.app import AbstractsApp
+    from tui.session import Session
 
 
 def literal(text: str) -> str:
@@ -34,14 +34,16 @@ def header_title(corpus: Corpus) -> Text:
     return title
 
 
-def header_status(app: AbstractsApp) -> Text:
-    """The header's status line: counts, reading progress, indexing and saving problems."""
-    search, personal, corpus = app.search, app.personal, app.corpus
+def header_status(session: Session, *, doing: str, progress: str, new_count: int) -> Text:
+    """The header's status line: counts, reading progress, indexing and saving problems.
+    `doing`: the background work under way; `progress`: the read and bookmarked counts of
+    the rows shown; `new_count`: papers arrived since the last opening."""
+    search, loaders, corpus = session.filter, session.loaders, session.corpus
     status = Text()
     partial = search.searched_partially is not None
-    if search.filtered and app.loading.active and not partial:
+    if search.filtered and loaders.reading and not partial:
         status.append("filter waits for the files to be read…", style="italic")
-    elif search.filtered and search.index is None and not partial:
+    elif search.filtered and loaders.index is None and not partial:
         # Never the unfiltered list as if it were the result.
         status.append("filter waits for the search index…", style="italic")
     elif search.filtered and search.waits_for_topics:
@@ -63,37 +65,36 @@ def header_status(app: AbstractsApp) -> Text:
     else:
         status.append(corpus.summary)
     # The background work after the counts: where the header is too narrow, they show.
-    doing = app.loading.progress_text() or search.progress_text() or app.topics.progress_text()
     if doing:
         status.append("  ·  " + doing, style="italic")
-    progress = personal.progress_text(app.abstract_list.rows)
     if progress:
         status.append("  ·  " + progress)
-    if app.fetching.new_count:
-        status.append(f"  ·  {app.fetching.new_count:,} new (is:new)", style="bold")
-    if personal.saving_problem:
-        status.append("  ·  ⚠ " + personal.saving_problem, style="bold")
-    elif personal.userdata is not None and personal.userdata.bulk_saving:
+    if new_count:
+        status.append(f"  ·  {new_count:,} new (is:new)", style="bold")
+    user = session.user
+    if user.saving_problem:
+        status.append("  ·  ⚠ " + user.saving_problem, style="bold")
+    elif user.userdata is not None and user.userdata.bulk_saving:
         # Until the store reports the step committed (a BulkSaved toast, then a repaint).
         status.append("  ·  saving…", style="italic")
     return status
 
 
-def detail_view(app: AbstractsApp, abstract: Abstract) -> DetailView:
+def detail_view(session: Session, abstract: Abstract, *, raw: bool) -> DetailView:
     """Everything the detail pane shows of `abstract`: marks, note, tags, highlights."""
-    bookmarked, read, note = app.personal.view_of(abstract)
+    bookmarked, read, note = session.user.view_of(abstract)
+    data, spans = session.user.userdata, session.filter.spans
     return DetailView(
         abstract=abstract,
-        raw=app.raw,
-        spans=app.search.spans,
-        near_duplicates=app.triage.near_duplicates(abstract.index),
+        raw=raw,
+        spans=spans,
+        near_duplicates=session.loaders.near_duplicates(abstract.index),
         bookmarked=bookmarked,
         read=read,
         note=note,
-        tags=app.tags.of(abstract),
-        dismissed=app.personal.userdata is not None
-        and app.personal.userdata.is_dismissed(abstract.id),
-        matched=matched_line(app.search.spans, abstract),
+        tags=data.tags_of(abstract.id) if data is not None else frozenset(),
+        dismissed=data is not None and data.is_dismissed(abstract.id),
+        matched=matched_line(spans, abstract),
     )
 
 

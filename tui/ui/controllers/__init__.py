@@ -1,7 +1,7 @@
-"""The app's typed parts: each holds its own state and is called through typed methods.
+"""The app's controllers: each drives one part of the UI over the shared session.
 
-`AbstractsApp` owns one of each (`app.search`, `app.personal`, `app.triage`) and wires
-them to keys, widgets and screens. A controller reads another only through its typed
-attributes (`app.personal.userdata`), so mypy sees every reach across parts, and none
-of them repaints by hand: a change is announced once, with `app.view_changed()`.
+A controller is built with the `Session` (tui/session: the state, without Textual) and
+the app as its `Host` (tui/ui/host.py: Textual's App and the main screen's widgets). It
+changes the session through its methods, observes the session's events for what it
+shows, and never imports the app or another controller.
 """

@@ -7,9 +7,12 @@ worker. An existing file is never replaced; nothing to export writes nothing.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from textual.app import SystemCommand
 
 from tui import locations
 
@@ -17,7 +20,8 @@ if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
 
     from tui.corpus.model import Abstract
-    from tui.ui.app import AbstractsApp
+    from tui.session import Session
+    from tui.ui.host import Host
     from tui.ui.screens.export import ExportRequest
 
 #: What "nothing to export" means, per scope.
@@ -32,13 +36,14 @@ NOTHING = {
 class ExportController:
     """The palette's Export…: opens the dialog and writes what it asks for."""
 
-    def __init__(self, app: AbstractsApp) -> None:
+    def __init__(self, session: Session, app: Host) -> None:
+        self.session = session
         self.app = app
 
     def default_path(self) -> Path:
         """A new file name in the documents folder (or the data directory)."""
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        return locations.export_dir(self.app.data_dir) / f"abstracts-{stamp}.md"
+        return locations.export_dir(self.session.data_dir) / f"abstracts-{stamp}.md"
 
     def problem(self, request: ExportRequest) -> str | None:
         """Why the dialog cannot export to `request.path` (None: it can)."""
@@ -51,9 +56,16 @@ class ExportController:
             return f"The folder {path.parent} does not exist."
         return None
 
+    def commands(self) -> Iterable[SystemCommand]:
+        yield SystemCommand(
+            "Export…",
+            "Bookmarks, notes or the current list as Markdown, JSON, BibTeX or CSV",
+            self.open_dialog,
+        )
+
     def open_dialog(self) -> None:
         app = self.app
-        if app.personal.userdata is None:
+        if self.session.user.userdata is None:
             app.notify("Your data is still opening; try again in a moment.", timeout=3)
             return
         from tui.ui.screens.export import ExportScreen
@@ -70,7 +82,7 @@ class ExportController:
             return
         app = self.app
         # Read on the UI thread: the list may change while the worker runs.
-        shown = [app.corpus.abstracts[i] for i in app.abstract_list.rows]
+        shown = [self.session.corpus.abstracts[i] for i in app.abstract_list.rows]
         app.run_worker(
             lambda: self._write(request, shown), thread=True, exclusive=True, group="export"
         )
@@ -83,12 +95,11 @@ class ExportController:
         from tui.store.exporting import NoStore, read_saved, render
         from tui.store.records import Snapshot
 
-        app = self.app
-        if (data := app.personal.userdata) is not None:
+        if (data := self.session.user.userdata) is not None:
             data.flush(timeout=5)
         scope = request.scope
         try:
-            stored, notices = read_saved(app.data_dir)
+            stored, notices = read_saved(self.session.data_dir)
         except NoStore:
             stored, notices = None, []
         except (StoreError, sqlite3.Error) as e:
@@ -133,11 +144,5 @@ class ExportController:
         from tui.sanitize import visible_line
 
         app = self.app
-        app.deliver(
-            app.notify,
-            visible_line(message),
-            title=title,
-            severity=severity,
-            timeout=8,
-            markup=False,
-        )
+        text = visible_line(message)
+        app.post(lambda: app.notify(text, title=title, severity=severity, timeout=8, markup=False))

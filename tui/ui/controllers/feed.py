@@ -14,14 +14,16 @@ from typing import TYPE_CHECKING
 
 from textual.app import SystemCommand
 
+from tui.session.events import MarksChanged
+
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from collections.abc import Set as AbstractSet
 
-    from tui.corpus.model import Abstract
+    from tui.session import Session
     from tui.store.userdata import UserData
     from tui.triage.feed import FeedItem, Sort
-    from tui.ui.app import AbstractsApp
+    from tui.ui.host import Host
     from tui.ui.screens.feed import FeedScreen
 
 NO_BOOKMARKS = "Bookmark a few abstracts with b; the feed ranks the rest by them."
@@ -31,8 +33,10 @@ NOTHING_UNREAD = "Nothing left to rank: every other abstract is read, bookmarked
 class FeedController:
     """Dismissing abstracts, and the feed view ranked by the user's taste."""
 
-    def __init__(self, app: AbstractsApp) -> None:
+    def __init__(self, session: Session, app: Host) -> None:
+        self.session = session
         self.app = app
+        session.bus.subscribe(MarksChanged, lambda _: self.view_changed())
         self.sort: Sort = "score"
         self.screen: FeedScreen | None = None
         #: The newest ranking asked for, and what it was asked for (likes, unlikes).
@@ -41,37 +45,18 @@ class FeedController:
         #: How long the last ranking took (seconds), for the curious and the tests.
         self.last_seconds: float | None = None
 
-    # -- x: not interested ---------------------------------------------------
-
-    def toggle_dismissed(self, abstract: Abstract) -> None:
-        """Dismiss the abstract, or take it back (`x`: `PersonalController.act`)."""
-        self.app.personal.when_open(lambda data: self._toggle(abstract, data))
-
-    def _toggle(self, abstract: Abstract, data: UserData) -> None:
-        from tui.triage.undo import SetDismissed
-
-        on = not data.is_dismissed(abstract.id)
-        if self.app.triage.perform(SetDismissed.capture([abstract.id], on, data.is_dismissed)):
-            self.app.notify(
-                "Not interested: it and abstracts like it sink in the feed (F) and M. "
-                "x again or u takes it back."
-                if on
-                else "Taken back: no longer dismissed.",
-                timeout=3,
-            )
-
     # -- F: the feed view ----------------------------------------------------
 
     def open(self) -> None:
         """Open the feed (once the user's data is open: it ranks by the bookmarks)."""
-        self.app.personal.when_open(self._open)
+        self.session.user.when_open(self._open)
 
     def _open(self, data: UserData) -> None:
         from tui.ui.screens.feed import FeedScreen
 
         if self.screen is not None:
             return
-        self.screen = FeedScreen(self.app.personal.marks(), self.sort)
+        self.screen = FeedScreen(self.session.user.marks(), self.sort)
         self.app.push_screen(self.screen, self._closed)
         self._asked = None
         self.view_changed()
@@ -79,16 +64,16 @@ class FeedController:
     def _closed(self, abstract_id: str | None) -> None:
         self.screen = None
         self.generation += 1  # a ranking still running is for a view that is gone
-        self.app.personal.jump_to(abstract_id)
+        self.app.jump_to(abstract_id)
 
     def view_changed(self) -> None:
-        """The user's data changed (the app's `view_changed`, which also repaints the marks):
-        a new ranking when the bookmarks or dismissals are not those of the last one asked for."""
-        screen, data = self.screen, self.app.personal.userdata
+        """The user's data changed: a new ranking when the bookmarks or dismissals are not
+        those of the last one asked for (the open feed's marks repaint themselves)."""
+        screen, data = self.screen, self.session.user.userdata
         if screen is None or data is None:
             return
         # Only the loaded abstracts count (bookmarks of files not opened now are kept).
-        loaded = self.app.corpus.by_id
+        loaded = self.session.corpus.by_id
         asked = (
             frozenset(i for i in data.bookmarked_ids() if i in loaded),
             frozenset(i for i in data.dismissed_ids() if i in loaded),
@@ -128,19 +113,21 @@ class FeedController:
         read: AbstractSet[str],
     ) -> None:
         """In a worker thread: rank, then hand the result to the event loop."""
+        from tui.search.inbox import current_inbox
         from tui.triage.feed import rank_feed
 
-        app = self.app
+        session = self.session
         if generation != self.generation:
             return  # asked again already
-        model = app.triage.ensure_similarity()
+        model = session.loaders.ensure_similarity()
         if model is None:
             return
         started = time.perf_counter()
-        new = app.fetching.new_ids()
-        items = rank_feed(model, app.corpus, likes, unlikes, skip=read, first=new)
+        inbox = current_inbox()
+        new = inbox.new_ids() if inbox is not None else set()
+        items = rank_feed(model, session.corpus, likes, unlikes, skip=read, first=new)
         seconds = time.perf_counter() - started
-        app.deliver(self._show, generation, items, len(likes), len(unlikes), seconds)
+        self.app.post(lambda: self._show(generation, items, len(likes), len(unlikes), seconds))
 
     def _show(
         self, generation: int, items: list[FeedItem], likes: int, unlikes: int, seconds: float
@@ -159,11 +146,9 @@ class FeedController:
 
     def commands(self) -> Iterable[SystemCommand]:
         app = self.app
-        yield SystemCommand(
-            "Feed", "Unread abstracts ranked by your bookmarks (F)", app.action_feed
-        )
+        yield SystemCommand("Feed", "Unread abstracts ranked by your bookmarks (F)", self.open)
         yield SystemCommand(
             "Not interested",
             "Dismiss the selected abstract; it and ones like it sink in the feed (x)",
-            app.action_dismiss,
+            lambda: app.run_action("dismiss"),
         )

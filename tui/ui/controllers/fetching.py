@@ -14,18 +14,22 @@ import threading
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from tui.session.events import InboxOpened
+
 if TYPE_CHECKING:
     from tui.inbox.fetch import Progress
     from tui.inbox.run import Outcome
     from tui.search.inbox import Inbox
-    from tui.ui.app import AbstractsApp
+    from tui.session import Session
+    from tui.ui.host import Host
     from tui.ui.widgets.fetch_panel import FetchPanel
 
 
 class FetchController:
     """The inbox at start, and one fetch at a time with its progress line."""
 
-    def __init__(self, app: AbstractsApp) -> None:
+    def __init__(self, session: Session, app: Host) -> None:
+        self.session = session
         self.app = app
         self.panel: FetchPanel | None = None
         self._cancel: threading.Event | None = None
@@ -45,17 +49,17 @@ class FetchController:
     def _open_inbox(self) -> None:
         from tui.inbox.library import open_inbox
 
-        app = self.app
-        inbox = open_inbox(app.data_dir, app.corpus, opened=datetime.now(UTC))
-        app.deliver(self._inbox_ready, inbox)
+        session = self.session
+        inbox = open_inbox(session.data_dir, session.corpus, opened=datetime.now(UTC))
+        self.app.post(lambda: self._inbox_ready(inbox))
 
     def _inbox_ready(self, inbox: Inbox) -> None:
         from tui.search.inbox import use_inbox
 
         use_inbox(inbox)
         self.new_count = len(inbox.new_ids())
-        self.app.search.rerun()  # a filter typed meanwhile (`is:new`) is answered again
-        self.app.view_changed()
+        # A filter typed meanwhile (`is:new`) is answered again; the header counts them.
+        self.session.bus.emit(InboxOpened(self.new_count))
 
     def new_ids(self) -> set[str]:
         """The papers new since the previous opening (for the feed to rank first)."""
@@ -97,16 +101,16 @@ class FetchController:
         app = self.app
 
         def progress(p: Progress) -> None:
-            app.deliver(self._progress, p)
+            app.post(lambda: self._progress(p))
 
         outcome = fetch_followed(
-            app.data_dir,
+            self.session.data_dir,
             locations.config_dir(),
             SystemClock(cancelled=cancel.wait),
             progress=progress,
             cancelled=cancel.is_set,
         )
-        app.deliver(self._done, outcome)
+        app.post(lambda: self._done(outcome))
 
     def _progress(self, progress: Progress) -> None:
         if self.panel is not None and not (self._cancel is not None and self._cancel.is_set()):

@@ -1,8 +1,8 @@
 """Notes in the UI: the note editor, the external editor ($VISUAL/$EDITOR), the notes
 view with its orphans and conflict copies, and notes typed before the data opened.
 
-Notes are saved through the user's data that `app.personal` opens; each editing session
-becomes one undo step (`app.triage`).
+Notes are saved through the session's user data (`session.user`); each editing session
+becomes one undo step, and every save is announced as a change of that abstract.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from tui.corpus.model import Abstract
 from tui.sanitize import visible
 
 if TYPE_CHECKING:
+    from tui.session import Session
     from tui.store.userdata import UserData
-    from tui.ui.app import AbstractsApp
+    from tui.ui.host import Host
     from tui.ui.screens.note_editor import NoteEditorScreen
 
 NOTE_DEBOUNCE_SECONDS = 1.0
@@ -24,7 +25,8 @@ NOTE_DEBOUNCE_SECONDS = 1.0
 class NotesController:
     """Opening, saving and rescuing notes; the notes view."""
 
-    def __init__(self, app: AbstractsApp) -> None:
+    def __init__(self, session: Session, app: Host) -> None:
+        self.session = session
         self.app = app
         #: What an editor opened before the data did has saved so far, by abstract id.
         self._early_notes: dict[str, tuple[Abstract, str]] = {}
@@ -37,7 +39,7 @@ class NotesController:
     def edit_note(self) -> None:
         if (abstract := self.app.abstract_list.current) is None:
             return
-        if (data := self.app.personal.userdata) is not None:
+        if (data := self.session.user.userdata) is not None:
             from tui.ui.screens.note_editor import MAX_NOTE_CHARS
 
             note = data.note(abstract.id) or ""
@@ -57,7 +59,7 @@ class NotesController:
         # the note and not keys for the list; the note saved before (if any) is put above
         # it when the data opens, and only then is anything saved.
         self._open_editor(abstract, "")
-        self.app.personal.when_open(lambda data: self._settle_early_note(abstract, data))
+        self.session.user.when_open(lambda data: self._settle_early_note(abstract, data))
 
     def _settle_early_note(self, abstract: Abstract, data: UserData) -> None:
         existing = data.note(abstract.id)
@@ -101,29 +103,28 @@ class NotesController:
         and the whole session becomes one undo step."""
         if final is not None:
             self.save_note(abstract, final)
-        data = self.app.personal.userdata
+        data = self.session.user.userdata
         if data is not None and abstract.id in self._note_before:
             self._record(abstract.id, self._note_before.pop(abstract.id), data.note(abstract.id))
-        self.app.view_changed()
+        self.session.user.changed([abstract.id])
 
     def _record(self, abstract_id: str, before: str | None, after: str | None) -> None:
         from tui.triage.undo import SetNote
 
-        self.app.triage.record(SetNote(abstract_id, before, after))
+        self.session.user.record(SetNote(abstract_id, before, after))
 
     def _record_note_change(self, abstract: Abstract, before: str | None, text: str) -> None:
         """Save `text` as the note (empty deletes it) as one undoable step."""
-        data = self.app.personal.userdata
+        data = self.session.user.userdata
         if data is None:
             return
         self.save_note(abstract, text)
         self._record(abstract.id, before, data.note(abstract.id))
-        self.app.view_changed()
 
     def edit_externally(self) -> None:
         """`e`: the note in $VISUAL or $EDITOR, saved like any edit when the editor exits."""
         if (abstract := self.app.abstract_list.current) is not None:
-            self.app.personal.when_open(lambda data: self._edit_externally(abstract, data))
+            self.session.user.when_open(lambda data: self._edit_externally(abstract, data))
 
     def _edit_externally(self, abstract: Abstract, data: UserData) -> None:
         import os
@@ -179,7 +180,7 @@ class NotesController:
 
     def save_note(self, abstract: Abstract, text: str) -> None:
         """The note editor's save: while typing (debounced) and when it closes."""
-        data = self.app.personal.userdata
+        data = self.session.user.userdata
         if data is None:
             # An editor opened before the data did: kept until it opens (see edit_note).
             self._early_notes[abstract.id] = (abstract, text)
@@ -187,14 +188,18 @@ class NotesController:
         current = data.note(abstract.id)
         if not text.strip():
             # Emptying a note is how the user deletes it; an empty note is no note.
-            if current is not None:
-                data.delete_note(abstract.id)
+            if current is None:
+                return
+            data.delete_note(abstract.id)
         elif current != text:
             data.save_note(abstract, text)
+        else:
+            return
+        self.session.user.changed([abstract.id])  # the ✎ mark and the note under the abstract
 
     def edit_orphan(self, abstract_id: str) -> None:
         """An orphan's note opens in the editor over the stored copy of its abstract."""
-        data = self.app.personal.userdata
+        data = self.session.user.userdata
         snapshot = data.snapshot(abstract_id) if data is not None else None
         if data is None or snapshot is None:
             return
@@ -209,22 +214,21 @@ class NotesController:
         self._open_editor(stored, data.note(abstract_id) or "", orphaned=True)
 
     def show_notes(self) -> None:
-        self.app.personal.when_open(self._show_notes)
+        self.session.user.when_open(self._show_notes)
 
     def _show_notes(self, data: UserData) -> None:
         from tui.ui.screens.notes import NotesScreen
 
-        app = self.app
+        app, session = self.app, self.session
         app.push_screen(
-            NotesScreen(data.notes(), app.corpus, app.personal.marks()), app.personal.jump_to
+            NotesScreen(data.notes(), session.corpus, session.user.marks()), app.jump_to
         )
 
     def dismiss_conflict(self, copy_id: int) -> None:
         """The user dropped a conflict copy in the notes view (the only way one goes away)."""
-        if self.app.personal.userdata is not None and self.app.personal.userdata.dismiss_conflict(
-            copy_id
-        ):
-            self.app.view_changed()
+        data = self.session.user.userdata
+        if data is not None and data.dismiss_conflict(copy_id):
+            self.session.user.changed()
 
     def rescue_early_notes(self) -> tuple[Path | None, str] | None:
         """Notes typed before the data opened, and the app quit before it did: there is no
@@ -249,5 +253,5 @@ class NotesController:
             ops, snapshots, lambda _: 0, "the app quit before your data had opened"
         )
         text = document_text(doc)
-        path, _ = write_rescue_file(text, rescue_dirs(self.app.data_dir))
+        path, _ = write_rescue_file(text, rescue_dirs(self.session.data_dir))
         return path, text

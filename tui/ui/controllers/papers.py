@@ -23,7 +23,7 @@ from tui.sanitize import visible_line
 
 if TYPE_CHECKING:
     from tui.corpus.model import Abstract
-    from tui.ui.app import AbstractsApp
+    from tui.ui.host import Host
 
 OpenKind = Literal["page", "pdf"]
 CopyKind = Literal["id", "link", "bibtex"]
@@ -63,7 +63,7 @@ def _open_in_thread(url: str, done: Callable[[bool], object]) -> None:
 class PaperController:
     """The keys that act on the highlighted paper beyond marking it."""
 
-    def __init__(self, app: AbstractsApp) -> None:
+    def __init__(self, app: Host) -> None:
         self.app = app
         #: Starts the browser on a URL and calls back with whether it did (tests replace it).
         self.opener: Callable[[str, Callable[[bool], object]], None] = _open_in_thread
@@ -102,7 +102,7 @@ class PaperController:
 
     def _opened(self, url: str, what: str, opened: bool) -> None:
         if not opened:
-            self.app.deliver(self._not_opened, url, what)
+            self.app.post(lambda: self._not_opened(url, what))
 
     def _not_opened(self, url: str, what: str) -> None:
         self.app.copy_to_clipboard(url)

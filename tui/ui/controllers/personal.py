@@ -1,8 +1,8 @@
 """The user's data in the UI: opening it, bookmarks, reading state and auto-read.
 
-Notes are edited through `app.notes` (controllers/notes.py).
-
-The UI reads the in-memory `UserData` and writes through it; the store's own
+The data itself, its undo history and the changes queued before it opened are the
+session's (`session.user`, tui/session/user.py); this controller opens it off the UI's
+thread, says what happened in toasts, and runs auto-read's dwell timer. The store's own
 thread does the disk work, so no key press ever waits on SQLite.
 """
 
@@ -17,15 +17,17 @@ from textual.app import SystemCommand
 from tui.config import Settings
 from tui.corpus.model import Abstract
 from tui.sanitize import visible
+from tui.session.events import DataOpened, KeyQueued, StoreReported
 from tui.triage.marks import RowMarks
 from tui.triage.navigation import ProgressCounts
 from tui.ui.clock import TimerHandle
 
 if TYPE_CHECKING:
+    from tui.session import Session
     from tui.store.attach import Ambiguity, AttachReport
     from tui.store.records import StoreEvent
     from tui.store.userdata import UserData
-    from tui.ui.app import AbstractsApp
+    from tui.ui.host import Host
     from tui.ui.screens.abstracts_view import Act
 
 READ_AFTER_SECONDS = 3.0
@@ -36,27 +38,44 @@ AUTO_READ_KEY = "auto_read"
 class PersonalController:
     """Bookmark and read-state actions, auto-read, and the store they go through."""
 
-    def __init__(self, app: AbstractsApp) -> None:
+    def __init__(self, session: Session, app: Host) -> None:
+        self.session = session
         self.app = app
-        self.userdata: UserData | None = None
         self._read_timer: TimerHandle | None = None
         #: The abstract whose dwell time runs; a key or click seen; the user has moved.
         self._read_for: Abstract | None = None
         self._user_acted = self._moved = False
-        #: Shown in the header while the store cannot save.
-        self.saving_problem = ""
         self._ambiguous: list[Ambiguity] = []
         self.rescue_path: Path | None = None
         self.rescue_text: str | None = None
         # The header's read and bookmarked counts, kept from one redraw to the next.
         self._counts = ProgressCounts()
-        #: Keys pressed before the data opened, applied in order when it opens.
-        self._queued: list[Callable[[UserData], object]] = []
-        #: config.toml's settings (`ui/settings.apply_settings`): what it sets wins over
-        #: what the user's data remembers from the palette.
-        self.settings = Settings()
         #: Auto-read as switched in the palette this session (None: not switched).
         self._auto_read_switched: bool | None = None
+        bus = session.bus
+        bus.subscribe(DataOpened, self._opened)
+        bus.subscribe(KeyQueued, self._queued)
+        bus.subscribe(StoreReported, lambda event: self._on_store_event(event.event))
+
+    @property
+    def userdata(self) -> UserData | None:
+        """The user's data (None until it opens): the session's."""
+        return self.session.user.userdata
+
+    @property
+    def settings(self) -> Settings:
+        """config.toml's settings (`ui/settings.apply_settings`): what it sets wins over
+        what the user's data remembers from the palette."""
+        return self.session.settings
+
+    @settings.setter
+    def settings(self, settings: Settings) -> None:
+        self.session.settings = settings
+
+    @property
+    def saving_problem(self) -> str:
+        """Shown in the header while the store cannot save."""
+        return self.session.user.saving_problem
 
     # -- opening -------------------------------------------------------------
 
@@ -67,29 +86,36 @@ class PersonalController:
     def _open(self) -> None:
         from tui.store.userdata import UserData
 
-        app = self.app
-        userdata = UserData.open(app.data_dir)
-        report = userdata.attach(app.corpus)
-        if not app.deliver(self._ready, userdata, report):
+        app, session = self.app, self.session
+        userdata = UserData.open(session.data_dir)
+        report = userdata.attach(session.corpus)
+        try:
+            # Waits for the loop: the data is open there before the worker ends.
+            opened = not app.closing and app.call_from_thread(self._ready, userdata, report)
+        except RuntimeError:  # the app ended before its loop could take it
+            opened = False
+        if not opened:
             userdata.close()  # quit while it opened: nothing was changed, nothing to show
 
-    def _ready(self, userdata: UserData, report: AttachReport) -> None:
-        app = self.app
-        self.userdata = userdata
-        app.triage.start_undo(userdata)
+    def _ready(self, userdata: UserData, report: AttachReport) -> bool:
+        if self.app.closing:
+            return False
+        self.session.user.opened(userdata, report)  # announces DataOpened
+        return True
 
-        def store_event(event: StoreEvent) -> None:  # from the store's writer thread
-            app.deliver(self._on_store_event, event)
-
-        userdata.listener = store_event
-        self._replay(userdata)
+    def _opened(self, event: DataOpened) -> None:
+        app, userdata = self.app, self.userdata
+        assert userdata is not None
+        if event.replayed:
+            app.notify(
+                f"Applied {event.replayed} key(s) pressed while your data opened (u undoes).",
+                timeout=4,
+            )
         for notice in userdata.notices:
             app.notify(
                 visible(notice), title="Your data", severity="warning", timeout=10, markup=False
             )
-        self._announce_attach(report)
-        app.view_changed()
-        app.triage.restore_resume()
+        self._announce_attach(event.report)
         theme = userdata.get_state(THEME_KEY)
         if (
             self.settings.theme is None
@@ -104,23 +130,12 @@ class PersonalController:
     def when_open(self, step: Callable[[UserData], object]) -> None:
         """Run `step` on the user's data now, or, while it is still opening, queue it to
         run when it opens: a key pressed in the first second is applied, never refused."""
-        if self.userdata is not None:
-            step(self.userdata)
-            return
-        self._queued.append(step)
-        if len(self._queued) == 1:
+        self.session.user.when_open(step)
+
+    def _queued(self, event: KeyQueued) -> None:
+        if event.waiting == 1:
             self.app.notify(
                 "Your data is still opening; what you press is applied when it opens.", timeout=3
-            )
-
-    def _replay(self, userdata: UserData) -> None:
-        queued, self._queued = self._queued, []
-        for step in queued:
-            step(userdata)
-        if queued:
-            self.app.notify(
-                f"Applied {len(queued)} key(s) pressed while your data opened (u undoes).",
-                timeout=4,
             )
 
     def _announce_attach(self, report: AttachReport) -> None:
@@ -146,21 +161,21 @@ class PersonalController:
         from tui.ui.screens.notes import ResolveScreen
 
         app = self.app
-        app.push_screen(ResolveScreen(self._ambiguous.pop(0), app.corpus), self._resolved)
+        app.push_screen(ResolveScreen(self._ambiguous.pop(0), self.session.corpus), self._resolved)
 
     def _resolved(self, choice: tuple[str, str] | None) -> None:
         if choice is not None and self.userdata is not None:
             self.userdata.resolve(*choice)
-            self.app.view_changed()
+            self.session.user.changed()
         self._ask_next_ambiguity()
 
     def _on_store_event(self, event: StoreEvent) -> None:
         from tui.store.records import ConflictDetected, SaveFailed, SavingRecovered
 
-        app = self.app
+        app, user = self.app, self.session.user
         message = event.message or str(event)
         if isinstance(event, SaveFailed):
-            self.saving_problem = "saving unavailable, retrying"
+            user.saving_problem = "saving unavailable, retrying"
             app.notify(
                 visible(message),  # the store's sentence says the changes are kept and retried
                 title="Saving unavailable",
@@ -169,7 +184,7 @@ class PersonalController:
                 markup=False,
             )
         elif isinstance(event, SavingRecovered):
-            self.saving_problem = ""
+            user.saving_problem = ""
             app.notify(
                 "Saving works again; everything pending was saved.", title="Saved", timeout=4
             )
@@ -183,36 +198,20 @@ class PersonalController:
             )
         else:
             app.notify(visible(message), timeout=6, markup=False)
-        app.view_changed()
+        user.changed()  # a conflict copy, a bulk step committed: marks and header again
 
     # -- what widgets are shown ---------------------------------------------
 
     def marks(self) -> RowMarks | None:
         """What the list marks (None until the data is open)."""
-        data = self.userdata
-        if data is None:
-            return None
-        return RowMarks(
-            bookmarked=data.bookmarked_ids(),
-            noted=data.noted_ids(),
-            read=data.read_ids(),
-            tags=data.tags_by_id(),
-            dismissed=data.dismissed_ids(),
-        )
-
-    def view_of(self, abstract: Abstract) -> tuple[bool, bool, str | None]:
-        """(bookmarked, read, note) of an abstract for the detail pane."""
-        data = self.userdata
-        if data is None:
-            return False, False, None
-        return data.is_bookmarked(abstract.id), data.is_read(abstract.id), data.note(abstract.id)
+        return self.session.user.marks()
 
     def progress_text(self, rows: Sequence[int]) -> str:
         """`212 / 1,574 read · 31 ★` for the rows shown (empty until the data is open)."""
         data = self.userdata
         if data is None:
             return ""
-        corpus = self.app.corpus
+        corpus = self.session.corpus
         return self._counts.text(
             rows, data.read_ids(), data.bookmarked_ids(), corpus.by_id, corpus.ids
         )
@@ -229,21 +228,32 @@ class PersonalController:
         repaints the marks wherever they show."""
         if abstract is None:
             return
-        triage = self.app.triage
+        user = self.session.user
         if act == "dismiss":
-            self.app.feed.toggle_dismissed(abstract)
+            user.when_open(lambda data: self._toggle_dismissed(abstract, data))
         elif act == "bookmark":
-            self.when_open(
-                lambda data: triage.set_bookmarks(
-                    [abstract.id], not data.is_bookmarked(abstract.id)
-                )
+            user.when_open(
+                lambda data: user.set_bookmarks([abstract.id], not data.is_bookmarked(abstract.id))
             )
         else:
             if self._read_for is abstract and self._read_timer is not None:
                 self._read_timer.stop()  # an explicit choice, not to be overridden by dwell time
             on = act == "mark_read"
-            self.when_open(
-                lambda data: triage.set_read([abstract.id], on or not data.is_read(abstract.id))
+            user.when_open(
+                lambda data: user.set_read([abstract.id], on or not data.is_read(abstract.id))
+            )
+
+    def _toggle_dismissed(self, abstract: Abstract, data: UserData) -> None:
+        """x: "not interested" on, or off again; the feed and "more like my bookmarks" rank
+        what is like it lower."""
+        on = not data.is_dismissed(abstract.id)
+        if self.session.user.set_dismissed([abstract.id], on):
+            self.app.notify(
+                "Not interested: it and abstracts like it sink in the feed (F) and M. "
+                "x again or u takes it back."
+                if on
+                else "Taken back: no longer dismissed.",
+                timeout=3,
             )
 
     # -- auto-read -------------------------------------------------------------
@@ -306,8 +316,9 @@ class PersonalController:
             return
         if self.app.abstract_list.current is not abstract or data.is_read(abstract.id):
             return
+        # A glance is not a decision: no undo step, but announced as any change.
         data.set_read([abstract], True)
-        self.app.view_changed()
+        self.session.user.changed([abstract.id])
 
     def toggle_auto_read(self) -> None:
         """The palette's Auto-read switch, remembered for the next start."""
@@ -334,19 +345,6 @@ class PersonalController:
         if self.userdata is not None and self.userdata.get_state(THEME_KEY) != theme:
             self.userdata.set_state(THEME_KEY, theme)
 
-    def jump_to(self, abstract_id: str | None) -> None:
-        """Select an abstract (clearing the filter if it hides it); an orphan opens its note."""
-        if abstract_id is None:
-            return
-        app = self.app
-        if abstract_id not in app.corpus.by_id:
-            self.app.notes.edit_orphan(abstract_id)
-            return
-        if not app.abstract_list.select_abstract(abstract_id):
-            app.filter_input.value = ""
-            app.call_after_refresh(lambda: app.abstract_list.select_abstract(abstract_id))
-        app.abstract_list.focus()
-
     def refresh_data(self, *, quiet: bool) -> None:
         """Read what another instance saved (Ctrl+L, or the terminal regaining focus)."""
         data = self.userdata
@@ -364,8 +362,7 @@ class PersonalController:
                     timeout=3,
                 )
             return
-        app.view_changed()
-        app.search.rerun()
+        self.session.user.changed(rerun_filter=True)
         new_copies = [c for c in data.conflict_copies() if c.copy_id not in copies_before]
         if new_copies:
             app.notify(
@@ -379,35 +376,48 @@ class PersonalController:
             app.notify("Refreshed with changes saved by another instance.", timeout=3)
 
     def close(self) -> None:
-        """On quit: everything pending is written before the process ends."""
+        """On quit: everything pending is written before the process ends (notes typed
+        before the data opened are the quit sequence's: `NotesController.rescue_early_notes`)."""
         if self.userdata is not None:
             # close() writes anything it could not save to a rescue file and returns its path.
             self.rescue_path = self.userdata.close()
             if self.rescue_path is None and self.userdata.pending_count:
                 self.rescue_text = self.userdata.rescue_text()
-            self.userdata = None
-        elif (rescued := self.app.notes.rescue_early_notes()) is not None:
-            self.rescue_path, text = rescued
-            if self.rescue_path is None:
-                self.rescue_text = text
+            self.session.user.userdata = None
+
+    def auto_read_commands(self) -> Iterable[SystemCommand]:
+        """The palette's Auto-read switch, saying what it is now."""
+        auto_read = "on" if self.auto_read else "off"
+        yield SystemCommand(
+            f"Auto-read: {auto_read}",
+            f"Mark an abstract read after {READ_AFTER_SECONDS:g} s on screen; select to switch "
+            + ("off" if auto_read == "on" else "on"),
+            self.toggle_auto_read,
+        )
 
     def commands(self) -> Iterable[SystemCommand]:
         app = self.app
+
+        def run(name: str) -> Callable[[], object]:
+            return lambda: app.run_action(name)
+
         yield SystemCommand(
-            "Toggle bookmark", "Bookmark the selected abstract (b)", app.action_toggle_bookmark
+            "Toggle bookmark", "Bookmark the selected abstract (b)", run("toggle_bookmark")
         )
         yield SystemCommand(
-            "Edit note", "Write a note on the selected abstract (n)", app.action_edit_note
+            "Edit note", "Write a note on the selected abstract (n)", run("edit_note")
         )
         yield SystemCommand(
             "Edit note in $EDITOR",
             "Write the selected abstract's note in $VISUAL or $EDITOR (e)",
-            app.action_edit_note_externally,
+            run("edit_note_externally"),
         )
         yield SystemCommand(
-            "Toggle read", "Mark the selected abstract read or unread (r)", app.action_toggle_read
+            "Toggle read", "Mark the selected abstract read or unread (r)", run("toggle_read")
         )
-        yield SystemCommand("Notes", "Every note, including orphaned ones (N)", app.action_notes)
+        yield SystemCommand("Notes", "Every note, including orphaned ones (N)", run("notes"))
         yield SystemCommand(
-            "Refresh from disk", "See changes made by another instance", app.action_refresh_data
+            "Refresh from disk",
+            "See changes made by another instance",
+            lambda: self.refresh_data(quiet=False),
         )

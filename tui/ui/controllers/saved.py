@@ -19,6 +19,7 @@ from rich.text import Text
 from textual.app import SystemCommand
 
 from tui.sanitize import visible_line
+from tui.session.events import MarksChanged, SearchAgain
 from tui.ui.view import literal
 
 if TYPE_CHECKING:
@@ -26,17 +27,20 @@ if TYPE_CHECKING:
     from tui.search.counts import SearchCounts
     from tui.search.filters import TopicNumbers
     from tui.search.index import SearchIndex
+    from tui.session import Session
     from tui.store.records import SavedSearch
     from tui.store.userdata import UserData
-    from tui.ui.app import AbstractsApp
+    from tui.ui.host import Host
     from tui.ui.screens.saved import NameCheck, SavedSearchesScreen
 
 
 class SavedSearchController:
     """Saving the filter, the saved-searches view and its counts, applying one."""
 
-    def __init__(self, app: AbstractsApp) -> None:
+    def __init__(self, session: Session, app: Host) -> None:
+        self.session = session
         self.app = app
+        session.bus.subscribe(MarksChanged, lambda _: self.view_changed())
         self.screen: SavedSearchesScreen | None = None
         #: The number of the newest count run; older runs' results are dropped.
         self.generation = 0
@@ -49,15 +53,15 @@ class SavedSearchController:
 
     def save_current(self) -> None:
         """`S`: name the filter (query and order) and save it."""
-        app = self.app
-        query, order = app.search.query_text, app.search.order
+        app, state = self.app, self.session.filter
+        query, order = state.query_text, state.order
         if not query.strip():
             app.notify(
                 "Nothing to save: the filter is empty. Type a search after /, then S saves it.",
                 timeout=4,
             )
             return
-        app.personal.when_open(lambda data: self._ask_name(data, query, order))
+        self.session.user.when_open(lambda data: self._ask_name(data, query, order))
 
     def _ask_name(self, data: UserData, query: str, order: str) -> None:
         from tui.ui.screens.saved import NameScreen
@@ -97,13 +101,13 @@ class SavedSearchController:
         saved = data.save_search(name, query, order)
         shown = visible_line(saved.name)
         self.app.notify(f"Saved “{shown}” (@ lists saved searches).", timeout=4, markup=False)
-        self.app.view_changed()
+        self.view_changed()
 
     # -- the view --------------------------------------------------------------
 
     def show(self) -> None:
         """`@`: the saved-searches view."""
-        self.app.personal.when_open(self._show)
+        self.session.user.when_open(self._show)
 
     def _show(self, data: UserData) -> None:
         from tui.ui.screens.saved import SavedSearchesScreen
@@ -129,7 +133,7 @@ class SavedSearchController:
     def recount(self) -> None:
         """List the searches now and count them in a worker; the counts shown meanwhile
         are dimmed as out of date."""
-        data, screen = self.app.personal.userdata, self.screen
+        data, screen = self.session.user.userdata, self.screen
         if data is None or screen is None:
             return
         self.generation += 1
@@ -147,12 +151,12 @@ class SavedSearchController:
         from tui.search.counts import count_searches, needs_the_corpus
         from tui.store.names import name_key
 
-        app = self.app
-        index = app.search.ensure_index()
+        app, loaders = self.app, self.session.loaders
+        index = loaders.ensure_index()
         if index is None or generation != self.generation:
             return
         queries = [s.query for s in searches]
-        topics, pending = app.topics.numbers, app.topics.pending
+        topics, pending = loaders.topic_numbers, loaders.topics_pending
         # The child holds only the index: what reads the corpus or the inbox is counted here.
         here = [needs_the_corpus(q) for q in queries]
         elsewhere = [q for q, local in zip(queries, here, strict=True) if not local]
@@ -173,14 +177,14 @@ class SavedSearchController:
                 stop=lambda: generation != self.generation or app.closing,
                 topics=topics,
                 topics_pending=pending,
-                corpus=app.corpus,
+                corpus=self.session.corpus,
             )
         if local_counts is None:
             return
         from_child, from_here = iter(counted), iter(local_counts)
         counts = [next(from_here) if local else next(from_child) for local in here]
         found = {name_key(s.name): c for s, c in zip(searches, counts, strict=True)}
-        app.deliver(self._show_counts, generation, searches, found)
+        app.post(lambda: self._show_counts(generation, searches, found))
 
     def _count_elsewhere(
         self,
@@ -194,11 +198,11 @@ class SavedSearchController:
         from tui.search import cache as search_cache
         from tui.search.countproc import CountProcess
 
-        app = self.app
-        if len(app.corpus) < caches.SUBPROCESS_THRESHOLD or app.closing:
+        session = self.session
+        if len(session.corpus) < caches.SUBPROCESS_THRESHOLD or session.closing:
             return None
         if self._process is None:
-            path, head = search_cache.locate(app.corpus, locations.cache_dir(app.data_dir))
+            path, head = search_cache.locate(session.corpus, locations.cache_dir(session.data_dir))
             if not path.is_file():
                 return None
             try:
@@ -228,7 +232,7 @@ class SavedSearchController:
     def _ask_rename(self, old: str) -> None:
         from tui.ui.screens.saved import NameScreen
 
-        data = self.app.personal.userdata
+        data = self.session.user.userdata
         search = data.saved_search(old) if data is not None else None
         if data is None or search is None:
             return
@@ -263,12 +267,12 @@ class SavedSearchController:
             data.rename_search(old, new)
         except (NameProblem, KeyError) as problem:
             self.app.notify(visible_line(str(problem)), severity="warning", markup=False)
-        self.app.view_changed()
+        self.view_changed()
 
     def _ask_delete(self, name: str) -> None:
         from tui.ui.screens.saved import ConfirmScreen
 
-        data = self.app.personal.userdata
+        data = self.session.user.userdata
         search = data.saved_search(name) if data is not None else None
         if data is None or search is None:
             return
@@ -286,7 +290,7 @@ class SavedSearchController:
     def _delete(self, data: UserData, name: str, yes: bool) -> None:
         if yes and data.delete_search(name):
             self.app.notify(f"Deleted the saved search “{visible_line(name)}”.", markup=False)
-            self.app.view_changed()
+            self.view_changed()
 
     # -- applying ----------------------------------------------------------------
 
@@ -294,29 +298,27 @@ class SavedSearchController:
         """Set the filter and order to a saved search's (the list shows its results)."""
         from tui.store.names import sort_of
 
-        app = self.app
-        data = app.personal.userdata
+        app, state = self.app, self.session.filter
+        data = self.session.user.userdata
         search = data.saved_search(name) if data is not None else None
         if search is None:
             app.notify(f"No saved search named “{visible_line(name)}”.", markup=False)
             return
-        search_ctl = app.search
-        if not search_ctl.filtered and (current := app.abstract_list.current) is not None:
-            search_ctl.saved_selection = current.id  # Esc comes back here
-        search_ctl.set_order("file" if sort_of(search.sort) == "file" else "relevance")
+        if not state.filtered and (current := app.abstract_list.current) is not None:
+            state.saved_selection = current.id  # Esc comes back here
+        state.order = "file" if sort_of(search.sort) == "file" else "relevance"
         if app.filter_input.value == search.query:
-            search_ctl.rerun()  # same text: no Changed event, but the order may differ
-            app.view_changed()
+            # Same text: no Changed event, but the order may differ.
+            self.session.bus.emit(SearchAgain())
         else:
             app.filter_input.value = search.query
         app.abstract_list.focus()
 
     def commands(self) -> Iterable[SystemCommand]:
         """The palette: the view, saving, and each saved search by name."""
-        app = self.app
         yield SystemCommand("Saved searches", "Every saved search with its counts (@)", self.show)
         yield SystemCommand("Save search", "Save the filter under a name (S)", self.save_current)
-        data = app.personal.userdata
+        data = self.session.user.userdata
         for search in data.saved_searches() if data is not None else ():
             name = search.name
             yield SystemCommand(

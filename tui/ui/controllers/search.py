@@ -1,31 +1,32 @@
-"""The filter: searching as the user types, and the search index it needs.
+"""The filter: searching as the user types.
 
-Searching runs in an exclusive thread worker; a result is applied only if the
-filter text and order still match, so a stale result never paints over a newer one.
+The filter's state is the session's (`session.filter`) and so is the index
+(`session.loaders`, loaded or built after the first paint). Searching runs in an
+exclusive thread worker; a result is applied only if the filter text and order still
+match, so a stale result never paints over a newer one.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from tui import locations
-from tui.search.spans import Spans
+from tui.session.events import InboxOpened, IndexReady, MarksChanged, SearchAgain, TopicsChanged
+from tui.session.filter import Order
+from tui.session.loaders import PARTIAL_INDEX_SIZE
 
 if TYPE_CHECKING:
+    import threading
+
     from tui.caches import CacheBuild
-    from tui.corpus.model import Corpus
     from tui.search.index import SearchIndex
-    from tui.ui.app import AbstractsApp
+    from tui.search.spans import Spans
+    from tui.session import Session
+    from tui.ui.host import Host
 
-Order = Literal["relevance", "file"]
-#: While the child builds the index, the filter searches the first this many abstracts,
-#: indexed in the app (as many as a small corpus, whose whole index is built here).
-PARTIAL_INDEX_SIZE = 2_000
-
+__all__ = ["FILTER_PLACEHOLDERS", "PARTIAL_INDEX_SIZE", "Order", "SearchController"]
 
 # The filter's placeholder, longest first: the longest that fits the box is shown.
 FILTER_PLACEHOLDERS = (
@@ -38,206 +39,125 @@ FILTER_PLACEHOLDERS = (
 
 
 class SearchController:
-    """The filter's state: the text typed, the order, the index and the results shown."""
+    """The filter box and the list's results: searching as the user types."""
 
-    def __init__(self, app: AbstractsApp) -> None:
+    def __init__(self, session: Session, app: Host) -> None:
+        self.session = session
         self.app = app
-        self.index: SearchIndex | None = None
-        self._index_lock = threading.Lock()
-        # Set once the start-up load (or the child's build) of the index has settled: a
-        # search typed earlier waits for it rather than building a second index here.
-        self._index_settled = threading.Event()
-        #: The first abstracts' index and their corpus, while the child builds the whole's.
-        self.partial: tuple[SearchIndex, Corpus] | None = None
-        self._partial_lock = threading.Lock()
-        #: How many abstracts the results shown searched, when not all of them (None).
-        self.searched_partially: int | None = None
-        self.query_text = ""
-        self.order: Order = "relevance"
-        #: Highlight spans of the search shown (None when unfiltered).
-        self.spans: Spans | None = None
-        #: (full matches, closest matches) of the search shown; None when unfiltered.
-        self.match_counts: tuple[int, int] | None = None
-        self.query_error: str | None = None
-        #: True while a child process builds the index.
-        self.indexing = False
-        self.cache_build: CacheBuild | None = None
-        #: The abstract to come back to when the filter is cleared.
-        self.saved_selection: str | None = None
-        #: True while the filter shown has `topic:` and the topics are still being computed.
-        self.waits_for_topics = False
-        #: Set once the user has gone to the filter: the filter restored from last time
-        #: then never replaces or mixes with what they type (`restore_filter`).
-        self.user_filtered = False
+        self.state = session.filter
+        bus = session.bus
+        bus.subscribe(IndexReady, lambda _: self.rerun())
+        bus.subscribe(SearchAgain, lambda _: self.rerun())
+        bus.subscribe(TopicsChanged, lambda _: self.rerun())
+        bus.subscribe(InboxOpened, lambda _: self.rerun())
+        bus.subscribe(MarksChanged, self._marks_changed)
+
+    # The filter's state (the session's), under the names the UI has always used.
+
+    @property
+    def query_text(self) -> str:
+        return self.state.query_text
+
+    @query_text.setter
+    def query_text(self, text: str) -> None:
+        self.state.query_text = text
+
+    @property
+    def order(self) -> Order:
+        return self.state.order
 
     @property
     def filtered(self) -> bool:
-        return bool(self.query_text.strip())
+        return self.state.filtered
 
-    # -- the index -----------------------------------------------------------
+    @property
+    def match_counts(self) -> tuple[int, int] | None:
+        return self.state.match_counts
+
+    @property
+    def query_error(self) -> str | None:
+        return self.state.query_error
+
+    @property
+    def spans(self) -> Spans | None:
+        return self.state.spans
+
+    @property
+    def searched_partially(self) -> int | None:
+        return self.state.searched_partially
+
+    @property
+    def waits_for_topics(self) -> bool:
+        return self.state.waits_for_topics
+
+    @property
+    def saved_selection(self) -> str | None:
+        return self.state.saved_selection
+
+    @saved_selection.setter
+    def saved_selection(self, abstract_id: str | None) -> None:
+        self.state.saved_selection = abstract_id
+
+    # The index (the session's loaders').
+
+    @property
+    def index(self) -> SearchIndex | None:
+        return self.session.loaders.index
+
+    @index.setter
+    def index(self, index: SearchIndex | None) -> None:
+        self.session.loaders.index = index
+
+    @property
+    def indexing(self) -> bool:
+        return self.session.loaders.indexing
+
+    @property
+    def cache_build(self) -> CacheBuild | None:
+        return self.session.loaders.cache_build
+
+    @property
+    def _index_lock(self) -> threading.Lock:
+        return self.session.loaders.index_lock
 
     def warm_index(self) -> None:
-        """After the first paint: load or build the index (and the similarity model)."""
+        """After the first paint: the index, the similarity model, the topics (a worker)."""
         self.app.run_worker(self._warm_index, thread=True, exclusive=True, group="index")
 
     def _warm_index(self) -> None:
-        """Load the search index and similarity model, building large ones in a child process.
-
-        Both locks are held while the child builds, so a search typed or an `m`
-        pressed meanwhile waits for its result instead of starting a second build
-        in this process (whose GIL-bound work would make every key press lag). While
-        they are held nothing waits for the event loop (`deliver_later`, never
-        `deliver`): a loop that wanted either lock would otherwise wait for ever.
-        """
-        from tui import caches
-        from tui.search import cache as search_cache
-        from tui.similar import cache as similar_cache
-
-        app, triage = self.app, self.app.triage
-        cache_dir = locations.cache_dir(app.data_dir)
-        had_index = False
-        try:
-            if len(app.corpus) >= caches.SUBPROCESS_THRESHOLD:
-                with triage.similarity_lock:
-                    with self._index_lock:
-                        if app.closing:  # never start a build for an app that is ending
-                            return
-                        self.index = search_cache.load(app.corpus, cache_dir)
-                        if self.index is not None:
-                            # A search waiting for it runs now, not after the model loads.
-                            self._index_settled.set()
-                        triage.similarity = similar_cache.load(app.corpus, cache_dir)
-                        build = None
-                        if self.index is None or triage.similarity is None:
-                            build = self.cache_build = caches.CacheBuild(
-                                app.corpus,
-                                cache_dir,
-                                on_report=lambda: app.deliver_later(app.refresh_header),
-                                read_args=app.loading.read_args,
-                            )
-                            self.indexing = self.index is None
-                            app.deliver_later(app.view_changed)
-                            if build.wait_for("index") and self.index is None:
-                                self.index = search_cache.load(app.corpus, cache_dir)
-                            self.indexing = False
-                    # Searching works from here on; similarity may still be building.
-                    self._index_settled.set()
-                    had_index = self.index is not None
-                    app.deliver_later(self._whole_index_ready)
-                    if build is not None and build.wait_for("similar"):
-                        triage.similarity = similar_cache.load(app.corpus, cache_dir)
-        finally:
-            self._index_settled.set()
-        # Either may still be None (small corpus, or the child failed): built in a thread.
-        if self.ensure_index() is None:
-            return  # quitting
-        if not had_index:  # built here: search the filter again over it
-            app.deliver(self._whole_index_ready)
-        app.deliver(app.view_changed)
-        app.deliver(triage.warm_similarity)
-
-    def _ensure_partial(self) -> tuple[SearchIndex, Corpus] | None:
-        """For a search typed while the files are read (and no index is cached, it seems)
-        or while the child indexes them: the first abstracts indexed here, once; the filter
-        answers from them meanwhile, saying so. None when there is no call for one yet."""
-        app = self.app
-        with self._partial_lock:
-            if self.partial is not None or len(app.corpus) < PARTIAL_INDEX_SIZE:
-                return self.partial
-            if not (self.indexing or (app.loading.active and not self._index_cached())):
-                return None
-            from tui.corpus.model import Corpus
-            from tui.search.index import SearchIndex
-
-            first = Corpus(app.corpus.abstracts[:PARTIAL_INDEX_SIZE], [], [])
-            self.partial = (SearchIndex.build(first), first)
-            return self.partial
-
-    def _index_cached(self) -> bool:
-        """Whether an index cache is there, probably this corpus's (a warm start): then
-        the files are read and the index loaded sooner than a partial one is built."""
-        cache_dir = locations.cache_dir(self.app.data_dir)
-        try:
-            return any(cache_dir.glob("search-*.npz"))
-        except OSError:
-            return False
-
-    def _whole_index_ready(self) -> None:
-        """The filter is searched again over every abstract (its results may be from the
-        first ones only, or dropped as the index arrived)."""
-        self.partial = None
-        self.rerun()
-        self.app.view_changed()
-
-    def _index_for_search(self) -> tuple[SearchIndex | None, Corpus | None]:
-        """The whole index (waiting for the start-up load or build), or meanwhile the
-        partial one with its corpus."""
-        while not self._index_settled.wait(0.05):
-            if self.app.closing:
-                return None, None
-            if (partial := self._ensure_partial()) is not None:
-                return partial
-        return self.ensure_index(), None
-
-    def wait_for_start(self) -> bool:
-        """Wait (off the UI thread) until every file is read and the start-up load of the
-        index has settled: by then the start-up worker holds the similarity lock while
-        the child builds the model, so a caller taking that lock next waits for the child
-        rather than building in the app. False once the app is closing."""
-        while not self._index_settled.wait(0.05):
-            if self.app.closing:
-                return False
-        return True
+        self.session.loaders.warm()
 
     def ensure_index(self) -> SearchIndex | None:
-        """The index, loaded or built here; None once the app is closing (never build then:
-        the interpreter would wait for the build before it could exit). Waits for the
-        start-up load first, which may be the child's build (`warm_index`)."""
-        if not self.wait_for_start():
-            return None
-        if self.index is not None:
-            return self.index  # without the lock, which the start-up may hold a while more
-        with self._index_lock:
-            if self.index is None and not self.app.closing:
-                from tui.search.cache import load_or_build
-
-                app = self.app
-                self.index = load_or_build(app.corpus, locations.cache_dir(app.data_dir))
-            return self.index
+        return self.session.loaders.ensure_index()
 
     def progress_text(self) -> str:
-        """What the cache-building child is doing (`indexing: files 40 / 369…`), else ""."""
-        build = self.cache_build
-        text = build.progress_text() if build is not None else ""
-        return text + "…" if text else ""
+        """What a cache-building child is doing (`indexing: files 40 / 369…`), else ""."""
+        return self.session.loaders.progress_text()
 
-    def stop(self) -> None:
-        """Quitting: stop a cache build in progress (a half-built cache is rebuilt next time)."""
-        if self.cache_build is not None:
-            self.cache_build.stop()
+    def _marks_changed(self, event: MarksChanged) -> None:
+        if event.rerun_filter:
+            self.rerun()  # `is:read`, `tag:`… may answer otherwise now
 
     # -- searching -----------------------------------------------------------
 
     def filter_changed(self, value: str) -> None:
         """The filter text changed: show everything, or search in a worker."""
-        app = self.app
-        self.query_text = value
+        state, loaders = self.state, self.session.loaders
+        state.query_text = value
         if not value.strip():
+            state.cleared()
             self._set_query_error(None)
-            self.waits_for_topics = False
-            self.match_counts = None
-            self.searched_partially = None
-            self._apply_rows(list(range(len(app.corpus))), None, keep=self.saved_selection)
+            self._apply_rows(range(len(self.session.corpus)), None, keep=state.saved_selection)
             return
-        self._start_search(value, self.order)
-        if self.index is None:
+        self._start_search(value, state.order)
+        if loaders.index is None:
             # The list still shows what it showed; the header says the filter waits.
-            app.view_changed()
-            if self.indexing and self.partial is None:
+            self.app.refresh_header()
+            if loaders.indexing and loaders.partial is None:
                 self._show_line(
                     Text(
-                        f"Building the search index for {len(app.corpus):,} abstracts; "
-                        "the filter runs as soon as it is ready.",
+                        f"Building the search index for {len(self.session.corpus):,} "
+                        "abstracts; the filter runs as soon as it is ready.",
                         style="italic",
                     ),
                     error=False,
@@ -245,8 +165,8 @@ class SearchController:
 
     def rerun(self) -> None:
         """Run the current filter again (personal data changed, or the order did)."""
-        if self.filtered:
-            self._start_search(self.query_text, self.order)
+        if self.state.filtered:
+            self._start_search(self.state.query_text, self.state.order)
 
     def _start_search(self, text: str, order: Order) -> None:
         self.app.run_worker(
@@ -256,34 +176,34 @@ class SearchController:
     def _search(self, text: str, order: Order) -> None:
         from tui.search.query import QueryError, parse_query
 
-        app = self.app
+        app, session = self.app, self.session
+        loaders = session.loaders
         try:
             query = parse_query(text)
         except QueryError as error:
-            app.deliver(self._show_query_error, text, str(error))
+            message = str(error)
+            app.post(lambda: self._show_query_error(text, message))
             return
-        topics = app.topics.numbers
-        if topics is None and app.topics.pending and any(f.name == "topic" for f in query.fields):
-            app.deliver(self._wait_for_topics, text)
+        topics = loaders.topic_numbers
+        if (
+            topics is None
+            and loaders.topics_pending
+            and any(f.name == "topic" for f in query.fields)
+        ):
+            app.post(lambda: self._wait_for_topics(text))
             return  # searched again once they are ready
-        index, partial = self._index_for_search()
+        index, partial = loaders.index_for_search()
         if index is None:
             return
-        corpus = app.corpus if partial is None else partial
+        corpus = session.corpus if partial is None else partial
         result = index.search(
-            query, corpus, personal=app.personal.userdata, order=order, topics=topics
+            query, corpus, personal=session.user.userdata, order=order, topics=topics
         )
-        highlighter = index.highlighter(query)
+        spans = index.highlighter(query).spans
         counts = (result.matched, result.close)
-        app.deliver(
-            self.apply_search,
-            text,
-            order,
-            list(result.indices),
-            highlighter.spans,
-            counts,
-            None if partial is None else len(partial),
-        )
+        rows = list(result.indices)
+        searched = None if partial is None else len(partial)
+        app.post(lambda: self.apply_search(text, order, rows, spans, counts, searched))
 
     def apply_search(
         self,
@@ -297,14 +217,15 @@ class SearchController:
         """Show a search's result, unless the filter or order has changed since it started:
         a slower, older search must never paint over a newer one. `searched`: how many
         abstracts were searched, when only the first ones were (a partial index)."""
-        if text != self.query_text or order != self.order:
+        state, loaders = self.state, self.session.loaders
+        if text != state.query_text or order != state.order:
             return
-        if searched is not None and (self.partial is None or self.index is not None):
+        if searched is not None and (loaders.partial is None or loaders.index is not None):
             return  # the whole index is ready: its own answer is on its way
         app = self.app
-        was_partial = self.searched_partially is not None
-        self.searched_partially = searched
-        self.waits_for_topics = False
+        was_partial = state.searched_partially is not None
+        state.searched_partially = searched
+        state.waits_for_topics = False
         self._set_query_error(None)
         current = app.abstract_list.current
         if was_partial and searched is None and app.abstract_list.cursor == 0:
@@ -315,38 +236,41 @@ class SearchController:
         app.abstract_list.empty_text = (
             f"No abstract shares a word with “{text.strip()}”. Esc clears the filter."
         )
-        self.match_counts = counts
+        state.match_counts = counts
         matched, close = counts
         self._apply_rows(
-            rows, spans, keep=current.id if current else None, divider=matched if close else None
+            rows,
+            spans,
+            keep=current.id if current else None,
+            divider=matched if close else None,
+            searched=True,
         )
-        app.triage.apply_resume_selection()
 
     def _wait_for_topics(self, text: str) -> None:
         """`topic:` before the topics are ready: say so rather than match nothing."""
-        if text != self.query_text:
+        if text != self.state.query_text:
             return
-        self.waits_for_topics = True
+        self.state.waits_for_topics = True
         self._set_query_error(None)
         self._show_line(
             Text(
-                f"Computing topics for {len(self.app.corpus):,} abstracts; "
+                f"Computing topics for {len(self.session.corpus):,} abstracts; "
                 "topic: filters as soon as they are ready.",
                 style="italic",
             ),
             error=False,
         )
-        self.app.view_changed()
+        self.app.refresh_header()
 
     def _show_query_error(self, text: str, message: str) -> None:
-        if text == self.query_text:
+        if text == self.state.query_text:
             self._set_query_error(message)
 
     def _set_query_error(self, message: str | None) -> None:
         """A query that does not parse (often half-typed, like `year:`) is explained on a
         line under the filter, which turns red; the last good results stay. No toast: it
         would fire on every keystroke while a field is being typed."""
-        self.query_error = message
+        self.state.query_error = message
         field = self.app.filter_input
         field.set_class(message is not None, "-error")
         field.tooltip = message
@@ -366,33 +290,22 @@ class SearchController:
         spans: Spans | None,
         keep: str | None,
         divider: int | None = None,
+        searched: bool = False,
     ) -> None:
-        app = self.app
-        self.spans = spans
-        app.abstract_list.set_highlighter(spans)
-        app.abstract_list.set_rows(rows, keep=keep, divider=divider)
-        app.view_changed()
+        self.state.spans = spans
+        self.app.show_results(rows, spans, keep=keep, divider=divider, searched=searched)
 
     # -- user actions --------------------------------------------------------
 
-    def restore_filter(self, text: str) -> bool:
-        """The filter from last time, once the user's data has opened: shown unless the
-        user has gone to the filter already, whose typing then wins (it is never mixed
-        into the restored text). Returns whether it was restored."""
-        if self.user_filtered:
-            return False
-        self.app.filter_input.value = text
-        return True
-
     def filter_focused(self) -> None:
         """The filter took the focus (`/`, a click, Tab): what is typed next is the user's."""
-        self.user_filtered = True
+        self.state.user_filtered = True
 
     def focus_filter(self) -> None:
-        app = self.app
-        self.user_filtered = True
-        if not self.filtered and (current := app.abstract_list.current):
-            self.saved_selection = current.id
+        app, state = self.app, self.state
+        state.user_filtered = True
+        if not state.filtered and (current := app.abstract_list.current):
+            state.saved_selection = current.id
         # Focus now, not on the next loop turn as Widget.focus would.
         app.screen.set_focus(app.filter_input)
 
@@ -415,7 +328,7 @@ class SearchController:
             app.screen.set_focus(app.abstract_list)
         elif focused is app.detail:
             app.screen.set_focus(app.abstract_list)
-        elif self.query_text:
+        elif self.state.query_text:
             # Leaving results the user moved around in keeps the abstract they are on
             # (Esc in the filter box instead goes back to where they were before it).
             self.clear(keep_current=True)
@@ -427,18 +340,19 @@ class SearchController:
         app.abstract_list.cursor = 0
 
     def set_order(self, order: Order) -> None:
-        self.order = order
+        self.state.order = order
 
     def toggle_order(self) -> None:
-        self.order = "file" if self.order == "relevance" else "relevance"
-        scope = "" if self.filtered else " (for filtered results; the full list is in file order)"
-        self.app.notify(f"Order: {self.order}{scope}", timeout=3)
+        state = self.state
+        state.order = "file" if state.order == "relevance" else "relevance"
+        scope = "" if state.filtered else " (for filtered results; the full list is in file order)"
+        self.app.notify(f"Order: {state.order}{scope}", timeout=3)
         self.rerun()
-        self.app.view_changed()
+        self.app.refresh_header()
 
     def clear(self, *, keep_current: bool) -> None:
         """Empty the filter; `keep_current` comes back to the abstract under the cursor."""
         app = self.app
         if keep_current and (current := app.abstract_list.current) is not None:
-            self.saved_selection = current.id
+            self.state.saved_selection = current.id
         app.filter_input.value = ""

@@ -13,12 +13,14 @@ from typing import TYPE_CHECKING
 from textual.app import SystemCommand
 
 from tui.sanitize import visible_line
+from tui.session.events import MarksChanged
 from tui.tagnames import TagEdit, format_tags
 
 if TYPE_CHECKING:
     from tui.corpus.model import Abstract
+    from tui.session import Session
     from tui.store.userdata import UserData
-    from tui.ui.app import AbstractsApp
+    from tui.ui.host import Host
     from tui.ui.screens.tags import TagsScreen
 
 
@@ -39,8 +41,10 @@ def describe(edit: TagEdit, abstracts: int) -> str:
 class TagsController:
     """Tagging one abstract or a list, and managing the tags in use."""
 
-    def __init__(self, app: AbstractsApp) -> None:
+    def __init__(self, session: Session, app: Host) -> None:
+        self.session = session
         self.app = app
+        session.bus.subscribe(MarksChanged, lambda _: self.view_changed())
         #: The tags view while it is open (its module is imported when first opened).
         self._view: TagsScreen | None = None
 
@@ -48,12 +52,12 @@ class TagsController:
 
     def of(self, abstract: Abstract) -> frozenset[str]:
         """The tags of an abstract (none until the data is open)."""
-        data = self.app.personal.userdata
+        data = self.session.user.userdata
         return data.tags_of(abstract.id) if data is not None else frozenset()
 
     def rows(self) -> list[tuple[str, int]]:
         """Every tag in use with its count, most used first, then by name."""
-        data = self.app.personal.userdata
+        data = self.session.user.userdata
         counts = data.tag_counts() if data is not None else {}
         return sorted(counts.items(), key=lambda row: (-row[1], row[0]))
 
@@ -67,16 +71,17 @@ class TagsController:
     def tag_current(self) -> None:
         """`t`: add or remove tags on the abstract under the cursor."""
         if (abstract := self.app.abstract_list.current) is not None:
-            self.app.personal.when_open(lambda data: self._ask([abstract], data))
+            self.session.user.when_open(lambda data: self._ask([abstract], data))
 
     def tag_list(self) -> None:
         """The palette's "Tag every abstract in the list…": the list as shown now."""
         app = self.app
-        abstracts = [app.corpus.abstracts[i] for i in app.abstract_list.rows]
+        corpus = self.session.corpus.abstracts
+        abstracts = [corpus[i] for i in app.abstract_list.rows]
         if not abstracts:
             app.notify("The list is empty: nothing to tag.", timeout=3)
             return
-        app.personal.when_open(lambda data: self._ask(abstracts, data))
+        self.session.user.when_open(lambda data: self._ask(abstracts, data))
 
     def _ask(self, abstracts: Sequence[Abstract], data: UserData) -> None:
         from tui.ui.screens.tag_input import TagInputScreen
@@ -95,7 +100,7 @@ class TagsController:
         self.app.push_screen(screen, lambda edit: self._apply(abstracts, edit))
 
     def _apply(self, abstracts: Sequence[Abstract], edit: TagEdit | None) -> None:
-        data = self.app.personal.userdata
+        data = self.session.user.userdata
         if edit is None or data is None:
             return
         ids = [a.id for a in abstracts]
@@ -119,13 +124,13 @@ class TagsController:
         def has(abstract_id: str, tag: str) -> bool:
             return tag in data.tags_of(abstract_id)
 
-        return self.app.triage.perform(ChangeTags.capture(add, remove, has, description))
+        return self.session.user.perform(ChangeTags.capture(add, remove, has, description))
 
     # -- the tags view ---------------------------------------------------------------
 
     def show_view(self) -> None:
         """`#`: every tag with its count."""
-        self.app.personal.when_open(lambda _: self._show_view())
+        self.session.user.when_open(lambda _: self._show_view())
 
     def _show_view(self) -> None:
         from tui.ui.screens.tags import TagsScreen
@@ -143,7 +148,7 @@ class TagsController:
 
     def rename(self, old: str, new: str) -> None:
         """Rename `old` to `new` everywhere (onto a tag in use: a merge), as one step."""
-        data = self.app.personal.userdata
+        data = self.session.user.userdata
         if data is None or old == new:
             return
         ids = sorted(data.tag_index().get(old, ()))
@@ -158,7 +163,7 @@ class TagsController:
 
     def delete(self, tag: str) -> None:
         """Take `tag` off every abstract, as one step."""
-        data = self.app.personal.userdata
+        data = self.session.user.userdata
         if data is None:
             return
         ids = sorted(data.tag_index().get(tag, ()))
@@ -171,9 +176,8 @@ class TagsController:
         self.app.notify(visible_line(message), timeout=4, markup=False)
 
     def commands(self) -> Iterable[SystemCommand]:
-        app = self.app
         yield SystemCommand(
-            "Tag", "Add or remove tags on the selected abstract (t)", app.action_tag_abstract
+            "Tag", "Add or remove tags on the selected abstract (t)", self.tag_current
         )
         yield SystemCommand(
             "Tag every abstract in the list…",
@@ -181,5 +185,5 @@ class TagsController:
             self.tag_list,
         )
         yield SystemCommand(
-            "Tags", "Every tag with its count: filter, rename, merge, delete (#)", app.action_tags
+            "Tags", "Every tag with its count: filter, rename, merge, delete (#)", self.show_view
         )

@@ -8,23 +8,23 @@ used: none is needed for the first paint.
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from textual.app import SystemCommand
 
-from tui import locations
+from tui.session.events import DataOpened
 from tui.triage.navigation import next_unread
 from tui.ui.clock import TimerHandle
 
 if TYPE_CHECKING:
     from tui.corpus.model import Abstract
+    from tui.session import Session
     from tui.similar.model import SimilarityModel
     from tui.store.userdata import UserData
     from tui.triage.overview import CountRow
-    from tui.triage.undo import Action, UndoStack
-    from tui.ui.app import AbstractsApp
+    from tui.triage.undo import Action
+    from tui.ui.host import Host
 
 RESUME_SAVE_SECONDS = 2.0
 
@@ -36,76 +36,52 @@ MANY_MARKED = 100
 class TriageController:
     """Getting through hundreds of abstracts in one sitting, and coming back to them."""
 
-    def __init__(self, app: AbstractsApp) -> None:
+    def __init__(self, session: Session, app: Host) -> None:
+        self.session = session
         self.app = app
-        self.undo_stack: UndoStack | None = None
-        self.similarity: SimilarityModel | None = None
-        self.similarity_lock = threading.Lock()
         self._resume_timer: TimerHandle | None = None
         # Where the user left off, restored once the user's data is open.
         self.resume_selection: str | None = None
         self.resume_scroll = 0
         self.resume_detail: tuple[str, int] | None = None
+        session.bus.subscribe(DataOpened, lambda _: self.restore_resume())
+
+    @property
+    def similarity(self) -> SimilarityModel | None:
+        """The similarity model once loaded (the session's)."""
+        return self.session.loaders.similarity
 
     # -- undoable changes ----------------------------------------------------
 
-    def start_undo(self, userdata: UserData) -> None:
-        """Once the user's data is open, changes to it can be undone (this session only)."""
-        from tui.triage.undo import CorpusTarget, UndoStack
-
-        self.undo_stack = UndoStack(target=CorpusTarget(userdata, self.app.corpus))
-
     def perform(self, action: Action) -> bool:
-        """Apply an undoable change through the store and refresh what shows it (the keys
-        that get here before the data opens wait for it: `PersonalController.when_open`)."""
-        if self.undo_stack is None:
-            return False
-        changed = self.undo_stack.do(action)
-        if changed:
-            self.app.view_changed()
-        return changed
-
-    def record(self, action: Action) -> None:
-        """Make a change already written (a note editor's session) one undo step."""
-        if self.undo_stack is not None and getattr(action, "changed", True):
-            self.undo_stack.record(action)
+        """Apply an undoable change through the session (which announces it)."""
+        return self.session.user.perform(action)
 
     def undo(self) -> None:
         from tui.triage.undo import undo_notice
 
-        if self.undo_stack is not None:
-            self._step(self.undo_stack.undo, undo_notice, "Nothing to undo.")
+        self._step(self.session.user.undo, undo_notice, "Nothing to undo.")
 
     def redo(self) -> None:
         from tui.triage.undo import redo_notice
 
-        if self.undo_stack is not None:
-            self._step(self.undo_stack.redo, redo_notice, "Nothing to redo.")
+        self._step(self.session.user.redo, redo_notice, "Nothing to redo.")
 
     def _step(
         self, step: Callable[[], Action | None], notice: Callable[[Action], str], empty: str
     ) -> None:
-        app = self.app
-        action = step()
-        if action is None:
-            app.notify(empty, timeout=2)
+        if not self.session.user.is_open:
             return
-        app.notify(notice(action), timeout=3)
-        app.view_changed()
-        app.search.rerun()
+        action = step()  # announced by the session, the filter searched again
+        self.app.notify(
+            notice(action) if action is not None else empty, timeout=2 if action is None else 3
+        )
 
     def set_bookmarks(self, ids: Iterable[str], on: bool) -> None:
-        from tui.triage.undo import SetBookmarks
-
-        data = self.app.personal.userdata
-        if data is not None:
-            self.perform(SetBookmarks.capture(ids, on, data.is_bookmarked))
+        self.session.user.set_bookmarks(ids, on)
 
     def set_read(self, ids: Iterable[str], on: bool) -> bool:
-        from tui.triage.undo import SetRead
-
-        data = self.app.personal.userdata
-        return data is not None and self.perform(SetRead.capture(ids, on, data.is_read))
+        return self.session.user.set_read(ids, on)
 
     # -- reading flow --------------------------------------------------------
 
@@ -119,13 +95,13 @@ class TriageController:
 
     def read_and_next(self) -> None:
         app = self.app
-        data = app.personal.userdata
+        data = self.session.user.userdata
         current = app.abstract_list.current
         if data is None or current is None:
             return
         self.set_read([current.id], True)
         rows = app.abstract_list.rows
-        abstracts = app.corpus.abstracts
+        abstracts = self.session.corpus.abstracts
         read = data.read_ids()
 
         def is_read(i: int) -> bool:
@@ -150,11 +126,12 @@ class TriageController:
     def mark_all_read(self) -> None:
         """`A`: the list as shown when pressed, even while the data is still opening."""
         app = self.app
-        ids = [app.corpus.abstracts[i].id for i in app.abstract_list.rows]
+        abstracts = self.session.corpus.abstracts
+        ids = [abstracts[i].id for i in app.abstract_list.rows]
         if not ids:
             app.notify("The list is empty: nothing to mark.", timeout=3)
             return
-        app.personal.when_open(lambda data: self._mark_read(ids, data))
+        self.session.user.when_open(lambda data: self._mark_read(ids, data))
 
     def _mark_read(self, ids: list[str], data: UserData) -> None:
         from tui.triage.undo import SetRead
@@ -177,33 +154,12 @@ class TriageController:
     # -- similarity ----------------------------------------------------------
 
     def ensure_similarity(self) -> SimilarityModel | None:
-        """The similarity model, loaded from the cache or built (call off the UI thread);
-        None once the app is closing. Waits for the start-up work first (the files read,
-        the child's build), never building a second model in the app."""
-        app = self.app
-        if not app.search.wait_for_start():
-            return None
-        with self.similarity_lock:
-            if self.similarity is None and not app.closing:
-                from tui.similar.cache import load_or_build
-
-                self.similarity = load_or_build(app.corpus, locations.cache_dir(app.data_dir))
-            return self.similarity
+        """The similarity model (call off the UI thread; see `Loaders.ensure_similarity`)."""
+        return self.session.loaders.ensure_similarity()
 
     def near_duplicates(self, index: int) -> list[tuple[Abstract, float]]:
         """Near-duplicates of an abstract, once the model is ready (never waits for it)."""
-        if self.similarity is None:
-            return []
-        abstracts = self.app.corpus.abstracts
-        return [(abstracts[j], score) for j, score in self.similarity.near_duplicates(index)]
-
-    def warm_similarity(self) -> None:
-        self.app.run_worker(self._warm_similarity, thread=True, exclusive=True, group="similar")
-
-    def _warm_similarity(self) -> None:
-        if self.ensure_similarity() is not None:
-            self.app.deliver(self.app.view_changed)
-            self.app.deliver(self.app.topics.warm)
+        return self.session.loaders.near_duplicates(index)
 
     def more_like_this(self) -> None:
         if (current := self.app.abstract_list.current) is not None:
@@ -223,11 +179,11 @@ class TriageController:
 
     def more_like_bookmarks(self) -> None:
         app = self.app
-        data = app.personal.userdata
+        data = self.session.user.userdata
         if data is None:
             return
         marked = data.bookmarked_ids()
-        seeds = [a.index for a in app.corpus.abstracts if a.id in marked]
+        seeds = [a.index for a in self.session.corpus.abstracts if a.id in marked]
         if not seeds:
             app.notify(
                 "Bookmark a few abstracts (b) first; then M finds more like them.", timeout=5
@@ -250,25 +206,25 @@ class TriageController:
         # Imported here: numpy and the model are not needed for the first paint.
         from tui.similar import taste
 
-        app = self.app
         model = self.ensure_similarity()
         if model is None:
             return
+        abstracts = self.session.corpus.abstracts
         rows = []
         if len(seeds) == 1:
             for j, score in model.similar(seeds[0], k=10):
                 # Why it is here: the words it shares with the seed.
-                rows.append((app.corpus.abstracts[j], score, model.shared_terms(seeds[0], j)))
+                rows.append((abstracts[j], score, model.shared_terms(seeds[0], j)))
         else:
-            data = app.personal.userdata
+            data = self.session.user.userdata
             read = data.read_ids() if data is not None else set()
             dismissed = data.dismissed_ids() if data is not None else set()
-            unread = [a.index for a in app.corpus.abstracts if a.id not in read]
+            unread = [a.index for a in abstracts if a.id not in read]
             # Dismissed abstracts ("not interested") and what is like them sink.
-            unlikes = [a.index for a in app.corpus.abstracts if a.id in dismissed]
+            unlikes = [a.index for a in abstracts if a.id in dismissed]
             for pick in taste.rank(model, seeds, unlikes, unread, k=20):
-                rows.append((app.corpus.abstracts[pick.index], pick.score, list(pick.shared)))
-        app.deliver(self._show_similar, title, subtitle, rows, seeds)
+                rows.append((abstracts[pick.index], pick.score, list(pick.shared)))
+        self.app.post(lambda: self._show_similar(title, subtitle, rows, seeds))
 
     def _show_similar(
         self,
@@ -286,7 +242,7 @@ class TriageController:
             app.notify(f"{title}: ready; press the key again to see it.", timeout=4)
             return
         app.push_screen(
-            SimilarScreen(title, subtitle, rows, app.personal.marks()), app.personal.jump_to
+            SimilarScreen(title, subtitle, rows, self.session.user.marks()), app.jump_to
         )
 
     # -- overview ------------------------------------------------------------
@@ -297,17 +253,17 @@ class TriageController:
     def _overview(self) -> None:
         from tui.triage.overview import collection_rows, distinctive_terms, file_rows
 
-        app = self.app
+        corpus = self.session.corpus
         model = self.ensure_similarity()
         if model is None:
             return
-        data = app.personal.userdata
+        data = self.session.user.userdata
         read = data.read_ids() if data is not None else set()
         marked = data.bookmarked_ids() if data is not None else set()
-        collections = collection_rows(app.corpus, read, marked)
-        files = file_rows(app.corpus, read, marked)
-        terms = distinctive_terms(app.corpus, model.terms)
-        app.deliver(self._show_overview, collections, files, terms)
+        collections = collection_rows(corpus, read, marked)
+        files = file_rows(corpus, read, marked)
+        terms = distinctive_terms(corpus, model.terms)
+        self.app.post(lambda: self._show_overview(collections, files, terms))
 
     def _show_overview(
         self, collections: list[CountRow], files: list[CountRow], terms: dict[str, list[str]]
@@ -326,7 +282,7 @@ class TriageController:
 
     @property
     def _resume_key(self) -> str:
-        return f"resume:{self.app.corpus.fingerprint}"
+        return f"resume:{self.session.corpus.fingerprint}"
 
     def schedule_resume_save(self) -> None:
         if self._resume_timer is not None:
@@ -338,14 +294,14 @@ class TriageController:
     def save_resume(self) -> None:
         """Remember where the user is in this corpus: selection, filter, order and scroll."""
         app = self.app
-        data = app.personal.userdata
+        data = self.session.user.userdata
         if data is None:
             return
         current = app.abstract_list.current
         state = {
             "selected": current.id if current else None,
             "filter": self._filter_text(),
-            "order": app.search.order,
+            "order": self.session.filter.order,
             "scroll": int(app.abstract_list.scroll_y),
             "detail_scroll": int(app.detail.scroll_y),
         }
@@ -360,11 +316,11 @@ class TriageController:
         try:
             return self.app.screen_stack[0].query_one("#filter", Input).value
         except (NoMatches, IndexError):
-            return self.app.search.query_text
+            return self.session.filter.query_text
 
     def restore_resume(self) -> None:
-        app = self.app
-        data = app.personal.userdata
+        session = self.session
+        data = session.user.userdata
         raw = data.get_state(self._resume_key) if data is not None else None
         if not raw:
             return
@@ -372,14 +328,22 @@ class TriageController:
             state = json.loads(raw)
         except ValueError:
             return
-        if app.personal.settings.default_sort is None:  # else config.toml's order stands
-            app.search.set_order("file" if state.get("order") == "file" else "relevance")
+        if session.settings.default_sort is None:  # else config.toml's order stands
+            session.filter.order = "file" if state.get("order") == "file" else "relevance"
         self.resume_selection = state.get("selected")
         self.resume_scroll = int(state.get("scroll") or 0)
         if self.resume_selection and state.get("detail_scroll"):
             self.resume_detail = (self.resume_selection, int(state["detail_scroll"]))
-        if not (state.get("filter") and app.search.restore_filter(state["filter"])):
+        if not (state.get("filter") and self._restore_filter(state["filter"])):
             self.apply_resume_selection()
+
+    def _restore_filter(self, text: str) -> bool:
+        """The filter from last time, shown unless the user has gone to the filter
+        already, whose typing then wins (it is never mixed into the restored text)."""
+        if self.session.filter.user_filtered:
+            return False
+        self.app.filter_input.value = text
+        return True
 
     def apply_resume_selection(self) -> None:
         """Once the restored filter has produced its rows, put the cursor back where it was."""
@@ -392,29 +356,22 @@ class TriageController:
             app.abstract_list.refresh()
 
     def commands(self) -> Iterable[SystemCommand]:
-        app = self.app
         yield SystemCommand(
             "Next unread", "Mark read and go to the next unread (Space)", self.read_and_next
         )
         yield SystemCommand(
-            "Mark list read",
-            "Mark every abstract in the list as read (A)",
-            app.action_mark_all_read,
+            "Mark list read", "Mark every abstract in the list as read (A)", self.mark_all_read
         )
+        yield SystemCommand("Undo", "Undo the last bookmark, read or note change (u)", self.undo)
+        yield SystemCommand("Redo", "Redo what was undone (Ctrl+R)", self.redo)
         yield SystemCommand(
-            "Undo", "Undo the last bookmark, read or note change (u)", app.action_undo
-        )
-        yield SystemCommand("Redo", "Redo what was undone (Ctrl+R)", app.action_redo)
-        yield SystemCommand(
-            "More like this",
-            "Abstracts similar to the selected one (m)",
-            app.action_more_like_this,
+            "More like this", "Abstracts similar to the selected one (m)", self.more_like_this
         )
         yield SystemCommand(
             "More like my bookmarks",
             "Unread abstracts like the bookmarked ones (M)",
-            app.action_more_like_bookmarks,
+            self.more_like_bookmarks,
         )
         yield SystemCommand(
-            "Overview", "Collections and files: read and bookmarked (O)", app.action_overview
+            "Overview", "Collections and files: read and bookmarked (O)", self.overview
         )

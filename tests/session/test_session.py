@@ -1,0 +1,172 @@
+"""The session core: the state the screens share, its one road for changes, and its
+events, tested without any UI (and, in a child process, without Textual importable)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import threading
+from pathlib import Path
+
+import pytest
+
+from tui.corpus.load import load_corpus
+from tui.session import Session
+from tui.session.events import (
+    DataOpened,
+    IndexReady,
+    KeyQueued,
+    MarksChanged,
+    SessionEvent,
+    SimilarityReady,
+    TopicsChanged,
+)
+from tui.store.userdata import UserData
+
+REPO = Path(__file__).resolve().parent.parent.parent
+
+
+@pytest.fixture
+def session(seeds_dir: Path, tmp_path: Path) -> Session:
+    return Session(load_corpus([seeds_dir]), lambda: tmp_path)
+
+
+def open_data(session: Session) -> UserData:
+    userdata = UserData.open(session.data_dir)
+    session.user.opened(userdata, userdata.attach(session.corpus))
+    return userdata
+
+
+def test_a_session_works_without_textual_importable(tmp_path: Path) -> None:
+    script = textwrap.dedent(
+        f"""
+        import sys
+        from pathlib import Path
+
+        class NoTextual:
+            def find_spec(self, name, path=None, target=None):
+                if name == "textual" or name.startswith("textual."):
+                    raise ImportError("textual is not importable here")
+                return None
+
+        sys.meta_path.insert(0, NoTextual())
+        from tui.corpus.load import load_corpus
+        from tui.search.query import parse_query
+        from tui.session import Session
+        from tui.store.userdata import UserData
+
+        data = Path({str(tmp_path)!r})
+        session = Session(load_corpus([Path({str(REPO / "seeds")!r})]), lambda: data)
+        events = session.bus.record()
+        session.loaders.warm()
+        userdata = UserData.open(data)
+        session.user.opened(userdata, userdata.attach(session.corpus))
+        first = session.corpus.abstracts[0]
+        assert session.user.set_bookmarks([first.id], True)
+        found = session.loaders.index.search(
+            parse_query("is:bookmarked"), session.corpus, personal=session.user.userdata
+        )
+        assert list(found.indices) == [0], list(found.indices)
+        session.user.undo()
+        userdata.close()
+        assert "textual" not in sys.modules
+        print(" ".join(type(e).__name__ for e in events))
+        """
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [
+        "IndexReady",
+        "StatusChanged",
+        "SimilarityReady",
+        "TopicsChanged",
+        "DataOpened",
+        "MarksChanged",
+        "MarksChanged",
+    ]
+
+
+def test_a_change_is_announced_with_the_abstracts_it_touched(session: Session) -> None:
+    open_data(session)
+    events = session.bus.record()
+    a, b = session.corpus.abstracts[:2]
+    assert session.user.set_bookmarks([a.id, b.id], True)
+    assert events == [MarksChanged(frozenset({a.id, b.id}))]
+    version = session.user.version
+    # Nothing to change: nothing announced, the version stays.
+    assert not session.user.set_bookmarks([a.id], True)
+    assert len(events) == 1 and session.user.version == version
+
+
+def test_undo_announces_its_abstracts_and_asks_for_the_filter_again(session: Session) -> None:
+    open_data(session)
+    a = session.corpus.abstracts[3]
+    session.user.set_read([a.id], True)
+    events = session.bus.record()
+    undone = session.user.undo()
+    assert undone is not None and not session.user.userdata.is_read(a.id)  # type: ignore[union-attr]
+    assert events == [MarksChanged(frozenset({a.id}), rerun_filter=True)]
+    assert session.user.redo() is not None and session.user.userdata.is_read(a.id)  # type: ignore[union-attr]
+
+
+def test_changes_asked_before_the_data_opens_run_in_order_when_it_opens(session: Session) -> None:
+    events = session.bus.record()
+    a = session.corpus.abstracts[0]
+    user = session.user
+    ran_now = user.when_open(lambda data: user.set_bookmarks([a.id], not data.is_bookmarked(a.id)))
+    user.when_open(lambda data: user.set_read([a.id], True))
+    assert not ran_now and user.marks() is None
+    assert events == [KeyQueued(1), KeyQueued(2)]
+    open_data(session)
+    data = user.userdata
+    assert data is not None and data.is_bookmarked(a.id) and data.is_read(a.id)
+    opened = [e for e in events if isinstance(e, DataOpened)]
+    assert [e.replayed for e in opened] == [2]
+    # Each queued change was announced before the data's opening was.
+    kinds = [type(e) for e in events[2:]]
+    assert kinds == [MarksChanged, MarksChanged, DataOpened]
+    # Both are undo steps, undone last first.
+    assert user.undo() is not None and not data.is_read(a.id) and data.is_bookmarked(a.id)
+
+
+def test_the_marks_follow_each_change(session: Session) -> None:
+    assert session.user.marks() is None  # nothing to mark before the data opens
+    open_data(session)
+    a = session.corpus.abstracts[5]
+    session.user.set_bookmarks([a.id], True)
+    marks = session.user.marks()
+    assert marks is not None and a.id in marks.bookmarked and marks.judged(a.id) == "★"
+
+
+def test_an_event_from_another_thread_goes_through_the_handoff(session: Session) -> None:
+    handed: list[SessionEvent] = []
+    dispatched: list[SessionEvent] = []
+    session.bus.attach(handed.append)
+    session.bus.subscribe(SessionEvent, dispatched.append)
+    session.bus.emit(IndexReady())  # on the owner thread: at once
+    worker = threading.Thread(target=lambda: session.bus.emit(TopicsChanged()))
+    worker.start()
+    worker.join()
+    assert dispatched == [IndexReady()] and handed == [TopicsChanged()]
+    session.bus.dispatch(handed[0])  # as the UI does on its own thread
+    assert dispatched == [IndexReady(), TopicsChanged()]
+
+
+def test_the_loaders_announce_the_index_the_model_and_the_topics(session: Session) -> None:
+    events = session.bus.record()
+    session.loaders.warm()
+    kinds = [type(e) for e in events]
+    assert IndexReady in kinds and SimilarityReady in kinds and TopicsChanged in kinds
+    assert kinds.index(IndexReady) < kinds.index(SimilarityReady) < kinds.index(TopicsChanged)
+    assert session.loaders.index is not None and session.loaders.topics is not None
+    assert session.loaders.near_duplicates(0) == session.loaders.near_duplicates(0)
+
+
+def test_a_closing_session_builds_nothing(session: Session) -> None:
+    session.stop()
+    assert session.closing
+    assert session.loaders.ensure_index() is None
+    assert session.loaders.ensure_similarity() is None

@@ -1,0 +1,276 @@
+"""The search index, the similarity model and the topics: loaded from their caches or
+built (large corpora in the cache-building child process), off the UI's thread.
+
+`warm` runs in one worker after the first paint (and the last file read): the index,
+then the model, then the topics, each announced when ready (`IndexReady`,
+`SimilarityReady`, `TopicsChanged`) and their progress as `StatusChanged`. A search or
+an `m` asked for meanwhile waits for them (`index_for_search`, `ensure_similarity`)
+instead of building a second copy in the app, whose GIL-bound work would make every
+key lag. While a lock is held here nothing waits for the UI's thread: events are
+posted, never awaited.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tui import locations
+from tui.session.events import IndexReady, SimilarityReady, StatusChanged, TopicsChanged
+
+if TYPE_CHECKING:
+    from tui.caches import CacheBuild
+    from tui.corpus.model import Abstract, Corpus
+    from tui.search.filters import TopicNumbers
+    from tui.search.index import SearchIndex
+    from tui.session.bus import Bus
+    from tui.similar.model import SimilarityModel
+    from tui.similar.topics import Topics
+
+#: While the child builds the index, the filter searches the first this many abstracts,
+#: indexed in the app (as many as a small corpus, whose whole index is built here).
+PARTIAL_INDEX_SIZE = 2_000
+
+
+class Loaders:
+    """The index, the similarity model and the topics of one corpus, and their loading."""
+
+    def __init__(
+        self,
+        corpus: Corpus,
+        bus: Bus,
+        data_dir: Callable[[], Path],
+        closing: Callable[[], bool],
+    ) -> None:
+        self._corpus = corpus
+        self._bus = bus
+        self._data_dir = data_dir
+        self._closing = closing
+        self.index: SearchIndex | None = None
+        self.index_lock = threading.Lock()
+        # Set once the start-up load (or the child's build) of the index has settled: a
+        # search typed earlier waits for it rather than building a second index here.
+        self._index_settled = threading.Event()
+        #: The first abstracts' index and their corpus, while the child builds the whole's.
+        self.partial: tuple[SearchIndex, Corpus] | None = None
+        self._partial_lock = threading.Lock()
+        #: True while a child process builds the index.
+        self.indexing = False
+        self.cache_build: CacheBuild | None = None
+        self.similarity: SimilarityModel | None = None
+        self.similarity_lock = threading.Lock()
+        self.topics: Topics | None = None
+        #: Why topics could not be computed (then `topic:` matches nothing and says so).
+        self.topics_failure: str | None = None
+        self._topics_build: CacheBuild | None = None
+        #: Files still being read after the first paint (the index waits for them), and
+        #: the arguments of the read cache they were read through, for the child.
+        self.reading = False
+        self.read_args: Sequence[str] | None = None
+
+    @property
+    def cache_dir(self) -> Path:
+        return locations.cache_dir(self._data_dir())
+
+    def _status(self) -> None:
+        self._bus.emit(StatusChanged())
+
+    # -- the index -----------------------------------------------------------
+
+    def warm(self) -> None:
+        """In a worker, after the first paint: the index, the model, then the topics."""
+        if self.warm_index() is not None and self.ensure_similarity() is not None:
+            self._bus.emit(SimilarityReady())
+            self.warm_topics()
+
+    def warm_index(self) -> SearchIndex | None:
+        """Load the search index and similarity model, building large ones in a child.
+
+        Both locks are held while the child builds, so a search typed or an `m`
+        pressed meanwhile waits for its result instead of starting a second build here.
+        Returns the index (None once the app is closing)."""
+        from tui import caches
+        from tui.search import cache as search_cache
+        from tui.similar import cache as similar_cache
+
+        corpus, cache_dir = self._corpus, self.cache_dir
+        had_index = False
+        try:
+            if len(corpus) >= caches.SUBPROCESS_THRESHOLD:
+                with self.similarity_lock, self.index_lock:
+                    if self._closing():  # never start a build for an app that is ending
+                        return None
+                    self.index = search_cache.load(corpus, cache_dir)
+                    if self.index is not None:
+                        # A search waiting for it runs now, not after the model loads.
+                        self._index_settled.set()
+                    self.similarity = similar_cache.load(corpus, cache_dir)
+                    build = None
+                    if self.index is None or self.similarity is None:
+                        build = self.cache_build = caches.CacheBuild(
+                            corpus, cache_dir, on_report=self._status, read_args=self.read_args
+                        )
+                        self.indexing = self.index is None
+                        self._status()
+                        if build.wait_for("index") and self.index is None:
+                            self.index = search_cache.load(corpus, cache_dir)
+                        self.indexing = False
+                    # Searching works from here on; similarity may still be building.
+                    self._index_settled.set()
+                    had_index = self.index is not None
+                    self.partial = None
+                    self._bus.emit(IndexReady())
+                    if build is not None and build.wait_for("similar"):
+                        self.similarity = similar_cache.load(corpus, cache_dir)
+        finally:
+            self._index_settled.set()
+        # Either may still be None (small corpus, or the child failed): built in this thread.
+        index = self.ensure_index()
+        if index is not None and not had_index:
+            self.partial = None
+            self._bus.emit(IndexReady())
+        self._status()
+        return index
+
+    def _index_cached(self) -> bool:
+        """Whether an index cache is there, probably this corpus's (a warm start): then
+        the files are read and the index loaded sooner than a partial one is built."""
+        try:
+            return any(self.cache_dir.glob("search-*.npz"))
+        except OSError:
+            return False
+
+    def _ensure_partial(self) -> tuple[SearchIndex, Corpus] | None:
+        """For a search typed while the files are read (and no index is cached, it seems)
+        or while the child indexes them: the first abstracts indexed here, once; the filter
+        answers from them meanwhile, saying so. None when there is no call for one yet."""
+        corpus = self._corpus
+        with self._partial_lock:
+            if self.partial is not None or len(corpus) < PARTIAL_INDEX_SIZE:
+                return self.partial
+            if not (self.indexing or (self.reading and not self._index_cached())):
+                return None
+            from tui.corpus.model import Corpus
+            from tui.search.index import SearchIndex
+
+            first = Corpus(corpus.abstracts[:PARTIAL_INDEX_SIZE], [], [])
+            self.partial = (SearchIndex.build(first), first)
+            return self.partial
+
+    def index_for_search(self) -> tuple[SearchIndex | None, Corpus | None]:
+        """The whole index (waiting for the start-up load or build), or meanwhile the
+        partial one with its corpus."""
+        while not self._index_settled.wait(0.05):
+            if self._closing():
+                return None, None
+            if (partial := self._ensure_partial()) is not None:
+                return partial
+        return self.ensure_index(), None
+
+    def wait_for_start(self) -> bool:
+        """Wait (off the UI's thread) until every file is read and the start-up load of
+        the index has settled: by then the start-up worker holds the similarity lock while
+        the child builds the model, so a caller taking that lock next waits for the child
+        rather than building in the app. False once the app is closing."""
+        while not self._index_settled.wait(0.05):
+            if self._closing():
+                return False
+        return True
+
+    def ensure_index(self) -> SearchIndex | None:
+        """The index, loaded or built here; None once the app is closing (never build then:
+        the interpreter would wait for the build before it could exit). Waits for the
+        start-up load first, which may be the child's build (`warm_index`)."""
+        if not self.wait_for_start():
+            return None
+        if self.index is not None:
+            return self.index  # without the lock, which the start-up may hold a while more
+        with self.index_lock:
+            if self.index is None and not self._closing():
+                from tui.search.cache import load_or_build
+
+                self.index = load_or_build(self._corpus, self.cache_dir)
+            return self.index
+
+    def progress_text(self) -> str:
+        """What a cache-building child is doing (`indexing: files 40 / 369…`), else ""."""
+        for build in (self.cache_build, self._topics_build):
+            text = build.progress_text() if build is not None else ""
+            if text:
+                return text + "…"
+        return ""
+
+    def stop(self) -> None:
+        """Quitting: stop the cache builds in progress (a half-built cache is rebuilt
+        next time)."""
+        for build in (self.cache_build, self._topics_build):
+            if build is not None:
+                build.stop()
+
+    # -- similarity ----------------------------------------------------------
+
+    def ensure_similarity(self) -> SimilarityModel | None:
+        """The similarity model, loaded from the cache or built (call off the UI's
+        thread); None once the app is closing. Waits for the start-up work first (the
+        files read, the child's build), never building a second model in the app."""
+        if not self.wait_for_start():
+            return None
+        with self.similarity_lock:
+            if self.similarity is None and not self._closing():
+                from tui.similar.cache import load_or_build
+
+                self.similarity = load_or_build(self._corpus, self.cache_dir)
+            return self.similarity
+
+    def near_duplicates(self, index: int) -> list[tuple[Abstract, float]]:
+        """Near-duplicates of an abstract, once the model is ready (never waits for it)."""
+        if self.similarity is None:
+            return []
+        abstracts = self._corpus.abstracts
+        return [(abstracts[j], score) for j, score in self.similarity.near_duplicates(index)]
+
+    # -- topics --------------------------------------------------------------
+
+    @property
+    def topic_numbers(self) -> TopicNumbers | None:
+        """Each abstract's topic number (1 the largest, 0 none), or None until computed."""
+        return self.topics.number if self.topics is not None else None
+
+    @property
+    def topics_pending(self) -> bool:
+        """True until the topics are ready (or have failed)."""
+        return self.topics is None and self.topics_failure is None
+
+    def warm_topics(self) -> None:
+        """With the similarity model ready: the topics from the cache, else from the
+        cache-building child (large corpora), else computed in this thread."""
+        from tui import caches
+        from tui.similar import topic_cache
+
+        corpus, cache_dir = self._corpus, self.cache_dir
+        topics = topic_cache.load(corpus, cache_dir)
+        if topics is None and len(corpus) >= caches.SUBPROCESS_THRESHOLD:
+            # The child started for the index computes topics after similarity (its
+            # report may be waiting in the pipe); when both of those were cached, a new
+            # child loads them and computes only the topics.
+            build = self.cache_build
+            if build is None:
+                build = self._topics_build = caches.CacheBuild(
+                    corpus, cache_dir, on_report=self._status, read_args=self.read_args
+                )
+            if not self._closing() and build.wait_for("topics"):
+                topics = topic_cache.load(corpus, cache_dir)
+        if topics is None and not self._closing():
+            model = self.ensure_similarity()
+            if model is not None:
+                try:
+                    topics = topic_cache.load_or_build(corpus, cache_dir, model)
+                except Exception as error:  # never take the reader down over the topics
+                    self.topics_failure = str(error) or type(error).__name__
+                    self._bus.emit(TopicsChanged())
+                    return
+        if topics is not None and not self._closing():
+            self.topics = topics
+            self._bus.emit(TopicsChanged())
