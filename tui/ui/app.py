@@ -272,9 +272,9 @@ class AbstractsApp(App[int]):
 
         driver = super().get_driver_class()
         if driver is LinuxDriver:
-            from tui.ui.terminal import SafeLinuxDriver
+            from tui.ui.driver import PromptEscapeDriver
 
-            return SafeLinuxDriver
+            return PromptEscapeDriver
         return driver
 
     @property
