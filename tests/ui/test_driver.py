@@ -42,8 +42,9 @@ from tui.ui.driver import (
 TEXTUAL_INPUT_LOOP_SHA256 = "d796af6d69db337d6fa6bd463984f7d17188d991dbb22f60efb92a8a9619507c"
 
 # The script of a terminal: bytes arrive (at once, as the loop asks for input), a float
-# is a pause of that many seconds with nothing arriving.
-Script = list[bytes | float]
+# is a pause of that many seconds with nothing arriving, and (seconds, bytes) is bytes
+# that arrived while the loop was held up that long (a busy machine) before it asked.
+Script = list[bytes | float | tuple[float, bytes]]
 
 
 class ScriptedSelector(selectors.BaseSelector):
@@ -79,8 +80,12 @@ class ScriptedSelector(selectors.BaseSelector):
     def select(self, timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
         assert timeout is not None and timeout >= 0
         self.waits.append((self.now, timeout))
-        if self._script and isinstance(chunk := self._script[0], bytes):
-            self._script.pop(0)
+        if self._script and isinstance(self._script[0], bytes | tuple):
+            chunk = self._script.pop(0)
+            if isinstance(chunk, tuple):
+                held_up, chunk = chunk
+                self.now += held_up
+            assert isinstance(chunk, bytes)
             self._terminal.sendall(chunk)
             return self._real.select(5.0)  # the bytes are there: this returns at once
         if self._script:
@@ -201,6 +206,14 @@ async def test_a_split_sequence_whose_rest_comes_within_the_delay_is_one_key(
 ) -> None:
     driver = await run_loop(terminal, [b"\x1b[1;5", ESCAPE_SECONDS * 0.8, b"C"])
     assert driver.key_names() == ["ctrl+right"]
+
+
+async def test_a_sequence_whose_rest_waits_while_the_loop_is_held_up_is_one_key(
+    terminal: socket.socket,
+) -> None:
+    """Past the delay, bytes already there are read before the sequence is given up on."""
+    driver = await run_loop(terminal, [b"\x1b[", (ESCAPE_SECONDS * 4, b"A")])
+    assert driver.key_names() == ["up"]
 
 
 async def test_a_mouse_report_split_across_reads_is_one_click(terminal: socket.socket) -> None:
