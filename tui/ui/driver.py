@@ -5,7 +5,7 @@ sequence (arrow keys, mouse reports, a bracketed paste). Textual's parser theref
 holds an ESC until the next byte comes or `ESCAPE_DELAY` passes (100 ms unless ESCDELAY
 says otherwise). But Textual 8.2's input thread only looks at that deadline when its
 `select` returns, and it always waits 0.1 s: a lone Esc came out 100 to 200 ms after
-the key, where every other key takes a few ms.
+the key, where every other key comes out as soon as it is read.
 
 `PromptEscapeDriver` runs the same input loop, except that while the parser holds an
 incomplete escape sequence it waits only until that sequence is due, and the sequence
