@@ -309,9 +309,9 @@ class AbstractsApp(Host):
 
         driver = super().get_driver_class()
         if driver is LinuxDriver:
-            from tui.ui.terminal import SafeLinuxDriver
+            from tui.ui.driver import PromptEscapeDriver
 
-            return SafeLinuxDriver
+            return PromptEscapeDriver
         return driver
 
     @property
