@@ -23,3 +23,18 @@ def test_import_contracts_are_kept() -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 broken" in result.stdout
+
+
+def test_the_import_graph_of_tui_has_no_circle() -> None:
+    """No module of `tui` reaches itself through its imports, counting the imports made
+    only for type checking and those inside functions (grimp, as import-linter reads
+    them): each circle found is listed."""
+    import grimp
+
+    graph = grimp.build_graph("tui", include_external_packages=False)
+    circles = []
+    for module in sorted(graph.modules):
+        for imported in graph.find_modules_directly_imported_by(module):
+            if module < imported and graph.chain_exists(imported=module, importer=imported):
+                circles.append(f"{module} <-> {imported}")
+    assert circles == []

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from tui.corpus._record import Record
-from tui.corpus.parse import collapse
+from tui.corpus.spaces import collapse
 
 # Identifier kinds in the order a paper's id is chosen from them.
 ID_PRIORITY = ("doi", "arxiv", "openreview")

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from tui.corpus._record import Record
 from tui.corpus.model import Collection
+from tui.corpus.spaces import collapse
 
 # A blank-line run inside a chunk: a newline, then one or more lines holding
 # only whitespace (spaces, tabs, form feeds, ...), each ending in a newline.
@@ -71,34 +72,6 @@ class ParsedFile(Record):
         _set(self, "paragraphs", paragraphs)
         _set(self, "warnings", [] if warnings is None else warnings)
         _set(self, "has_header", has_header)
-
-
-def collapse(text: str) -> str:
-    """Every run of whitespace as one space, trimmed (`" ".join(text.split())`).
-
-    Most texts already are (one line, single spaces), and C-speed tests prove
-    it without splitting them into words: ASCII text is searched for the few
-    ASCII whitespace characters; in other text every whitespace character but
-    the space is non-printable.
-    """
-    if text and text[0] != " " and text[-1] != " " and "  " not in text:
-        if text.isascii():
-            # Chained `in` tests: several times faster than one regex character class.
-            if (
-                "\n" not in text
-                and "\t" not in text
-                and "\r" not in text
-                and "\v" not in text
-                and "\f" not in text
-                and "\x1c" not in text
-                and "\x1d" not in text
-                and "\x1e" not in text
-                and "\x1f" not in text
-            ):
-                return text
-        elif text.isprintable():
-            return text
-    return " ".join(text.split())
 
 
 # One raw block as an abstract: joined over lines, whitespace collapsed.

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from tui.corpus.paper import Author
-from tui.corpus.parse import collapse
+from tui.corpus.spaces import collapse
 
 # Normalised name -> field. Only names whose meaning is unambiguous are here.
 FIELDS: dict[str, str] = {}

@@ -26,9 +26,9 @@ from pathlib import Path
 from tui.corpus.latex_names import bibtex_authors, decode, group_end
 from tui.corpus.model import Collection
 from tui.corpus.paper import Paper, normalise_arxiv
-from tui.corpus.parse import collapse
 from tui.corpus.readers import ReadResult, failed, url_ids_and_link
 from tui.corpus.readers.bibtex_blocks import Entry, String, blocks
+from tui.corpus.spaces import collapse
 
 FORMAT = "bibtex"
 

@@ -25,9 +25,9 @@ from defusedxml import ElementTree as SafeET
 
 from tui.corpus.model import Collection
 from tui.corpus.paper import Author, Paper, openreview_from_url, split_arxiv
-from tui.corpus.parse import collapse
 from tui.corpus.readers import ReadResult, failed
 from tui.corpus.readers._fields import count, date_of, split_authors, year_of
+from tui.corpus.spaces import collapse
 
 FORMAT = "feed"
 # arXiv listing feeds open each description with `arXiv:ID Announce Type: new Abstract:`.

@@ -21,8 +21,8 @@ from typing import Any
 
 from tui.corpus.model import Collection
 from tui.corpus.paper import Author, Paper
-from tui.corpus.parse import collapse
 from tui.corpus.readers import ReadResult, failed, url_ids_and_link
+from tui.corpus.spaces import collapse
 
 FORMAT = "ris"
 
