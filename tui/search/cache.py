@@ -191,7 +191,11 @@ def load_file(path: Path, head: dict[str, Any]) -> SearchIndex | None:
     Its arrays are read-only views of the file mapped into memory."""
     contents = cachefile.load_mapped(path, head)
     data = None if contents is None else _from_file(contents)
-    return None if data is None else SearchIndex(data)
+    if contents is None or data is None:
+        return None
+    # Proximity and phrases read a few hundred abstracts' words scattered over the
+    # largest array: from the file, so its pages are not mapped into the app.
+    return SearchIndex(data, tokens=contents.runs(data.tokens))
 
 
 def save(index: SearchIndex, corpus: Corpus, cache_dir: Path) -> bool:
