@@ -421,7 +421,9 @@ class _Merger:
         return merged
 
     def finish(self) -> list[Abstract]:
-        """Every abstract with its final id: from its best identifier, else its text."""
+        """Every abstract with its final id: from its best identifier, else its text.
+        Nothing more is merged: the keys (one string per abstract) are let go."""
+        self.by_key = {}
         assign_ids(self.abstracts, set())
         return self.abstracts
 
@@ -638,6 +640,7 @@ class Loading:
         if corpus is None:
             return Corpus(self._merger.finish(), self._infos, self.problems)
         corpus = self.publish(corpus)
+        self._seen = set()  # the ids `publish` gave: no more to give
         before = corpus.ids[:]
         self._merger.finish()
         if any(a.id != was for a, was in zip(corpus.abstracts, before, strict=True)):

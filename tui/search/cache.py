@@ -166,8 +166,10 @@ def consistent(data: IndexData, chunks: Chunks = _whole) -> bool:
 def load(corpus: Corpus, cache_dir: Path) -> SearchIndex | None:
     """The cached index of `corpus`, or None when there is no usable one."""
     index = load_file(*locate(corpus, cache_dir))
-    if index is None or index.data.ids != [a.id for a in corpus.abstracts]:
+    ids = [a.id for a in corpus.abstracts]
+    if index is None or index.data.ids != ids:
         return None
+    index.data.ids = ids  # the corpus's own strings: not a second copy of 100,000 ids
     return index
 
 
