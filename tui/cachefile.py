@@ -300,12 +300,11 @@ class Runs:
         buffer = np.empty(int(sizes.sum()), dtype=dtype)
         into = np.concatenate([[0], np.cumsum(sizes)])
         itemsize = dtype.itemsize
-        view = buffer.view(np.uint8).data
         for k, (start, size) in enumerate(zip(span_lo.tolist(), sizes.tolist(), strict=True)):
-            at, want = int(into[k]) * itemsize, size * itemsize
-            got = os.preadv(self._file.fd, [view[at : at + want]], self._offset + start * itemsize)
-            if got != want:
+            got = os.pread(self._file.fd, size * itemsize, self._offset + start * itemsize)
+            if len(got) != size * itemsize:
                 raise OSError("the cache file is shorter than its arrays")
+            buffer[into[k] : into[k] + size] = np.frombuffer(got, dtype=dtype)
         span = np.searchsorted(span_lo, first, side="right") - 1
         return buffer, into[span] + first - span_lo[span]
 
