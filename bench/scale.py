@@ -17,6 +17,7 @@ It prints, as medians:
 And ratios against the references measured in the same run.
 
     python bench/scale.py [--runs 3] [--synthetic 100000] [--corpus DIR] [--skip-big]
+                          [--cases warm,bare]
 """
 
 from __future__ import annotations
@@ -388,7 +389,13 @@ def main() -> None:
     parser.add_argument("--synthetic", type=int, default=100_000)
     parser.add_argument("--corpus", default=str(REPO.parent / "shared" / "corpora" / "iclr"))
     parser.add_argument("--skip-big", action="store_true", help="seeds and ICLR only")
+    parser.add_argument(
+        "--cases",
+        default="one label,fresh,warm,bare,fzf",
+        help="which cases to run, comma-separated (e.g. warm,bare while working on the warm start)",
+    )
     args = parser.parse_args()
+    chosen = {name.strip() for name in args.cases.split(",")}
 
     from tui import locations
 
@@ -428,6 +435,7 @@ def main() -> None:
             ]
             if fzf:
                 cases.append(("fzf", partial(fzf_case, str(lines_file))))
+            cases = [(name, case) for name, case in cases if name in chosen]
             for _ in range(args.runs):
                 for name, case in cases:
                     try:

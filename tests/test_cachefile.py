@@ -165,3 +165,25 @@ def test_pruning_removes_files_of_other_versions_of_the_kind(tmp_path: Path) -> 
     new = cachefile.path_for(tmp_path, "test", 2, corpus)
     cachefile.save_mapped(new, cachefile.header("test", 2, corpus), {}, {})
     assert sorted(p.name for p in tmp_path.glob("*.npz")) == sorted([other_kind.name, new.name])
+
+
+def test_runs_read_from_the_file_are_the_mapped_arrays_items(tmp_path: Path) -> None:
+    corpus = make_corpus(ROWS)
+    head = cachefile.header("test", 1, corpus)
+    path = cachefile.path_for(tmp_path / "cache", "test", 1, corpus)
+    values = np.random.default_rng(0).integers(0, 1 << 30, 50_000).astype(np.int32)
+    cachefile.save_mapped(path, head, {"words": values}, STRINGS)
+    mapped = cachefile.load_mapped(path, head)
+    assert mapped is not None
+    runs = mapped.runs(mapped.arrays["words"])
+    assert runs is not None
+    rng = np.random.default_rng(1)
+    # Runs in any order, overlapping, far apart and next to each other, some empty.
+    for count in (1, 2, 7, 40, 300):
+        starts = rng.integers(0, 49_000, count)
+        lengths = rng.integers(0, 1_000, count)
+        expected = np.concatenate([values[s : s + n] for s, n in zip(starts, lengths, strict=True)])
+        assert runs.take(starts, lengths).tolist() == expected.tolist()
+    assert runs.take(np.array([49_990]), np.array([10])).tolist() == values[-10:].tolist()
+    with pytest.raises(IndexError):
+        runs.take(np.array([49_995]), np.array([10]))

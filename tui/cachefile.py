@@ -233,6 +233,82 @@ _MAX_NPY_HEADER = 1 << 16
 _CHUNK_BYTES = 1 << 24  # what `Mapped.chunks` reads before letting go of the pages
 
 
+class _Descriptor:
+    """An open file descriptor, closed when nothing uses it any more."""
+
+    __slots__ = ("fd",)
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def __del__(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
+
+
+# Runs of items closer than this are read in one `pread` (with what lies between).
+_RUN_GAP_BYTES = 1 << 15
+
+
+class Runs:
+    """Runs of a mapped 1-D array's items read from the file with `pread`, not through
+    the mapping. A page cache may hold a file in large folios, and touching one item of
+    a mapping then maps the whole folio into the process (hundreds of kilobytes): a few
+    hundred scattered reads would hold most of a large file. Read this way, only the
+    items asked for are copied, and no page is mapped."""
+
+    __slots__ = ("_array", "_file", "_offset")
+
+    def __init__(self, file: _Descriptor, offset: int, array: Array) -> None:
+        self._file = file
+        self._offset = offset
+        self._array = array  # the mapped view: what is read when the file cannot be
+
+    def take(self, starts: Array, lengths: Array) -> Array:
+        """The items `starts[k] .. starts[k] + lengths[k] - 1` of every run `k`, in order,
+        concatenated (as `array[run_positions(starts, lengths)]`). Raises IndexError for
+        a run outside the array."""
+        starts = np.asarray(starts, dtype=np.int64)
+        lengths = np.asarray(lengths, dtype=np.int64)
+        keep = lengths > 0
+        if not keep.any():
+            return np.empty(0, dtype=self._array.dtype)
+        first, ends, lengths = starts[keep], starts[keep] + lengths[keep], lengths[keep]
+        if int(first.min()) < 0 or int(ends.max()) > self._array.size:
+            raise IndexError("a run outside the array")
+        try:
+            buffer, at = self._read(first, ends)
+        except OSError:
+            buffer, at = self._array, first
+        # Each run's items, from where its run lies in what was read.
+        positions = np.repeat(at - (np.cumsum(lengths) - lengths), lengths)
+        positions += np.arange(positions.size, dtype=np.int64)
+        result: Array = buffer[positions]
+        return result
+
+    def _read(self, first: Array, ends: Array) -> tuple[Array, Array]:
+        """The runs `first` to `ends` read from the file (sorted, those less than a gap
+        apart read together), and where each run starts in what was read."""
+        order = np.argsort(first, kind="stable")
+        lo, hi = first[order], np.maximum.accumulate(ends[order])
+        dtype = self._array.dtype
+        gap = max(_RUN_GAP_BYTES // dtype.itemsize, 1)
+        new_span = np.concatenate([[True], lo[1:] > hi[:-1] + gap])
+        span_lo = lo[new_span]
+        span_hi = np.append(hi[np.flatnonzero(new_span)[1:] - 1], hi[-1])
+        sizes = span_hi - span_lo
+        buffer = np.empty(int(sizes.sum()), dtype=dtype)
+        into = np.concatenate([[0], np.cumsum(sizes)])
+        itemsize = dtype.itemsize
+        for k, (start, size) in enumerate(zip(span_lo.tolist(), sizes.tolist(), strict=True)):
+            got = os.pread(self._file.fd, size * itemsize, self._offset + start * itemsize)
+            if len(got) != size * itemsize:
+                raise OSError("the cache file is shorter than its arrays")
+            buffer[into[k] : into[k] + size] = np.frombuffer(got, dtype=dtype)
+        span = np.searchsorted(span_lo, first, side="right") - 1
+        return buffer, into[span] + first - span_lo[span]
+
+
 @dataclass(frozen=True, slots=True)
 class Mapped:
     """The contents of a mapped cache file: arrays viewing the mapping, strings read."""
@@ -241,6 +317,17 @@ class Mapped:
     strings: dict[str, list[str]]
     _map: mmap.mmap
     _address: int  # where the mapping starts in memory
+    _file: _Descriptor | None = None  # the file mapped, to read runs of items from
+
+    def runs(self, array: Array) -> Runs | None:
+        """Runs of `array` (one of `arrays`, 1-D, viewing the mapping) to read from the
+        file rather than the mapping; None when it is a copy or the file is not open."""
+        start = array.__array_interface__["data"][0] - self._address
+        if self._file is None or array.ndim != 1 or not 0 <= start <= len(self._map):
+            return None
+        if start + array.nbytes > len(self._map) or not array.flags.c_contiguous:
+            return None
+        return Runs(self._file, start, array)
 
     def chunks(self, array: Array) -> Iterator[Array]:
         """`array` (one of `arrays`, 1-D) piece by piece; once a piece has been used its
@@ -330,6 +417,7 @@ def load_mapped(path: Path, head: dict[str, Any]) -> Mapped | None:
     try:
         with open(path, "rb") as handle:
             mapping = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+            file = _Descriptor(os.dup(handle.fileno()))
             with zipfile.ZipFile(handle) as archive:
                 members = archive.infolist()
         base = np.frombuffer(mapping, dtype=np.uint8)
@@ -348,7 +436,7 @@ def load_mapped(path: Path, head: dict[str, Any]) -> Mapped | None:
     except Exception:
         # Missing, truncated, garbage or crafted: all mean "build instead".
         return None
-    return Mapped(arrays, strings, mapping, address)
+    return Mapped(arrays, strings, mapping, address, file)
 
 
 def _member(mapping: mmap.mmap, info: zipfile.ZipInfo) -> Array | None:

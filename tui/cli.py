@@ -244,7 +244,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Files unchanged since the last start are not read and parsed again.
     data_dir = locations.data_dir(args.data_dir)
     cache = locations.cache_dir(data_dir)
-    loading = Loading(args.paths or default_paths(data_dir), cache_dir=cache, defer_cache=True)
+    loading = Loading(
+        args.paths or default_paths(data_dir), cache_dir=cache, defer_cache=True, keep_texts=False
+    )
     # The first files are enough for a screenful: the app paints them and reads the rest
     # meanwhile, so a large corpus paints as soon as a small one.
     while not loading.finished and loading.count < FIRST_PAINT_ABSTRACTS:

@@ -3,6 +3,8 @@ for all their words, and falling back to their words when nothing holds them."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.search.helpers import (
     MIXED,
     FakePersonal,
@@ -10,6 +12,7 @@ from tests.search.helpers import (
     hits,
     index_of,
 )
+from tui.search import positions
 
 EDGES = [
     "Graph neural networks learn on molecules.",  # the phrase opens the first abstract
@@ -117,3 +120,14 @@ def test_a_phrase_keeps_its_boost_beside_a_stop_word_being_typed() -> None:
     )
     result = index.search('"graph neural" kernels the')
     assert result.indices == [1, 0]
+
+
+def test_a_phrase_is_found_in_every_batch_of_the_abstracts_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Read two candidates at a time: the phrase at the edges of each batch still counts.
+    monkeypatch.setattr(positions, "PHRASE_BATCH", 2)
+    index = index_of(EDGES)
+    assert sorted(hits(index, '"graph neural"')) == [0, 2, 3, 4]
+    assert sorted(hits(index, '"graph neural networks"')) == [0, 2]
+    assert sorted(hits(index, '"neural graph"')) == [3]

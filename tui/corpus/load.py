@@ -26,6 +26,7 @@ from tui.corpus.model import (
     FileInfo,
     LoadProblem,
     SourceRef,
+    StoredTexts,
     abstract_id,
     normalise,
 )
@@ -353,11 +354,16 @@ class _Merger:
         self.collections = _Collections()
 
     def add_paragraph(
-        self, text: str, collection: Collection, ref: SourceRef, aid: str | None = None
+        self,
+        text: str | StoredTexts,
+        collection: Collection,
+        ref: SourceRef,
+        aid: str | None = None,
     ) -> bool:
-        """Add a conference paragraph (`aid`: its id, when known); True when it merged
-        into one loaded before."""
+        """Add a conference paragraph (`aid`: its id, when known; it must be for a text
+        left in the read cache); True when it merged into one loaded before."""
         if aid is None:
+            assert isinstance(text, str)
             aid = _fast_id(text)
         key = "text:" + aid
         existing = self.by_key.get(key)
@@ -415,7 +421,9 @@ class _Merger:
         return merged
 
     def finish(self) -> list[Abstract]:
-        """Every abstract with its final id: from its best identifier, else its text."""
+        """Every abstract with its final id: from its best identifier, else its text.
+        Nothing more is merged: the keys (one string per abstract) are let go."""
+        self.by_key = {}
         assign_ids(self.abstracts, set())
         return self.abstracts
 
@@ -449,6 +457,18 @@ def _read_one(path: Path) -> tuple[str, ReadResult | None, list[LoadProblem]]:
     return digest, read(text, path), file_problems
 
 
+def paragraph_text(path: Path, digest: str, position: int, aid: str) -> str:
+    """A conference file's paragraph read from the file again (the read cache no longer
+    holds it): the one at `position` when the file is as it was (`digest`), else the one
+    whose id is `aid`; "" when the file no longer has it."""
+    found, result, _ = _read_one(path)
+    if result is None or result.papers is not None or result.error is not None:
+        return ""
+    if found == digest and 0 < position <= len(result.texts):
+        return result.texts[position - 1]
+    return next((text for text in result.texts if _fast_id(text) == aid), "")
+
+
 def load_corpus(paths: Sequence[str | os.PathLike[str]], cache_dir: Path | None = None) -> Corpus:
     """Load every abstract from `paths` (files, directories, globs). Never raises for bad input.
 
@@ -477,11 +497,14 @@ class Loading:
         *,
         cache_args: Sequence[str | os.PathLike[str]] | None = None,
         defer_cache: bool = False,
+        keep_texts: bool = True,
     ) -> None:
         """`cache_args`: the arguments whose read cache to use (default `paths`: the cache
         child gets the files the app read, and uses the app's cache). `defer_cache`: the
         first files are read without the cache (opening it reads every file's entry)
-        until `open_cache`, then stored in it."""
+        until `open_cache`, then stored in it. Without `keep_texts`, the paragraphs of
+        conference files read from the cache stay there, each read when its abstract's
+        text is asked for (the app: it shows a few hundred of 100,000 texts)."""
         self.paths, self.problems = expand_paths(paths)
         #: Where the read cache is, and under which arguments (None: no cache).
         self.cache_dir = cache_dir
@@ -489,6 +512,7 @@ class Loading:
         self.uses_cache = cache_dir is not None
         self.cache_args = [os.fspath(a) for a in (paths if cache_args is None else cache_args)]
         self.cache: ReadCache | None = None
+        self._keep_texts = keep_texts
         # Files read before the cache opened: (path, stat, digest, result, problems, ids).
         self._uncached: list[
             tuple[Path, os.stat_result, str, ReadResult, list[tuple[str, bool]], list[str] | None]
@@ -522,11 +546,13 @@ class Loading:
             with contextlib.suppress(OSError):
                 st = os.stat(path)
                 regular = stat.S_ISREG(st.st_mode)
-                cached = cache.lookup(path, st) if cache is not None and regular else None
+                if cache is not None and regular:
+                    cached = cache.lookup(path, st, texts=self._keep_texts)
         result: ReadResult | None
         ids: list[str] | None = None
+        stored: StoredTexts | None = None
         if cached is not None:
-            digest, result, ids = cached.digest, cached.result, cached.ids
+            digest, result, ids, stored = cached.digest, cached.result, cached.ids, cached.stored
             file_problems = [LoadProblem(path, m, fatal=f) for m, f in cached.problems]
         else:
             digest, result, file_problems = _read_one(path)
@@ -547,7 +573,14 @@ class Loading:
             return
         collection = result.collection
         repeated = 0
-        if result.papers is None:
+        count = len(result.texts)
+        if stored is not None:
+            assert ids is not None
+            count = len(ids)
+            for position, stored_id in enumerate(ids, start=1):
+                ref = SourceRef(path, position)
+                repeated += merger.add_paragraph(stored, collection, ref, stored_id)
+        elif result.papers is None:
             for position, paragraph in enumerate(result.texts, start=1):
                 aid = ids[position - 1] if ids is not None else None
                 ref = SourceRef(path, position)
@@ -559,7 +592,7 @@ class Loading:
                 repeated += merger.add_paper(body, paper, collection, SourceRef(path, position))
         missing = 0 if result.papers is None else sum(1 for t in result.texts if not t)
         self._infos.append(
-            FileInfo(path, collection, len(result.texts), digest, repeated, result.format, missing)
+            FileInfo(path, collection, count, digest, repeated, result.format, missing)
         )
 
     def publish(self, corpus: Corpus | None = None) -> Corpus:
@@ -607,6 +640,7 @@ class Loading:
         if corpus is None:
             return Corpus(self._merger.finish(), self._infos, self.problems)
         corpus = self.publish(corpus)
+        self._seen = set()  # the ids `publish` gave: no more to give
         before = corpus.ids[:]
         self._merger.finish()
         if any(a.id != was for a, was in zip(corpus.abstracts, before, strict=True)):

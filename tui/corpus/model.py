@@ -12,7 +12,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from tui.corpus._record import Record
 
@@ -106,11 +106,24 @@ class SourceRef(Record):
         return self.path.name
 
 
+class StoredTexts(Protocol):
+    """Where the paragraphs of one file are kept when the corpus does not hold them
+    (`tui.corpus.readcache.FileTexts`: the read cache's entries of that file)."""
+
+    def text_at(self, position: int, aid: str) -> str:
+        """The paragraph at `position` (1-based), whose id is `aid`."""
+        ...
+
+
 class Abstract:
     """One abstract. `text` is the source as in the file (joined, whitespace collapsed).
 
     `plain` (LaTeX rendered for reading) and `headline` are computed lazily and
     cached, so loading a large corpus never pays for rendering rows nobody sees.
+    The text itself may be kept elsewhere (`StoredTexts`, the read cache: a paragraph of
+    a conference file, at its first source's position) and read when asked for, so
+    100,000 abstracts do not hold their texts in memory for the few hundred shown;
+    then `plain` is rendered when asked for too, and not kept.
     Compared by identity (two objects are two abstracts).
     """
 
@@ -124,12 +137,12 @@ class Abstract:
         "_headline",
         "paper",
     )
-    __slots__ = __match_args__
+    __slots__ = ("_headline", "_plain", "_text", "collection", "id", "index", "paper", "sources")
 
     def __init__(
         self,
         id: str,
-        text: str,
+        text: str | StoredTexts,
         collection: Collection,
         sources: list[SourceRef],
         index: int = 0,
@@ -138,7 +151,7 @@ class Abstract:
         paper: Paper | None = None,
     ) -> None:
         self.id = id
-        self.text = text
+        self._text = text
         self.collection = collection
         self.sources = sources
         self.index = index
@@ -156,6 +169,18 @@ class Abstract:
         )
 
     @property
+    def text(self) -> str:
+        """The abstract's source text ("" for a library entry without one)."""
+        text = self._text
+        if isinstance(text, str):
+            return text
+        return text.text_at(self.sources[0].position, self.id)
+
+    @text.setter
+    def text(self, value: str) -> None:
+        self._text = value
+
+    @property
     def title(self) -> str | None:
         """The paper's title as readable text (LaTeX rendered), or None when the source has none."""
         paper = self.paper
@@ -168,7 +193,9 @@ class Abstract:
     @property
     def has_abstract(self) -> bool:
         """False for a library entry that gives a title but no abstract."""
-        return bool(self.text)
+        text = self._text
+        # A stored text is a conference file's paragraph: never empty (and not read here).
+        return bool(text) if isinstance(text, str) else True
 
     @property
     def similarity_text(self) -> str:
@@ -177,7 +204,8 @@ class Abstract:
         paper = self.paper
         if paper is None or not paper.title:
             return self.text
-        return f"{paper.title}. {self.text}" if self.text else paper.title
+        text = self.text
+        return f"{paper.title}. {text}" if text else paper.title
 
     @property
     def source_chars(self) -> int:
@@ -205,7 +233,10 @@ class Abstract:
         if self._plain is None:
             from tui.corpus.latex import to_plain
 
-            self._plain = to_plain(self.text)
+            if not isinstance(self._text, str):
+                # Kept, the rendering would hold the text the corpus does not.
+                return to_plain(self.text)
+            self._plain = to_plain(self._text)
         return self._plain
 
     @property
@@ -222,15 +253,16 @@ class Abstract:
             # A headline needs only the first sentence: when the start of the source
             # has no LaTeX, it is its own plain text and the whole abstract need not
             # be rendered (this keeps the list's first paint fast).
-            start = self.text[:_HEADLINE_SOURCE_CHARS]
+            text = self.text  # read once (it may be stored elsewhere)
+            start = text[:_HEADLINE_SOURCE_CHARS]
             if self._plain is None and not needs_rendering(start):
                 self._headline = make_headline(start)
-            elif self._plain is None and len(self.text) > _HUGE_CHARS:
+            elif self._plain is None and len(text) > _HUGE_CHARS:
                 # Several abstracts run together: render a generous start, not megabytes.
                 from tui.corpus.latex import to_plain
 
-                cut = self.text.rfind(" ", 0, _HUGE_CHARS)
-                self._headline = make_headline(to_plain(self.text[: max(cut, 1)]))
+                cut = text.rfind(" ", 0, _HUGE_CHARS)
+                self._headline = make_headline(to_plain(text[: max(cut, 1)]))
             else:
                 self._headline = make_headline(self.plain)
         return self._headline

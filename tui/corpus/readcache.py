@@ -24,6 +24,7 @@ import json
 import os
 import sqlite3
 import stat
+import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -136,9 +137,12 @@ def _expected_schema() -> list[tuple[Any, ...]]:
         conn.close()
 
 
-def _open(path: Path) -> sqlite3.Connection:
+def _open(path: Path, shared: bool = False) -> sqlite3.Connection:
     # Autocommit (isolation_level None): every change is an explicit transaction.
-    return sqlite3.connect(path, timeout=_BUSY_SECONDS, isolation_level=None)
+    # `shared`: used from several threads, one at a time (the caller holds a lock).
+    return sqlite3.connect(
+        path, timeout=_BUSY_SECONDS, isolation_level=None, check_same_thread=not shared
+    )
 
 
 def _made(path: Path) -> bool:
@@ -153,10 +157,11 @@ def _made(path: Path) -> bool:
     return True
 
 
-def connect(path: Path, create: bool) -> sqlite3.Connection | None:
+def connect(path: Path, create: bool, shared: bool = False) -> sqlite3.Connection | None:
     """The cache database at `path` in a private folder, checked to be ours; None when
     there is none (and `create` is False) or it cannot be made. A damaged or foreign
-    file is deleted (and made anew when `create`)."""
+    file is deleted (and made anew when `create`). `shared`: the connection may be used
+    from any thread (one at a time)."""
     from tui.privatedir import is_private
 
     if not is_private(path.parent) or not _remove_foreign(path):
@@ -166,7 +171,7 @@ def connect(path: Path, create: bool) -> sqlite3.Connection | None:
             return None
         conn = None
         try:
-            conn = _open(path)
+            conn = _open(path, shared)
             app_id = conn.execute("PRAGMA application_id").fetchone()[0]
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if app_id == APPLICATION_ID and version == VERSION:
@@ -229,13 +234,17 @@ def _info_json(result: ReadResult, problems: list[tuple[str, bool]], ids: bool) 
     )
 
 
-def _result_from(info: dict[str, Any], entries: list[tuple[Any, ...]]) -> Cached:
-    """One file's `Cached` from its info and entries; raises on anything ill-formed."""
+def _collection_of(info: dict[str, Any]) -> Collection:
     label, venue, year = info["collection"]
     if not isinstance(label, str) or not isinstance(venue, str | None):
         raise TypeError("collection")
     if not isinstance(year, int | None):
         raise TypeError("collection")
+    return Collection(label, venue, year)
+
+
+def _result_from(info: dict[str, Any], entries: list[tuple[Any, ...]]) -> Cached:
+    """One file's `Cached` from its info and entries; raises on anything ill-formed."""
     texts: list[str] = []
     papers: list[Paper | None] = []
     aids: list[str] = []
@@ -250,7 +259,7 @@ def _result_from(info: dict[str, Any], entries: list[tuple[Any, ...]]) -> Cached
     error = info["error"]
     result = ReadResult(
         str(info["format"]),
-        Collection(label, venue, year),
+        _collection_of(info),
         texts,
         papers if info["papers"] else None,
         warnings,
@@ -261,11 +270,27 @@ def _result_from(info: dict[str, Any], entries: list[tuple[Any, ...]]) -> Cached
     return Cached(str(info["digest"]), result, problems, ids)
 
 
+def _stored_from(info: dict[str, Any], entries: list[tuple[Any, ...]], texts: FileTexts) -> Cached:
+    """A conference file's `Cached` without its texts (they stay in the cache: `texts`),
+    from its info and its entries' positions and ids; raises on anything ill-formed."""
+    aids: list[str] = []
+    for expected, (position, aid) in enumerate(entries, start=1):
+        if position != expected or not isinstance(aid, str):
+            raise ValueError("entries out of order")
+        aids.append(aid)
+    warnings = [str(w) for w in info["warnings"]]
+    result = ReadResult(str(info["format"]), _collection_of(info), [], None, warnings)
+    problems = [(str(m), bool(f)) for m, f in info["problems"]]
+    return Cached(str(info["digest"]), result, problems, aids, texts)
+
+
 class Cached:
     """One file's cached read: its digest, its reader's result, its decoding problems and,
-    for conference text, each paragraph's id (hashing them again is a third of a load)."""
+    for conference text, each paragraph's id (hashing them again is a third of a load).
+    With `stored`, the paragraphs were left in the cache (`result.texts` is empty and
+    `ids` names them all)."""
 
-    __slots__ = ("digest", "ids", "problems", "result")
+    __slots__ = ("digest", "ids", "problems", "result", "stored")
 
     def __init__(
         self,
@@ -273,11 +298,96 @@ class Cached:
         result: ReadResult,
         problems: list[tuple[str, bool]],
         ids: list[str] | None = None,
+        stored: FileTexts | None = None,
     ) -> None:
         self.digest = digest
         self.result = result
         self.problems = problems
         self.ids = ids
+        self.stored = stored
+
+
+class TextReader:
+    """The paragraphs kept in one cache file, read one at a time when an abstract's text
+    is asked for, from any thread, and in a forked child (which opens its own connection:
+    SQLite's must not cross a fork). The most recently read are kept (the detail pane
+    asks for the same text several times)."""
+
+    _RECENT = 64
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._reset()
+
+    def _reset(self) -> None:
+        self._pid = os.getpid()
+        self._lock = threading.Lock()
+        self._conn: sqlite3.Connection | None = None
+        self._opened = False
+        self._recent: dict[tuple[bytes, int], str] = {}
+
+    def open(self) -> None:
+        """Open the file now (from then on it is read even if it is deleted or replaced:
+        each paragraph is read only from the file's entry with the digest it had)."""
+        with self._lock:
+            self._connection()
+
+    def _connection(self) -> sqlite3.Connection | None:
+        if not self._opened:
+            self._opened = True
+            self._conn = connect(self.path, create=False, shared=True)
+        return self._conn
+
+    def read(self, name: bytes, digest: str, position: int) -> str | None:
+        """The paragraph at `position` of the file `name` as read with `digest`; None
+        when the cache no longer holds it (or cannot be read)."""
+        if os.getpid() != self._pid:
+            # A forked child: the parent's lock and connection are not its own.
+            self._reset()
+        key = (name, position)
+        with self._lock:
+            found = self._recent.pop(key, None)
+            if found is None:
+                conn = self._connection()
+                if conn is None:
+                    return None
+                try:
+                    row = conn.execute(
+                        "SELECT e.text FROM files f JOIN entries e ON e.file = f.id "
+                        "WHERE f.name = ? AND f.digest = ? AND e.position = ?",
+                        (name, digest, position),
+                    ).fetchone()
+                except sqlite3.Error:
+                    return None
+                if row is None or not isinstance(row[0], str):
+                    return None
+                found = row[0]
+                if len(self._recent) >= self._RECENT:
+                    del self._recent[next(iter(self._recent))]
+            self._recent[key] = found
+            return found
+
+
+class FileTexts:
+    """The paragraphs of one conference file, left in the read cache (`StoredTexts`)."""
+
+    __slots__ = ("_digest", "_name", "_path", "_reader")
+
+    def __init__(self, reader: TextReader, path: Path, digest: str) -> None:
+        self._reader = reader
+        self._path = path
+        self._name = name_of(path)
+        self._digest = digest
+
+    def text_at(self, position: int, aid: str) -> str:
+        """The paragraph at `position`, whose id is `aid`: from the cache, else (the
+        cache changed or went away meanwhile) from the file itself."""
+        found = self._reader.read(self._name, self._digest, position)
+        if found is None:
+            from tui.corpus.load import paragraph_text
+
+            found = paragraph_text(self._path, self._digest, position, aid)
+        return found
 
 
 class ReadCache:
@@ -294,6 +404,7 @@ class ReadCache:
         self._files = files  # name -> (row id, stat, digest, info)
         self._kept: set[bytes] = set()
         self._new: dict[bytes, tuple[str, str, str, list[tuple[str, str | None, str | None]]]] = {}
+        self._texts: TextReader | None = None
 
     @classmethod
     def open(cls, cache_dir: Path, args: Sequence[str | os.PathLike[str]]) -> ReadCache:
@@ -314,23 +425,40 @@ class ReadCache:
                 _discard(path)
         return cls(path, conn, files)
 
-    def lookup(self, path: Path, st: os.stat_result) -> Cached | None:
-        """The cached read of `path` if its stat is unchanged, else None."""
+    def lookup(self, path: Path, st: os.stat_result, *, texts: bool = True) -> Cached | None:
+        """The cached read of `path` if its stat is unchanged, else None. Without `texts`,
+        a conference file's paragraphs are left in the cache (`Cached.stored`)."""
         name = name_of(path)
         found = self._files.get(name)
         if found is None or self._conn is None or found[1] != _stat_key(st):
             return None
         row_id, _, digest, info = found
         try:
-            entries = self._conn.execute(
-                "SELECT position, text, paper, aid FROM entries WHERE file = ? ORDER BY position",
-                (row_id,),
-            ).fetchall()
-            cached = _result_from({**json.loads(info), "digest": digest}, entries)
+            fields = {**json.loads(info), "digest": digest}
+            if not texts and fields["ids"] and not fields["papers"] and fields["error"] is None:
+                entries = self._conn.execute(
+                    "SELECT position, aid FROM entries WHERE file = ? ORDER BY position",
+                    (row_id,),
+                ).fetchall()
+                cached = _stored_from(fields, entries, FileTexts(self._reader(), path, digest))
+            else:
+                entries = self._conn.execute(
+                    "SELECT position, text, paper, aid FROM entries WHERE file = ? "
+                    "ORDER BY position",
+                    (row_id,),
+                ).fetchall()
+                cached = _result_from(fields, entries)
         except (sqlite3.Error, KeyError, TypeError, ValueError, AttributeError):
             return None
         self._kept.add(name)
         return cached
+
+    def _reader(self) -> TextReader:
+        """The one reader of the paragraphs left in this cache, opened before it is used."""
+        if self._texts is None:
+            self._texts = TextReader(self.path)
+            self._texts.open()
+        return self._texts
 
     def store(
         self,

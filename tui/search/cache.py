@@ -166,8 +166,10 @@ def consistent(data: IndexData, chunks: Chunks = _whole) -> bool:
 def load(corpus: Corpus, cache_dir: Path) -> SearchIndex | None:
     """The cached index of `corpus`, or None when there is no usable one."""
     index = load_file(*locate(corpus, cache_dir))
-    if index is None or index.data.ids != [a.id for a in corpus.abstracts]:
+    ids = [a.id for a in corpus.abstracts]
+    if index is None or index.data.ids != ids:
         return None
+    index.data.ids = ids  # the corpus's own strings: not a second copy of 100,000 ids
     return index
 
 
@@ -191,7 +193,11 @@ def load_file(path: Path, head: dict[str, Any]) -> SearchIndex | None:
     Its arrays are read-only views of the file mapped into memory."""
     contents = cachefile.load_mapped(path, head)
     data = None if contents is None else _from_file(contents)
-    return None if data is None else SearchIndex(data)
+    if contents is None or data is None:
+        return None
+    # Proximity and phrases read a few hundred abstracts' words scattered over the
+    # largest array: from the file, so its pages are not mapped into the app.
+    return SearchIndex(data, tokens=contents.runs(data.tokens))
 
 
 def save(index: SearchIndex, corpus: Corpus, cache_dir: Path) -> bool:

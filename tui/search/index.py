@@ -29,7 +29,7 @@ from tui.search.expand import Expander, Expansion
 from tui.search.filters import BoolArray, FilterContext, TopicNumbers, select
 from tui.search.highlight import Highlighter
 from tui.search.personal import PersonalData
-from tui.search.positions import phrase_mask, rank
+from tui.search.positions import TokenReader, phrase_mask, rank
 from tui.search.query import Query, Term, parse_query
 from tui.search.terms import FORM_WEIGHT, KNOWN_FUZZY_SCALE, Forms, TermMatch, compute_term
 
@@ -79,8 +79,16 @@ class SearchResult:
 class SearchIndex:
     """Vocabulary, postings and metadata of one corpus (`data`; see tui.search.cache)."""
 
-    def __init__(self, data: IndexData, term_cache_size: int | None = None) -> None:
+    def __init__(
+        self,
+        data: IndexData,
+        term_cache_size: int | None = None,
+        tokens: TokenReader | None = None,
+    ) -> None:
+        """`tokens`: where the abstracts' words are read from (default `data.tokens`;
+        a cached index reads them from its file: see `tui.cachefile.Runs`)."""
         self.data = data
+        self._tokens = tokens
         self._expander = Expander(data.vocab, post_ptr=data.post_ptr)
         self._terms: OrderedDict[tuple[str, bool, bool], TermMatch | None] = OrderedDict()
         self._forms: Forms = {}
@@ -144,7 +152,8 @@ class SearchIndex:
                 if excluded is not None:
                     mask &= excluded.vector == 0
         for phrase in query.phrases:
-            found = phrase_mask(self.data, [self._expander.exact(w) for w in phrase.words])
+            words = [self._expander.exact(w) for w in phrase.words]
+            found = phrase_mask(self.data, words, self._tokens)
             if phrase.negated:
                 mask &= ~found
                 continue
@@ -209,7 +218,7 @@ class SearchIndex:
         for group, tier in ((full, hits), (close, None)):
             indices = np.flatnonzero(group)
             if order == "relevance" and ranked and indices.size:
-                indices = rank(self.data, indices, score, matches, tier=tier)
+                indices = rank(self.data, indices, score, matches, tier, self._tokens)
             groups.append(indices)
         indices = np.concatenate(groups)
         matched, n_close = int(groups[0].size), int(groups[1].size)

@@ -27,6 +27,30 @@ WINDOW = 15
 RERANK = 200
 
 
+# Abstracts whose words a phrase reads at once (a bound on the words held meanwhile).
+PHRASE_BATCH = 4096
+
+
+class TokenReader(Protocol):
+    """Where the abstracts' words are read from: the index's `tokens` array, or its cache
+    file (`tui.cachefile.Runs`: a few scattered reads of a mapping would map much of it)."""
+
+    def take(self, starts: IntArray, lengths: IntArray) -> npt.NDArray[np.int32]:
+        """The words `starts[k] .. starts[k] + lengths[k] - 1` of each run, concatenated."""
+        ...
+
+
+class InMemory:
+    """The words read from the `tokens` array itself."""
+
+    def __init__(self, tokens: npt.NDArray[np.int32]) -> None:
+        self._tokens = tokens
+
+    def take(self, starts: IntArray, lengths: IntArray) -> npt.NDArray[np.int32]:
+        """See `TokenReader.take`."""
+        return self._tokens[run_positions(starts, lengths)]
+
+
 class NearTerm(Protocol):
     """A matched query term as proximity sees it: its idf and the words it matched."""
 
@@ -44,16 +68,17 @@ def rank(
     score: FloatArray,
     matches: Sequence[NearTerm | None],
     tier: npt.NDArray[np.int32] | None = None,
+    tokens: TokenReader | None = None,
 ) -> IntArray:
     """`indices` best first: by `tier` (higher first) when given, then by score, the best
     few re-ranked with the proximity bonus inside their tier. Stable: equal scores keep
-    file order."""
+    file order. `tokens`: where the words are read from (default `data.tokens`)."""
     indices = indices[np.argsort(-_key(score, indices, tier), kind="stable")]
     present = [m for m in matches if m is not None]
     if len(present) < 2:
         return indices
     top = indices[:RERANK]
-    bonus = proximity(data, top, present)
+    bonus = proximity(data, top, present, tokens)
     if not bonus.any():
         return indices
     score[top] += bonus
@@ -74,17 +99,22 @@ def _key(
     return score[indices].astype(np.float64) + tier[indices] * _TIER_STEP
 
 
-def proximity(data: IndexData, docs: IntArray, matches: Sequence[NearTerm]) -> FloatArray:
+def proximity(
+    data: IndexData,
+    docs: IntArray,
+    matches: Sequence[NearTerm],
+    reader: TokenReader | None = None,
+) -> FloatArray:
     """Per abstract of `docs`: the bonus for pairs of query terms found near each other:
     in order and at most one word apart (as typed: "graph neural"), or in either order
-    within a few words (the same clause)."""
+    within a few words (the same clause). `reader`: see `rank`."""
     starts = data.tok_ptr[docs]
     lengths = data.tok_ptr[docs + 1] - starts
     total = int(lengths.sum())
     bonus = np.zeros(docs.size, dtype=np.float32)
     if total == 0:
         return bonus
-    tokens = data.tokens[run_positions(starts, lengths)]
+    tokens = (reader or InMemory(data.tokens)).take(starts, lengths)
     owner = np.repeat(np.arange(docs.size, dtype=np.int64), lengths)
     # Each position's own document's bounds in the concatenated tokens.
     first = np.repeat(np.cumsum(lengths) - lengths, lengths)
@@ -118,9 +148,11 @@ def proximity(data: IndexData, docs: IntArray, matches: Sequence[NearTerm]) -> F
     return bonus
 
 
-def phrase_mask(data: IndexData, ids: Sequence[int | None]) -> BoolArray:
+def phrase_mask(
+    data: IndexData, ids: Sequence[int | None], reader: TokenReader | None = None
+) -> BoolArray:
     """Abstracts where the words `ids` (vocabulary numbers; None for a word not in the
-    vocabulary) occur adjacent and in order, within one abstract."""
+    vocabulary) occur adjacent and in order, within one abstract. `reader`: see `rank`."""
     mask: BoolArray = np.zeros(len(data.ids), dtype=np.bool_)
     if any(i is None for i in ids):
         return mask
@@ -132,22 +164,25 @@ def phrase_mask(data: IndexData, ids: Sequence[int | None]) -> BoolArray:
     if len(ids) == 1:
         mask[candidates] = True
         return mask
-    # Every token position of the candidate abstracts, without a Python loop.
-    starts = data.tok_ptr[candidates]
-    lengths = data.tok_ptr[candidates + 1] - starts
-    total = int(lengths.sum())
-    if total == 0:
-        return mask
-    positions = run_positions(starts, lengths)
-    tokens = data.tokens
-    pos = positions[tokens[positions] == a_id] - anchor
+    reader = reader or InMemory(data.tokens)
     k = len(ids)
-    pos = pos[(pos >= 0) & (pos + k <= tokens.size)]
-    ok = np.ones(pos.size, dtype=np.bool_)
-    for j, wid in enumerate(word_ids):
-        ok &= tokens[pos + j] == wid
-    pos = pos[ok]
-    first = np.searchsorted(data.tok_ptr, pos, side="right") - 1
-    last = np.searchsorted(data.tok_ptr, pos + k - 1, side="right") - 1
-    mask[first[first == last]] = True
+    # The candidates' words a batch at a time, without a Python loop over positions.
+    for lo in range(0, candidates.size, PHRASE_BATCH):
+        docs = candidates[lo : lo + PHRASE_BATCH].astype(np.int64)
+        starts = data.tok_ptr[docs]
+        lengths = data.tok_ptr[docs + 1] - starts
+        words = reader.take(starts, lengths)
+        if not words.size:
+            continue
+        ends = np.cumsum(lengths)
+        owner = np.repeat(np.arange(docs.size, dtype=np.int64), lengths)
+        found = np.flatnonzero(words == a_id)
+        doc = owner[found]
+        at = found - anchor  # where the phrase would start, within its abstract
+        inside = (at >= ends[doc] - lengths[doc]) & (at + k <= ends[doc])
+        at, doc = at[inside], doc[inside]
+        for j, wid in enumerate(word_ids):
+            same = words[at + j] == wid
+            at, doc = at[same], doc[same]
+        mask[docs[doc]] = True
     return mask

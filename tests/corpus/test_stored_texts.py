@@ -1,0 +1,117 @@
+"""Texts left in the read cache: a corpus loaded without keeping its texts reads each
+one when it is asked for, and gives what a corpus holding them gives."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tui.corpus import load as load_mod
+from tui.corpus.load import Loading, load_corpus
+from tui.corpus.model import Corpus
+
+A1 = "We study contrastive learning of visual representations with large batches."
+A2 = r"Diffusion models reverse a noising process with $\alpha_t$ and \emph{score} matching."
+A3 = "Graph neural networks pass messages between the nodes of a graph."
+A4 = "Sparse attention lets transformers read documents of a hundred thousand tokens."
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def loaded_without_texts(paths: list[Path], cache: Path) -> Corpus:
+    loading = Loading(paths, cache, keep_texts=False)
+    while not loading.finished:
+        loading.read_next()
+    return loading.finish()
+
+
+def fields(corpus: Corpus) -> list[tuple[object, ...]]:
+    return [
+        (a.id, a.text, a.plain, a.headline, a.has_abstract, a.collection, a.sources, a.index)
+        for a in corpus.abstracts
+    ]
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> list[Path]:
+    a = write(tmp_path / "a.txt", f"ICLR 2023 Papers\n\n{A1}\n\n{A2}\n")
+    # A1 again: merged into the abstract first found in a.txt.
+    b = write(tmp_path / "b.txt", f"NeurIPS 2021\n\n{A3}\n\n{A1}\n")
+    return [a, b]
+
+
+def test_texts_left_in_the_cache_read_back_as_a_loaded_corpus_holds_them(
+    tmp_path: Path, files: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache"
+    held = load_corpus(files, cache_dir=cache)
+    reads: list[Path] = []
+    real = load_mod._read_bytes
+    monkeypatch.setattr(load_mod, "_read_bytes", lambda p: reads.append(p) or real(p))
+    stored = loaded_without_texts(files, cache)
+    # The corpus holds no text: each is read from the cache when asked for.
+    assert not any(isinstance(a._text, str) for a in stored.abstracts)
+    assert fields(stored) == fields(held)
+    assert stored.files == held.files
+    assert reads == []
+
+
+def test_files_read_without_the_cache_keep_their_texts(tmp_path: Path, files: list[Path]) -> None:
+    corpus = loaded_without_texts(files, tmp_path / "cache")  # nothing cached yet
+    assert all(isinstance(a._text, str) for a in corpus.abstracts)
+    assert [a.text for a in corpus.abstracts] == [A1, A2, A3]
+
+
+@pytest.fixture
+def stored(tmp_path: Path, files: list[Path]) -> Corpus:
+    """The files loaded once with the cache, then again leaving their texts in it."""
+    load_corpus(files, cache_dir=tmp_path / "cache")
+    return loaded_without_texts(files, tmp_path / "cache")
+
+
+def test_a_stored_text_is_read_after_the_cache_file_is_deleted(
+    tmp_path: Path, stored: Corpus
+) -> None:
+    corpus, cache = stored, tmp_path / "cache"
+    for made in cache.iterdir():
+        made.unlink()
+    assert [a.text for a in corpus.abstracts] == [A1, A2, A3]
+
+
+def test_a_stored_text_whose_cache_entry_was_replaced_comes_from_its_file(
+    tmp_path: Path, files: list[Path], stored: Corpus
+) -> None:
+    corpus, cache = stored, tmp_path / "cache"
+    # The file changes and another load stores its new entries in the cache: A2 moved,
+    # A1 is gone from it.
+    write(files[0], f"ICLR 2023 Papers\n\n{A4}\n\n{A2}\n\n{A3}\n")
+    st = files[0].stat()
+    os.utime(files[0], ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    load_corpus(files, cache_dir=cache)
+    first, second, third = corpus.abstracts
+    assert second.text == A2  # found again by its id
+    assert third.text == A3  # b.txt is unchanged: still in the cache
+    assert first.text == ""  # its file no longer has it
+
+
+def test_a_forked_child_reads_stored_texts(stored: Corpus) -> None:
+    corpus = stored
+    assert corpus.abstracts[0].text == A1  # the parent's connection is open
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: its own connection, never the parent's
+        try:
+            os.write(write_end, corpus.abstracts[2].text.encode())
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as pipe:
+        got = pipe.read().decode()
+    os.waitpid(pid, 0)
+    assert got == A3
+    assert corpus.abstracts[1].text == A2
