@@ -547,7 +547,7 @@ class Loading:
                 st = os.stat(path)
                 regular = stat.S_ISREG(st.st_mode)
                 if cache is not None and regular:
-                    cached = cache.lookup(path, st, texts=self._keep_texts)
+                    cached = cache.lookup(path, st, texts=self._keep_texts, reread=paragraph_text)
         result: ReadResult | None
         ids: list[str] | None = None
         stored: StoredTexts | None = None

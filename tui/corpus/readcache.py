@@ -25,7 +25,7 @@ import os
 import sqlite3
 import stat
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -368,25 +368,28 @@ class TextReader:
             return found
 
 
+#: Reads one paragraph from a file again: (path, digest, position, id) -> text ("" if gone).
+Reread = Callable[[Path, str, int, str], str]
+
+
 class FileTexts:
     """The paragraphs of one conference file, left in the read cache (`StoredTexts`)."""
 
-    __slots__ = ("_digest", "_name", "_path", "_reader")
+    __slots__ = ("_digest", "_name", "_path", "_reader", "_reread")
 
-    def __init__(self, reader: TextReader, path: Path, digest: str) -> None:
+    def __init__(self, reader: TextReader, path: Path, digest: str, reread: Reread) -> None:
         self._reader = reader
         self._path = path
         self._name = name_of(path)
         self._digest = digest
+        self._reread = reread
 
     def text_at(self, position: int, aid: str) -> str:
         """The paragraph at `position`, whose id is `aid`: from the cache, else (the
         cache changed or went away meanwhile) from the file itself."""
         found = self._reader.read(self._name, self._digest, position)
         if found is None:
-            from tui.corpus.load import paragraph_text
-
-            found = paragraph_text(self._path, self._digest, position, aid)
+            found = self._reread(self._path, self._digest, position, aid)
         return found
 
 
@@ -425,9 +428,12 @@ class ReadCache:
                 _discard(path)
         return cls(path, conn, files)
 
-    def lookup(self, path: Path, st: os.stat_result, *, texts: bool = True) -> Cached | None:
+    def lookup(
+        self, path: Path, st: os.stat_result, *, texts: bool = True, reread: Reread | None = None
+    ) -> Cached | None:
         """The cached read of `path` if its stat is unchanged, else None. Without `texts`,
-        a conference file's paragraphs are left in the cache (`Cached.stored`)."""
+        a conference file's paragraphs are left in the cache (`Cached.stored`), and read
+        with `reread` (the loader's) from the file itself when the cache loses them."""
         name = name_of(path)
         found = self._files.get(name)
         if found is None or self._conn is None or found[1] != _stat_key(st):
@@ -435,12 +441,20 @@ class ReadCache:
         row_id, _, digest, info = found
         try:
             fields = {**json.loads(info), "digest": digest}
-            if not texts and fields["ids"] and not fields["papers"] and fields["error"] is None:
+            if (
+                not texts
+                and reread is not None
+                and fields["ids"]
+                and not fields["papers"]
+                and fields["error"] is None
+            ):
                 entries = self._conn.execute(
                     "SELECT position, aid FROM entries WHERE file = ? ORDER BY position",
                     (row_id,),
                 ).fetchall()
-                cached = _stored_from(fields, entries, FileTexts(self._reader(), path, digest))
+                cached = _stored_from(
+                    fields, entries, FileTexts(self._reader(), path, digest, reread)
+                )
             else:
                 entries = self._conn.execute(
                     "SELECT position, text, paper, aid FROM entries WHERE file = ? "

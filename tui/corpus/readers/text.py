@@ -24,12 +24,12 @@ from tui.corpus.parse import (
     ParsedFile,
     _blocks,
     _paragraph,
-    collapse,
     looks_like_prose,
     parse_text,
 )
 from tui.corpus.readers import ReadResult
 from tui.corpus.readers._fields import count, split_authors
+from tui.corpus.spaces import collapse
 
 # A listing entry's first line: `[3] arXiv:2412.00001 [pdf, html, other]`.
 _LISTING_ID = re.compile(r"^\s*(?:\[\d+\]\s*)?arXiv:\s*(\S+)", re.IGNORECASE)
