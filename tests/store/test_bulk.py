@@ -12,7 +12,7 @@ from tests.store.helpers import make_abstract
 from tui.corpus.model import Corpus
 from tui.store import writer
 from tui.store.db import Store
-from tui.store.operations import SetRead, SetTag
+from tui.store.operations import SetReads, SetTags
 from tui.store.records import BulkSaved, Snapshot, StoreEvent
 from tui.store.userdata import UserData
 
@@ -23,23 +23,24 @@ SNAP_B = Snapshot("second text", "second")
 @pytest.mark.parametrize(
     ("ops", "tags"),
     [
-        ([SetTag("a", "t", True, None, 1.0), SetTag("a", "t", False, None, 2.0)], {}),
+        ([SetTags("t", ("a",), True, 1.0), SetTags("t", ("a",), False, 2.0)], {}),
         (
-            [SetTag("a", "t", False, None, 1.0), SetTag("a", "t", True, None, 2.0)],
+            [SetTags("t", ("a", "b"), False, 1.0), SetTags("t", ("a",), True, 2.0)],
             {"a": {"t": 2.0}},
         ),
         (
             [
-                SetTag("b", "t", True, None, 5.0),
-                SetTag("a", "u", True, None, 3.0),
-                SetTag("b", "t", True, None, 4.0),
+                SetTags("t", ("b", "c"), True, 5.0),
+                SetTags("u", ("a",), True, 3.0),
+                SetTags("t", ("b", "b"), True, 4.0),
+                SetTags("t", ("c",), False, 6.0),
             ],
             {"a": {"u": 3.0}, "b": {"t": 5.0}},
         ),
     ],
 )
-def test_a_run_of_tag_changes_ends_as_if_applied_one_by_one(
-    data_dir: Path, ops: list[SetTag], tags: dict[str, dict[str, float]]
+def test_steps_of_tag_changes_end_as_if_applied_one_by_one(
+    data_dir: Path, ops: list[SetTags], tags: dict[str, dict[str, float]]
 ) -> None:
     store = Store.open(data_dir)
     results = store.apply(ops)
@@ -48,27 +49,31 @@ def test_a_run_of_tag_changes_ends_as_if_applied_one_by_one(
     store.close()
 
 
-def test_a_run_of_read_marks_ends_as_if_applied_one_by_one(data_dir: Path) -> None:
+def test_steps_of_read_marks_end_as_if_applied_one_by_one(data_dir: Path) -> None:
     store = Store.open(data_dir)
     store.apply(
         [
-            SetRead("a", True, 1.0),
-            SetRead("a", True, 2.0),
-            SetRead("b", True, 3.0),
-            SetRead("b", False, 4.0),
-            SetRead("c", False, 5.0),
-            SetRead("c", True, 6.0),
+            SetReads(("a", "b"), True, 1.0),
+            SetReads(("a", "a"), True, 2.0),
+            SetReads(("b", "d"), False, 4.0),
+            SetReads(("c",), False, 5.0),
+            SetReads(("c",), True, 6.0),
         ]
     )
     assert store.load().reads == {"a": 1.0, "c": 6.0}
     store.close()
 
 
-def test_the_last_snapshot_of_an_abstract_in_a_run_is_its_record(data_dir: Path) -> None:
+def test_the_last_snapshot_of_an_abstract_in_a_batch_is_its_record(data_dir: Path) -> None:
     store = Store.open(data_dir)
     # The later snapshot sorts first by its text: the one that wins is still the later.
-    store.apply([SetTag("a", "t", True, SNAP_B, 1.0), SetTag("a", "u", True, SNAP_A, 2.0)])
-    store.apply([SetTag("b", "t", False, SNAP_A, 1.0)])  # taking a tag off keeps no record
+    store.apply(
+        [
+            SetTags("t", ("a",), True, 1.0, (("a", SNAP_B),)),
+            SetTags("u", ("a",), True, 2.0, (("a", SNAP_A),)),
+        ]
+    )
+    store.apply([SetTags("t", ("b",), False, 1.0, (("b", SNAP_A),))])  # off: keeps no record
     data = store.load()
     assert data.records == {"a": SNAP_A}
     assert data.tags == {"a": {"t": 1.0, "u": 2.0}}

@@ -120,29 +120,9 @@ class Store:
                 raise
 
     def apply(self, ops: Sequence[Operation]) -> list[OpResult]:
-        """Write `ops` in one transaction; when this returns, they are durable.
-
-        Consecutive operations of one `run_kind` (tags put on, read marks cleared...)
-        are written together, with one statement per table (tagging 100,000 abstracts
-        one statement at a time took over a second); the result is as if each were
-        applied in turn.
-        """
+        """Write `ops` in one transaction, in order; when this returns, they are durable."""
         with self.transaction() as conn:
-            results: list[OpResult] = []
-            start = 0
-            while start < len(ops):
-                first = ops[start]
-                kind, end = first.run_kind(), start + 1
-                if kind is None:
-                    results.append(first.write(conn))
-                else:
-                    while end < len(ops) and ops[end].run_kind() == kind:
-                        end += 1
-                    run = ops[start:end]
-                    type(first).write_run(conn, run)
-                    results += [OpResult(op) for op in run]
-                start = end
-            return results
+            return [op.write(conn) for op in ops]
 
     def save_note(self, abstract_id: str, text: str, base_version: int = 0) -> OpResult:
         """Save one note now (see `SaveNote`); returns the new version and any conflict copy."""
