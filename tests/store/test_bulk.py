@@ -3,13 +3,19 @@ is the same as applying each change in turn, and reported as saving until commit
 
 from __future__ import annotations
 
+import json
+import random
+import signal
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from tests.store.helpers import make_abstract
-from tui.corpus.model import Corpus
+from tests.store.helpers import hold_writes, make_abstract
+from tui.corpus.model import Abstract, Corpus
 from tui.store import writer
 from tui.store.db import Store
 from tui.store.operations import SetReads, SetTags
@@ -143,3 +149,140 @@ def test_a_tagged_abstracts_record_is_saved_without_a_headline_and_reads_with_on
     record = Store.open(data_dir).load().records[abstract.id]
     assert record.given_headline == ""
     assert record.headline == abstract.headline == "We prove a bound."
+
+
+def test_a_tagged_abstracts_record_is_saved_when_the_first_write_failed(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    abstract = make_abstract("We prove a bound on graphs. Then we test it.")
+    data = UserData.open(data_dir, retry_initial=0.01, retry_max=0.05)
+    data.attach(Corpus([abstract], [], []))
+    holding = hold_writes(monkeypatch)
+    data.set_tags(on=[(abstract.id, "t")])
+    assert not data.flush(timeout=0.2)  # tried, failed, kept
+    holding.clear()
+    assert data.flush(timeout=10)
+    data.close()
+    stored = Store.open(data_dir).load()
+    assert stored.tags[abstract.id].keys() == {"t"}
+    assert stored.records[abstract.id].text == abstract.text
+
+
+def _many(count: int, topic: str) -> list[Abstract]:
+    return [make_abstract(f"Abstract number {n} about {topic}.") for n in range(count)]
+
+
+def test_a_change_made_while_a_bulk_step_is_written_is_saved_after_it(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    abstracts = _many(150, "graphs")
+    data = UserData.open(data_dir)
+    data.attach(Corpus(abstracts, [], []))
+    writing, release = threading.Event(), threading.Event()
+    real_apply = Store.apply
+
+    def slow_apply(store: Store, ops: list[object]) -> object:
+        writing.set()
+        release.wait(10)
+        return real_apply(store, ops)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Store, "apply", slow_apply)
+    data.set_tags(on=[(a.id, "t") for a in abstracts])
+    data.set_read(abstracts, True)
+    assert writing.wait(10)
+    # Both steps are being written: one pair of each changed again meanwhile.
+    data.set_tags(off=[(abstracts[0].id, "t")])
+    data.set_read(abstracts[1:2], False)
+    release.set()
+    assert data.flush(timeout=10) and data.pending_count == 0
+    data.close()
+    stored = Store.open(data_dir).load()
+    assert {i for i, tags in stored.tags.items() if "t" in tags} == {a.id for a in abstracts[1:]}
+    assert stored.reads.keys() == {a.id for a in abstracts} - {abstracts[1].id}
+
+
+def test_a_later_change_replaces_a_queued_step_for_its_abstract_alone(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    abstracts = _many(150, "trees")
+    data = UserData.open(data_dir, retry_initial=0.01, retry_max=0.05)
+    data.attach(Corpus(abstracts, [], []))
+    holding = hold_writes(monkeypatch)
+    data.set_tags(on=[(a.id, "t") for a in abstracts])
+    data.set_tags(off=[(abstracts[0].id, "t")])
+    data.set_read(abstracts, True)
+    data.set_read(abstracts[:2], False)
+    assert data.pending_count == 300  # one change per abstract and kind, the step's or later
+    holding.clear()
+    assert data.flush(timeout=10)
+    data.close()
+    stored = Store.open(data_dir).load()
+    assert {i for i, tags in stored.tags.items() if "t" in tags} == {a.id for a in abstracts[1:]}
+    assert stored.reads.keys() == {a.id for a in abstracts[2:]}
+
+
+def test_an_unsaved_bulk_step_goes_to_the_rescue_file_whole(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    abstracts = _many(120, "proofs")
+    data = UserData.open(data_dir, retry_initial=0.01, retry_max=0.05)
+    data.attach(Corpus(abstracts, [], []))
+    hold_writes(monkeypatch)
+    data.set_tags(on=[(a.id, "t") for a in abstracts])
+    data.set_read(abstracts, True)
+    rescued = data.close(timeout=0.2)
+    assert rescued is not None
+    doc = json.loads(rescued.read_text(encoding="utf-8"))
+    ids = sorted(a.id for a in abstracts)
+    assert sorted(t["id"] for t in doc["tags"] if t["tag"] == "t") == ids
+    assert sorted(r["id"] for r in doc["reads"]) == ids
+    assert sorted(r["id"] for r in doc["records"]) == ids  # each with its text
+    assert {r["text"] for r in doc["records"]} == {a.text for a in abstracts}
+
+
+BULK_CHILD = """
+import sys
+from pathlib import Path
+from tests.store.helpers import make_abstract
+from tui.corpus.model import Corpus
+from tui.store.userdata import UserData
+abstracts = [make_abstract(f"Abstract {n} about kills.") for n in range(3000)]
+ud = UserData.open(Path(sys.argv[1]))
+ud.attach(Corpus(abstracts, [], []))
+step = 0
+while True:
+    ud.set_tags(on=[(a.id, f"step{step}") for a in abstracts])
+    ud.set_read(abstracts, step % 2 == 0)
+    assert ud.flush(timeout=60)
+    print(step, flush=True)
+    step += 1
+"""
+
+
+def test_sigkill_during_bulk_steps_keeps_each_whole_or_not_at_all(tmp_path: Path) -> None:
+    rng = random.Random(7)
+    for kill in range(3):
+        data_dir = tmp_path / f"data{kill}"
+        child = subprocess.Popen(
+            [sys.executable, "-c", BULK_CHILD, str(data_dir)],
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=Path(__file__).parents[2],
+        )
+        try:
+            assert child.stdout is not None
+            saved = int(child.stdout.readline())  # one step committed: kill during the next
+            time.sleep(rng.uniform(0.0, 0.3))
+        finally:
+            child.send_signal(signal.SIGKILL)
+            child.wait(10)
+        assert child.returncode == -signal.SIGKILL
+        stored = Store.open(data_dir).load()
+        counts: dict[str, int] = {}
+        for tags in stored.tags.values():
+            for tag in tags:
+                counts[tag] = counts.get(tag, 0) + 1
+        assert counts.keys() >= {f"step{n}" for n in range(saved + 1)}
+        assert set(counts.values()) == {3000}  # every step on all of them, or on none
+        assert len(stored.records) == 3000
+        assert len(stored.reads) in (0, 3000)
