@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -286,3 +287,62 @@ def test_sigkill_during_bulk_steps_keeps_each_whole_or_not_at_all(tmp_path: Path
         assert set(counts.values()) == {3000}  # every step on all of them, or on none
         assert len(stored.records) == 3000
         assert len(stored.reads) in (0, 3000)
+
+
+def _in_the_file_itself(data_dir: Path) -> int:
+    """Tags the database file holds without its write-ahead log (what a checkpoint copied)."""
+    uri = f"file:{data_dir / 'abstracts.db'}?immutable=1"
+    conn = sqlite3.connect(uri, uri=True)
+    try:
+        if conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'tags'").fetchone()[0]:
+            return int(conn.execute("SELECT count(*) FROM tags").fetchone()[0])
+        return 0  # not even the tables: the store's first commits are all in the log
+    finally:
+        conn.close()
+
+
+def _wide(count: int) -> list[Abstract]:
+    # Long texts: the step's records fill more than SQLite's 1,000-page log threshold.
+    words = "graph " * 400
+    return [make_abstract(f"Abstract number {n} about {words}") for n in range(count)]
+
+
+def test_a_bulk_steps_commit_leaves_the_log_to_a_checkpoint_after_it_is_told(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    abstracts = _wide(2500)
+    data = UserData.open(data_dir)
+    data.attach(Corpus(abstracts, [], []))
+    checkpoints: list[int] = []
+    monkeypatch.setattr(Store, "checkpoint", lambda store: checkpoints.append(1))
+    data.set_tags(on=[(a.id, "t") for a in abstracts])
+    assert data.flush(timeout=30)
+    # Committed (in the log) but not copied into the file by the commit itself.
+    assert _in_the_file_itself(data_dir) == 0
+    assert Store.open(data_dir).load().tags.keys() == {a.id for a in abstracts}
+    monkeypatch.undo()
+    data.set_bookmark(abstracts[0], True)  # a small batch's commit checkpoints as SQLite does
+    assert data.flush(timeout=30)
+    assert _in_the_file_itself(data_dir) == 2500
+    data.close()
+
+
+def test_a_bulk_step_is_copied_into_the_database_file_once_saved(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    abstracts = _wide(2500)
+    data = UserData.open(data_dir)
+    data.attach(Corpus(abstracts, [], []))
+    checkpointed = threading.Event()
+    real_checkpoint = Store.checkpoint
+
+    def checkpoint(store: Store) -> None:
+        real_checkpoint(store)
+        checkpointed.set()
+
+    monkeypatch.setattr(Store, "checkpoint", checkpoint)
+    data.set_tags(on=[(a.id, "t") for a in abstracts])
+    assert data.flush(timeout=30)
+    assert checkpointed.wait(10)  # on the writer thread, after the commit is told
+    assert _in_the_file_itself(data_dir) == 2500
+    data.close()

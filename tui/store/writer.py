@@ -263,7 +263,7 @@ class Writer:
                 ops = [op.based(memory) for op in sent]
                 taken_seq = self._queued_seq
                 bulk = len(self._pending) >= BULK_STEP
-            with _collection_paused(bulk):
+            with _collection_paused(bulk), store.checkpoints_deferred(bulk):
                 ops = [op.completed(memory) for op in ops]  # outside the lock: may take a while
                 results = store.apply(ops)
         except Exception as e:  # sqlite3.Error, OSError, StoreError: all kept and retried
@@ -302,6 +302,8 @@ class Writer:
         if bulk_saved:
             events.append(BulkSaved(f"Saved: {changes:,} changes.", changes))
         self.emit(events)
+        if bulk:
+            store.checkpoint()  # after the commit is told: nobody waits for this
 
     def _ensure_store(self, events: list[StoreEvent]) -> Store:
         if self._store is not None and (change := self._store.file_change()) is not None:
