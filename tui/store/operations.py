@@ -5,10 +5,9 @@ later change of the same thing replaces it). The writer thread fills in what was
 to it (`based`: the note version a text is based on; `completed`: a tagged abstract's
 record), `Store.apply` writes a batch in one transaction (`write`; a step tagging or
 marking many abstracts with one statement per table), memory takes what the database
-decided (`settle`),
-and what could not be saved goes to a rescue file (`rescue`). What differs between
-kinds of change is written here, once per kind, and nowhere else (the saved searches'
-in `searchops.py`).
+decided (`settle`), and what could not be saved goes to a rescue file (`rescue`). What
+differs between kinds of change is written here, once per kind, and nowhere else (the
+saved searches' in `searchops.py`).
 """
 
 from __future__ import annotations

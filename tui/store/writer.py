@@ -263,9 +263,10 @@ class Writer:
                 ops = [op.based(memory) for op in sent]
                 taken_seq = self._queued_seq
                 bulk = len(self._pending) >= BULK_STEP
-            with _collection_paused(bulk), store.checkpoints_deferred(bulk):
+            with _collection_paused(bulk):
                 ops = [op.completed(memory) for op in ops]  # outside the lock: may take a while
-                results = store.apply(ops)
+                with store.checkpoints_deferred(bulk):
+                    results = store.apply(ops)
         except Exception as e:  # sqlite3.Error, OSError, StoreError: all kept and retried
             with self._cond:
                 self._failures += 1
