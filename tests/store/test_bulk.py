@@ -3,6 +3,7 @@ is the same as applying each change in turn, and reported as saving until commit
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 import signal
@@ -346,3 +347,27 @@ def test_a_bulk_step_is_copied_into_the_database_file_once_saved(
     assert checkpointed.wait(10)  # on the writer thread, after the commit is told
     assert _in_the_file_itself(data_dir) == 2500
     data.close()
+
+
+def test_garbage_collection_is_paused_while_a_bulk_batch_is_written_and_back_on_after(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert gc.isenabled()
+    abstracts = _many(150, "cycles")
+    data = UserData.open(data_dir)
+    data.attach(Corpus(abstracts, [], []))
+    collecting: list[bool] = []
+    real_apply = Store.apply
+
+    def apply(store: Store, ops: list[object]) -> object:
+        collecting.append(gc.isenabled())
+        return real_apply(store, ops)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Store, "apply", apply)
+    data.set_tags(on=[(a.id, "few") for a in abstracts[: writer.BULK_STEP - 1]])
+    assert data.flush(timeout=10)
+    data.set_tags(on=[(a.id, "all") for a in abstracts])
+    assert data.flush(timeout=10)
+    data.close()
+    assert collecting == [True, False]  # paused for the bulk step's batch alone
+    assert gc.isenabled()
