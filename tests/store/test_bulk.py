@@ -371,3 +371,34 @@ def test_garbage_collection_is_paused_while_a_bulk_batch_is_written_and_back_on_
     data.close()
     assert collecting == [True, False]  # paused for the bulk step's batch alone
     assert gc.isenabled()
+
+
+class _CheckpointFails:
+    """A store's connection whose checkpoints fail (an I/O error), everything else as is."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def execute(self, sql: str, *args: object) -> sqlite3.Cursor:
+        if "wal_checkpoint" in sql:
+            raise sqlite3.OperationalError("disk I/O error")
+        return self._conn.execute(sql, *args)  # type: ignore[arg-type]
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._conn, name)
+
+
+def test_a_failed_checkpoint_after_a_bulk_step_leaves_saving_working(data_dir: Path) -> None:
+    abstracts = _many(150, "disks")
+    data = UserData.open(data_dir)
+    data.attach(Corpus(abstracts, [], []))
+    store = data.writer.store
+    assert store is not None
+    store.conn = _CheckpointFails(store.conn)  # type: ignore[assignment]
+    data.set_tags(on=[(a.id, "t") for a in abstracts])
+    assert data.flush(timeout=10)
+    data.set_bookmark(abstracts[0], True)  # the writer goes on after the failed checkpoint
+    assert data.flush(timeout=10) and data.saving_available
+    data.close()
+    stored = Store.open(data_dir).load()
+    assert len(stored.tags) == 150 and stored.bookmarks.keys() == {abstracts[0].id}
