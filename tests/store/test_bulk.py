@@ -353,7 +353,7 @@ def test_garbage_collection_is_paused_while_a_bulk_batch_is_written_and_back_on_
     data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert gc.isenabled()
-    abstracts = _many(150, "cycles")
+    abstracts = _many(writer.BULK_STEP, "cycles")  # exactly a bulk step
     data = UserData.open(data_dir)
     data.attach(Corpus(abstracts, [], []))
     collecting: list[bool] = []
