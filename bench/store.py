@@ -2,21 +2,33 @@
 
 Prints the median (and p95) time to toggle a bookmark, to save a 10 KB note and to add
 or remove a tag with 100,000 abstracts loaded (each already carrying a tag, so the tag
-index the search reads is as large as it gets), and to tag all 100,000 at once,
-first with no abstract tagged yet (each needs its record made) and then again,
-measured twice: until the `UserData` call returns (what the UI waits for) and until
-the change is committed (`flush`: WAL fsync with synchronous=FULL). A temporary data
-directory is used; `--corpus` (default ../shared/corpora/iclr) supplies real abstracts
-when present, otherwise synthetic ones. Never fails a build.
+index the search reads is as large as it gets), measured twice: until the `UserData`
+call returns (what the UI waits for) and until the change is committed (`flush`: WAL
+fsync with synchronous=FULL).
+
+Then the bulk steps, at the corpus as loaded (ICLR: 6,506) and at 100,000 (the corpus
+and synthetic abstracts): tagging every abstract with a first tag (each record made
+and written with its text) and with a later one, and marking every abstract read (`A`).
+Each prints the median time until the call returns and until committed after it
+returns (the "saving…" the header shows), against a reference measured in the same
+run: SQLite alone writing the same rows (records, tags or read marks) with
+executemany in one transaction on the same settings. `--before REV` measures the bulk
+steps of the code at REV too, in turns with this code's. A temporary data directory is
+used; `--corpus` (default ../shared/corpora/iclr) supplies real abstracts when
+present, otherwise synthetic ones. Never fails a build.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -54,7 +66,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpora" / "iclr")
     parser.add_argument("--rounds", type=int, default=200)
+    parser.add_argument("--bulk-runs", type=int, default=3, help="runs of each bulk step")
+    parser.add_argument("--before", metavar="REV", help="also time the bulk steps at REV (git)")
+    parser.add_argument("--bulk-json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.bulk_json:  # a turn of `--before`: this file run on the tui of another revision
+        print(json.dumps(_bench_bulk(args.corpus, 1)))
+        return
     from tui.store.userdata import UserData
 
     abstracts = _abstracts(args.corpus, args.rounds)
@@ -72,12 +90,14 @@ def main() -> None:
         ud.close()
     attach_line = _bench_attach(args.corpus)
     rows.update(_bench_tags(args.corpus, args.rounds))
+    bulk = _bench_bulk_turns(args.corpus, args.bulk_runs, args.before)
     print(f"store bench: {args.rounds} rounds each, data dir on {tmp}")
     print(f"{'':18}{'UI waits (call returns)':>38}   {'disk (until committed)':>38}")
     for label, (ui, disk) in rows.items():
         ratio = statistics.median(disk) / max(statistics.median(ui), 1e-9)
         print(f"{label:18}{_stats(ui):>38}   {_stats(disk):>38}   disk/UI {ratio:,.0f}x")
     print(attach_line)
+    _print_bulk(bulk, args.before)
 
 
 TAG_CORPUS = 100_000
@@ -97,8 +117,7 @@ def _timed(ud: UserData, actions: list[Callable[[], object]]) -> tuple[list[floa
 
 
 def _bench_tags(corpus: Path, rounds: int) -> dict[str, tuple[list[float], list[float]]]:
-    """Tag add/remove at 100,000 abstracts, every one tagged `all` first; then one bulk
-    step putting a new tag on all of them (what "Tag every abstract in the list" does)."""
+    """Tag add/remove at 100,000 abstracts, every one tagged `all` first."""
     from tui.corpus.model import Corpus
     from tui.store.userdata import UserData
 
@@ -108,10 +127,8 @@ def _bench_tags(corpus: Path, rounds: int) -> dict[str, tuple[list[float], list[
     with tempfile.TemporaryDirectory() as tmp:
         ud = UserData.open(Path(tmp))
         ud.attach(Corpus(everything, [], []))
-        # The first tag on each abstract also makes its record (a snapshot with headline).
-        rows["tag all 100k, first tag"] = _timed(
-            ud, [lambda: ud.set_tags(on=[(i, "all") for i in ids])]
-        )
+        ud.set_tags(on=[(i, "all") for i in ids])
+        ud.flush(timeout=None)
         picked = [ids[k * 7 % len(ids)] for k in range(rounds)]
         rows["add a tag (100k)"] = _timed(
             ud, [lambda i=i, k=k: ud.set_tags(on=[(i, f"t{k % 5}")]) for k, i in enumerate(picked)]
@@ -119,11 +136,156 @@ def _bench_tags(corpus: Path, rounds: int) -> dict[str, tuple[list[float], list[
         rows["remove a tag (100k)"] = _timed(
             ud, [lambda i=i: ud.set_tags(off=[(i, "all")]) for i in picked]
         )
-        rows["tag all 100k"] = _timed(
-            ud, [lambda k=k: ud.set_tags(on=[(i, f"bulk{k}") for i in ids]) for k in range(3)]
-        )
         ud.close()
     return rows
+
+
+#: A bulk step's figures: label -> (call returned, committed after the call, reference).
+Bulk = dict[str, tuple[list[float], list[float], list[float]]]
+
+
+def _bulk_corpora(corpus: Path) -> list[tuple[str, list[Abstract]]]:
+    """The corpus as the app loads it, and 100,000 abstracts: it and synthetic ones."""
+    from tui.corpus.load import load_corpus
+
+    loaded = load_corpus([corpus]).abstracts if corpus.is_dir() else []
+    coll = Collection("ICLR 2023 Papers", "ICLR", 2023)
+    path = Path("bench.txt")
+    extra = [f"Synthetic abstract number {i}. It studies things." for i in range(TAG_CORPUS)]
+    more = [
+        Abstract(abstract_id(t), t, coll, [SourceRef(path, i + 1)])
+        for i, t in enumerate(extra[: TAG_CORPUS - len(loaded)])
+    ]
+    sizes = [(f"{len(loaded):,}", loaded)] if loaded else []
+    return [*sizes, (f"{TAG_CORPUS:,}", loaded + more)]
+
+
+def _bench_bulk(corpus: Path, runs: int) -> Bulk:
+    """Each bulk step on a fresh data dir, `runs` times, and its SQLite reference."""
+    from tui.corpus.model import Corpus
+    from tui.store.userdata import UserData
+
+    out: Bulk = {}
+    for size, abstracts in _bulk_corpora(corpus):
+        ids = [a.id for a in abstracts]
+        for _ in range(runs):
+            references = _sqlite_reference(abstracts)
+            with tempfile.TemporaryDirectory() as tmp:
+                ud = UserData.open(Path(tmp))
+                ud.attach(Corpus(abstracts, [], []))
+                steps: list[tuple[str, Callable[[], object]]] = [
+                    (f"tag all {size}, first tag", partial(ud.set_tags, [(i, "a") for i in ids])),
+                    (f"tag all {size}, later tag", partial(ud.set_tags, [(i, "b") for i in ids])),
+                    (f"A: all {size} read", partial(ud.set_read, abstracts, True)),
+                ]
+                for (label, action), reference in zip(steps, references, strict=True):
+                    t0 = time.perf_counter()
+                    action()
+                    t1 = time.perf_counter()
+                    ud.flush(timeout=None)
+                    calls, afters, refs = out.setdefault(label, ([], [], []))
+                    calls.append(t1 - t0)
+                    afters.append(time.perf_counter() - t1)
+                    refs.append(reference)
+                ud.close()
+    return out
+
+
+def _sqlite_reference(abstracts: list[Abstract]) -> tuple[float, float, float]:
+    """SQLite alone, on the store's settings (WAL, synchronous=FULL, its cache size): the
+    same rows as a first tag (records with their text, and tags), a later tag and `A`
+    written with executemany in one transaction each; the rows are made beforehand."""
+    import sqlite3
+
+    from tui.store.schema import MIGRATIONS
+
+    now = time.time()
+    rec = [
+        (
+            a.id,
+            a.text,
+            "",
+            str(a.sources[0].path.absolute()),
+            a.sources[0].position,
+            a.collection.label,
+            a.collection.venue,
+            a.collection.year,
+            None,
+            now,
+            now,
+        )
+        for a in abstracts
+    ]
+    marks = [(a.id, now) for a in abstracts]
+    statements = (
+        (
+            "INSERT OR IGNORE INTO records(id, text, headline, source, position, collection, "
+            "venue, year, paper, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rec,
+        ),
+        ("INSERT OR IGNORE INTO tags(id, tag, created) VALUES (?, 'a', ?)", marks),
+        ("INSERT OR IGNORE INTO tags(id, tag, created) VALUES (?, 'b', ?)", marks),
+        ("INSERT OR IGNORE INTO reads(id, read_at) VALUES (?, ?)", marks),
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        conn = sqlite3.connect(Path(tmp) / "reference.db", isolation_level=None)
+        for pragma in ("journal_mode = WAL", "synchronous = FULL", "cache_size = -32768"):
+            conn.execute(f"PRAGMA {pragma}")
+        MIGRATIONS[0][1](conn)  # the tables of a new store
+        took = []
+        for group in ((0, 1), (2,), (3,)):
+            t0 = time.perf_counter()
+            conn.execute("BEGIN IMMEDIATE")
+            for k in group:
+                conn.executemany(*statements[k])
+            conn.execute("COMMIT")
+            took.append(time.perf_counter() - t0)
+        conn.close()
+    return took[0], took[1], took[2]
+
+
+def _bench_bulk_turns(corpus: Path, runs: int, before: str | None) -> dict[str, Bulk]:
+    """This code's bulk steps, and with `before` those of REV in a child process, in turns."""
+    if before is None:
+        return {"now": _bench_bulk(corpus, runs)}
+    import subprocess
+
+    results: dict[str, Bulk] = {"now": {}, before: {}}
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(
+            ["git", "archive", before, "tui"], cwd=REPO, capture_output=True, check=True
+        )
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+        child = [sys.executable, __file__, "--bulk-json", "--corpus", str(corpus)]
+        for _ in range(runs):
+            for name, path in (("now", str(REPO)), (before, tmp)):
+                env = {**os.environ, "PYTHONPATH": path}
+                done = subprocess.run(child, env=env, capture_output=True, text=True, check=True)
+                for label, samples in json.loads(done.stdout).items():
+                    kept = results[name].setdefault(label, ([], [], []))
+                    for column, more in zip(kept, samples, strict=True):
+                        column.extend(more)
+    return results
+
+
+def _print_bulk(results: dict[str, Bulk], before: str | None) -> None:
+    med = statistics.median
+    print(
+        "\nbulk steps (medians): call returns | committed after the call | "
+        "SQLite alone, same rows | committed / SQLite"
+    )
+    for name, bulk in results.items():
+        for label, (calls, afters, refs) in bulk.items():
+            print(
+                f"{name:>8} {label:32} {med(calls):6.3f} s | {med(afters):6.3f} s | "
+                f"{med(refs):6.3f} s | {med(afters) / med(refs):5.2f}x   ({len(calls)} runs)"
+            )
+    if before is not None:
+        for label, (_, afters, _) in results["now"].items():
+            old = results[before][label][1]
+            print(
+                f"{label:32} committed after the call: {before} / now {med(old) / med(afters):.1f}x"
+            )
 
 
 def _bench_attach(corpus: Path) -> str:

@@ -12,7 +12,7 @@ import pytest
 from tests.store.helpers import sqlite_file
 from tui.store import schema
 from tui.store.db import Store, StoreUnavailable
-from tui.store.operations import DeleteNote, Reattach, SaveNote, SetBookmark, SetRead, SetState
+from tui.store.operations import DeleteNote, Reattach, SaveNote, SetBookmark, SetReads, SetState
 from tui.store.records import Snapshot
 
 SNAP = Snapshot("Some text. More.", "Some text.", "/c/f.txt", 3, "ICLR 2023 Papers", "ICLR", 2023)
@@ -33,8 +33,8 @@ def test_round_trip_every_record_kind(tmp_path: Path) -> None:
     store.apply(
         [
             SetBookmark("a", True, SNAP, 1.0),
-            SetRead("a", True, 2.0),
-            SetRead("b", True, 3.0),
+            SetReads(("a",), True, 2.0),
+            SetReads(("b",), True, 3.0),
             SaveNote("a", "my *note*\n", SNAP, 0, 4.0),
             SetState("resume:xyz", '{"selected": "a"}', 5.0),
         ]
@@ -52,7 +52,9 @@ def test_unbookmark_unread_delete(tmp_path: Path) -> None:
     store = Store.open(tmp_path)
     ops = [SetBookmark("a", True, SNAP, 1.0), SaveNote("a", "x", SNAP, 0, 1.0)]
     v = store.apply(ops)[1].version
-    store.apply([SetBookmark("a", False, None, 2.0), SetRead("a", False, 2.0), DeleteNote("a", v)])
+    store.apply(
+        [SetBookmark("a", False, None, 2.0), SetReads(("a",), False, 2.0), DeleteNote("a", v)]
+    )
     data = store.load()
     assert data.bookmarks == {} and data.notes == {} and data.conflicts == []
     assert data.records["a"] == SNAP  # the snapshot stays
@@ -108,7 +110,7 @@ def test_migration_from_v1(tmp_path: Path) -> None:
     assert {i: n.text for i, n in data.notes.items()} == {"n1": "note one", "b1": "note on b1"}
     assert data.records["n1"].headline == "Head N1" and data.records["b1"].text == "Text B1."
     # The migrated store takes new kinds of records.
-    store.apply([SetRead("n1", True, 1.0)])
+    store.apply([SetReads(("n1",), True, 1.0)])
     assert store.load().reads == {"n1": 1.0}
     assert store.integrity_check() == "ok"
 

@@ -91,13 +91,16 @@ def test_imported_tag_names_are_normalised_and_bad_ones_named(
 
 
 def test_a_rescue_file_keeps_unsaved_tags(tmp_path: Path) -> None:
-    from tui.store.operations import SetTag
+    from tui.store.operations import SetTags
     from tui.store.records import Snapshot
     from tui.store.rescue import rescue_document
 
     snap = Snapshot.of(A)
     doc = rescue_document(
-        [SetTag(A.id, "kept", True, snap, 5.0), SetTag(B.id, "gone", False, None, 5.0)],
+        [
+            SetTags("kept", (A.id,), True, 5.0, ((A.id, snap),)),
+            SetTags("gone", (B.id,), False, 5.0),
+        ],
         {},
         lambda _: 0,
         "test",

@@ -384,7 +384,7 @@ def test_a_missing_home_directory_leaves_the_other_places(
 
 
 def test_a_rescue_file_holds_every_kind_of_unsaved_change(tmp_path: Path) -> None:
-    from tui.store.operations import DeleteNote, Reattach, SaveNote, SetRead
+    from tui.store.operations import DeleteNote, Reattach, SaveNote, SetReads
     from tui.store.rescue import rescue_document
 
     def snap(text: str) -> Snapshot:
@@ -392,7 +392,7 @@ def test_a_rescue_file_holds_every_kind_of_unsaved_change(tmp_path: Path) -> Non
 
     ops = [
         SetBookmark("a", True, None, 1.0),  # its snapshot comes from what the app knows
-        SetRead("b", False, 2.0),
+        SetReads(("b",), False, 2.0),
         SaveNote("c", "unsaved note", snap("Abstract c."), 4, 3.0),
         DeleteNote("d", 1),
         Reattach("old", "e", snap("Abstract e."), 5.0),

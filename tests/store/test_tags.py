@@ -87,6 +87,17 @@ def test_pairs_already_as_asked_queue_nothing(data_dir: Path) -> None:
     ud.close()
 
 
+def test_a_pair_named_twice_in_one_change_changes_once(data_dir: Path) -> None:
+    ud = _open(data_dir)
+    ud.set_tags(on=[(A.id, "x"), (A.id, "x"), (B.id, "x")])
+    assert ud.tags_of(A.id) == {"x"} and ud.tag_counts() == {"x": 2}
+    ud.set_tags(off=[(A.id, "x"), (A.id, "x")])
+    assert ud.tags_of(A.id) == frozenset() and ud.tag_index() == {"x": {B.id}}
+    assert ud.flush()
+    ud.close()
+    assert Store.open(data_dir).load().tags.keys() == {B.id}
+
+
 def test_two_instances_keep_both_tags_and_refresh_sees_the_other(data_dir: Path) -> None:
     one, two = _open(data_dir), _open(data_dir)
     one.set_tags(on=[(A.id, "mine")])

@@ -32,6 +32,9 @@ if TYPE_CHECKING:
     from tui.store.operations import OpResult
 
 
+_NO_TAGS: frozenset[str] = frozenset()
+
+
 class Memory:
     """Bookmarks, reads, notes, tags, snapshots and state held in memory, guarded by one lock.
 
@@ -188,28 +191,29 @@ class Memory:
         return on, off
 
     def _change_tags(self, on: Iterable[tuple[str, str]], off: Iterable[tuple[str, str]]) -> None:
-        # One frozenset per tag for the abstracts it is the only tag of: tagging 100,000
-        # untagged abstracts makes one set, not 100,000.
-        alone: dict[str, frozenset[str]] = {}
         tags = self._tags
         for pairs, adding in ((off, False), (on, True)):
+            by_tag: dict[str, list[str]] = {}
             for i, tag in pairs:
-                have = tags.get(i)
-                if adding:
-                    if have:
-                        tags[i] = have | {tag}
-                    else:
-                        tags[i] = alone.get(tag) or alone.setdefault(tag, frozenset((tag,)))
-                    self._tag_sets.setdefault(tag, set()).add(i)
-                else:
-                    have = (have or frozenset()) - {tag}
-                    if have:
-                        tags[i] = have
+                by_tag.setdefault(tag, []).append(i)
+            for tag, ids in by_tag.items():
+                # One set made per set of tags the abstracts had: tagging 100,000 abstracts
+                # tagged alike makes one set, not 100,000 (it took a third of a second).
+                made: dict[frozenset[str], frozenset[str]] = {}
+                for i in ids:
+                    have = tags.get(i, _NO_TAGS)
+                    now = made.get(have)
+                    if now is None:
+                        now = made[have] = have | {tag} if adding else have - {tag}
+                    if now:
+                        tags[i] = now
                     else:
                         tags.pop(i, None)
-                    ids = self._tag_sets.setdefault(tag, set())
-                    ids.discard(i)
-                    if not ids:
+                if adding:
+                    self._tag_sets.setdefault(tag, set()).update(ids)
+                elif (tagged := self._tag_sets.get(tag)) is not None:
+                    tagged.difference_update(ids)
+                    if not tagged:
                         del self._tag_sets[tag]
                 self._tag_dirty.add(tag)
 

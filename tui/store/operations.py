@@ -1,17 +1,18 @@
 """The write operations, each knowing every step of its own way to the disk.
 
-`UserData` changes memory at once and queues an operation under its `queue_key` (a
+`UserData` changes memory at once and queues an operation under its `queue_keys` (a
 later change of the same thing replaces it). The writer thread fills in what was left
 to it (`based`: the note version a text is based on; `completed`: a tagged abstract's
-record), `Store.apply` writes a batch in one transaction (`write`; consecutive tags or
-read marks as one `write_run`), memory takes what the database decided (`settle`),
-and what could not be saved goes to a rescue file (`rescue`). What differs between
-kinds of change is written here, once per kind, and nowhere else (the saved searches'
-in `searchops.py`).
+record), `Store.apply` writes a batch in one transaction (`write`; a step tagging or
+marking many abstracts with one statement per table), memory takes what the database
+decided (`settle`), and what could not be saved goes to a rescue file (`rescue`). What
+differs between kinds of change is written here, once per kind, and nowhere else (the
+saved searches' in `searchops.py`).
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -45,19 +46,15 @@ class Operation:
         """A later operation with the same key replaces this one while it is queued."""
         raise NotImplementedError
 
-    def held(self) -> Iterable[Key]:
-        """The keys memory is ahead of the disk for while this is queued (`Memory.merge`
-        keeps memory's view of them on a reload)."""
+    def queue_keys(self) -> Sequence[Key]:
+        """Every key this is queued under: one, or one per thing a step changes (a later
+        change of one of them replaces it for that one alone)."""
         return (self.queue_key,)
 
-    def run_kind(self) -> tuple[type, bool] | None:
-        """Operations of one kind in a row are written by one `write_run` (None: alone)."""
-        return None
-
-    @classmethod
-    def write_run(cls, conn: sqlite3.Connection, run: Sequence[Operation]) -> None:
-        """Write consecutive operations of one `run_kind`, as if one by one."""
-        raise NotImplementedError
+    def held(self) -> Iterable[Key]:
+        """Keys besides its own queue keys that memory is ahead of the disk for while this
+        is queued (`Memory.merge` keeps memory's view of them on a reload)."""
+        return ()
 
     def based(self, memory: Memory) -> Operation:
         """This operation with what memory knows when it is written (callers hold the lock)."""
@@ -68,8 +65,7 @@ class Operation:
         return self
 
     def write(self, conn: sqlite3.Connection) -> OpResult:
-        """Write this operation inside the open transaction on `conn` (one with a
-        `run_kind` is written by `write_run`, alone or not)."""
+        """Write this operation inside the open transaction on `conn`."""
         raise NotImplementedError
 
     def settle(self, result: OpResult, memory: Memory, writer: Writer) -> list[StoreEvent]:
@@ -145,88 +141,100 @@ class SetDismissed(_Mark):
     REMOVAL: ClassVar[str] = "dismissal"
 
 
-@dataclass(frozen=True, slots=True)
-class SetTag(Operation):
-    """Put `tag` on an abstract (`on`) or take it off. One (abstract, tag) pair per
-    operation: two instances changing different pairs never undo each other's."""
+# A step (tagging or marking read a whole list) is one operation however many abstracts
+# it changes, queued under one key per abstract so that a later change of one of them
+# replaces it for that one alone, and two instances changing different abstracts never
+# undo each other's. Compared by identity (eq=False): one step sits under 100,000 keys,
+# and the queue tells steps apart without hashing their ids.
 
-    abstract_id: str
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SetTags(Operation):
+    """Put `tag` on each abstract of `ids` (`on`) or take it off.
+
+    A tagged abstract keeps a record, as a bookmarked one does: `records` are those the
+    writer makes for abstracts without one (see `completed`), written with the tags."""
+
     tag: str
+    ids: tuple[str, ...]
     on: bool
-    snapshot: Snapshot | None
     at: float
+    records: tuple[tuple[str, Snapshot], ...] = ()
 
-    @property
-    def queue_key(self) -> Key:
+    def queue_keys(self) -> Sequence[Key]:
         # A tag holds no control character, so a tab cannot be part of either half.
-        return ("tag", f"{self.abstract_id}\t{self.tag}")
-
-    def run_kind(self) -> tuple[type, bool] | None:
-        return (SetTag, self.on)
-
-    @classmethod
-    def write_run(cls, conn: sqlite3.Connection, run: Sequence[Operation]) -> None:
-        tags = [op for op in run if isinstance(op, SetTag)]  # all of them: one run_kind
-        # Records first (in order, so the last snapshot of an id wins), then the tags.
-        sql.put_records(
-            conn, [(op.abstract_id, op.snapshot, op.at) for op in tags if op.on and op.snapshot]
-        )
-        sql.set_tags(conn, [(op.abstract_id, op.tag, op.at) for op in tags], tags[0].on)
+        tag = self.tag
+        return [("tag", f"{i}\t{tag}") for i in self.ids]
 
     def completed(self, memory: Memory) -> Operation:
-        # A tagged abstract keeps a record, as a bookmarked one does. One kept already
-        # still describes it (its id is the hash of its text); an id not loaded (an
-        # orphan's tag being renamed) keeps the one it has. Made without a headline:
-        # a bulk step makes 100,000 of them, and nobody reads them now.
-        if not self.on or self.abstract_id in memory.records or memory.corpus is None:
+        # One kept already still describes its abstract (its id is the hash of its text);
+        # an id not loaded (an orphan's tag being renamed) keeps the one it has. Made
+        # without a headline: a bulk step makes 100,000 of them, and nobody reads them
+        # now. Memory takes them once committed (`settle`), so a failed write makes them
+        # again when it is retried.
+        corpus = memory.corpus
+        if not self.on or corpus is None:
             return self
-        abstract = memory.corpus.by_id.get(self.abstract_id)
-        if abstract is None:
+        have, by_id, cwd = memory.records, corpus.by_id, os.getcwd()
+        # In the step's order (the list's, mostly the files'): in id order, snapshotting
+        # jumped about memory and took four times as long, and sorting the records for
+        # the writing cost more than it saved.
+        made = {
+            i: Snapshot.of(a, headline=False, cwd=cwd)
+            for i in self.ids
+            if i not in have and (a := by_id.get(i)) is not None
+        }
+        if not made:
             return self
-        snap = Snapshot.of(abstract, headline=False)
-        memory.records[self.abstract_id] = snap
-        # Not `replace`, which took a second for 100,000 (it inspects the fields each time).
-        return SetTag(self.abstract_id, self.tag, True, snap, self.at)
+        # Not `replace`, which inspects the fields each time.
+        return SetTags(self.tag, self.ids, True, self.at, tuple(made.items()))
+
+    def write(self, conn: sqlite3.Connection) -> OpResult:
+        if self.on:  # taking a tag off keeps no record
+            sql.put_records(conn, self.records, self.at)
+        sql.set_tags(conn, self.tag, self.ids, self.on, self.at)
+        return OpResult(self)
 
     def settle(self, result: OpResult, memory: Memory, writer: Writer) -> list[StoreEvent]:
-        return []  # nothing else changes once saved: a bulk step's 100,000 cost no more
+        written = result.op
+        if isinstance(written, SetTags):
+            memory.records.update(written.records)
+        return []
 
     def rescue(self, doc: RescueDoc) -> None:
-        if self.on:
-            doc.keep(self.abstract_id, self.snapshot)
-            doc.add("tags", {"id": self.abstract_id, "tag": self.tag, "created": self.at})
-        else:
-            doc.removal({"kind": "tag", "id": self.abstract_id, "tag": self.tag})
+        made = dict(self.records)
+        for i in self.ids:
+            if self.on:
+                doc.keep(i, made.get(i))
+                doc.add("tags", {"id": i, "tag": self.tag, "created": self.at})
+            else:
+                doc.removal({"kind": "tag", "id": i, "tag": self.tag})
 
 
-@dataclass(frozen=True, slots=True)
-class SetRead(Operation):
-    """Mark an abstract read (its first time is kept) or unread."""
+@dataclass(frozen=True, slots=True, eq=False)
+class SetReads(Operation):
+    """Mark each abstract of `ids` read (its first time is kept) or unread."""
 
-    abstract_id: str
+    ids: tuple[str, ...]
     on: bool
     at: float
 
-    @property
-    def queue_key(self) -> Key:
-        return ("read", self.abstract_id)
+    def queue_keys(self) -> Sequence[Key]:
+        return [("read", i) for i in self.ids]
 
-    def run_kind(self) -> tuple[type, bool] | None:
-        return (SetRead, self.on)
-
-    @classmethod
-    def write_run(cls, conn: sqlite3.Connection, run: Sequence[Operation]) -> None:
-        reads = [op for op in run if isinstance(op, SetRead)]  # all of them: one run_kind
-        sql.set_reads(conn, [(op.abstract_id, op.at) for op in reads], reads[0].on)
+    def write(self, conn: sqlite3.Connection) -> OpResult:
+        sql.set_reads(conn, self.ids, self.on, self.at)
+        return OpResult(self)
 
     def settle(self, result: OpResult, memory: Memory, writer: Writer) -> list[StoreEvent]:
         return []
 
     def rescue(self, doc: RescueDoc) -> None:
-        if self.on:
-            doc.add("reads", {"id": self.abstract_id, "read_at": self.at})
-        else:
-            doc.removal({"kind": "read", "id": self.abstract_id})
+        for i in self.ids:
+            if self.on:
+                doc.add("reads", {"id": i, "read_at": self.at})
+            else:
+                doc.removal({"kind": "read", "id": i})
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,7 +347,7 @@ class Reattach(Operation):
         # the disk for both until the move is saved.
         moved = (self.old_id, self.new_id)
         kinds = ("bookmark", "dismiss", "read", "note", "tags")
-        return [self.queue_key, *((k, i) for i in moved for k in kinds)]
+        return [(k, i) for i in moved for k in kinds]
 
     def write(self, conn: sqlite3.Connection) -> OpResult:
         if self.snapshot is not None:

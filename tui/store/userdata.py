@@ -37,9 +37,9 @@ from tui.store.operations import (
     SaveNote,
     SetBookmark,
     SetDismissed,
-    SetRead,
+    SetReads,
     SetState,
-    SetTag,
+    SetTags,
 )
 from tui.store.records import (
     ConflictDetected,
@@ -213,7 +213,8 @@ class UserData:
         with self.memory.lock:
             ids = [a.id for a in abstracts]
             self.memory.set_read(ids, on, now)
-            self.writer.queue_many([SetRead(i, on, now) for i in ids])
+            if ids:
+                self.writer.queue(SetReads(tuple(ids), on, now))
 
     def set_tags(
         self, on: Iterable[tuple[str, str]] = (), off: Iterable[tuple[str, str]] = ()
@@ -223,14 +224,18 @@ class UserData:
         Pairs already as asked are skipped.
 
         The record of a newly tagged abstract is made on the writer's thread (see
-        `SetTag.completed`): making 100,000 of them took seconds, tagging a list must not.
+        `SetTags.completed`): making 100,000 of them took seconds, tagging a list must not.
         """
         now = time.time()
         with self.memory.lock:
             added, removed = self.memory.set_tags(on, off)
+            # One operation per tag and direction, removals first, as memory applied them.
+            steps: dict[tuple[str, bool], list[str]] = {}
+            for pairs, adding in ((removed, False), (added, True)):
+                for i, tag in pairs:
+                    steps.setdefault((tag, adding), []).append(i)
             self.writer.queue_many(
-                [SetTag(i, t, False, None, now) for i, t in removed]
-                + [SetTag(i, t, True, None, now) for i, t in added]
+                SetTags(tag, tuple(ids), adding, now) for (tag, adding), ids in steps.items()
             )
 
     def save_note(self, abstract: Abstract, text: str) -> None:

@@ -11,9 +11,10 @@ with backoff, and is never discarded.
 from __future__ import annotations
 
 import contextlib
+import gc
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from tui.store.db import Store
@@ -32,6 +33,22 @@ Listener = Callable[[StoreEvent], None]
 #: A step changing at least this many things at once is a bulk step: the UI says
 #: "saving…" until it is committed, and is told when it is.
 BULK_STEP = 100
+
+
+@contextlib.contextmanager
+def _collection_paused(pause: bool) -> Iterator[None]:
+    """Cyclic garbage collection held off (when `pause`) while a bulk step's batch is made
+    and written: it allocates hundreds of thousands of objects, none of them garbage, and
+    the collections they set off walk every object the app holds (a fifth of the writer's
+    time for 100,000 records). Left alone when something else turned it off."""
+    if not (pause and gc.isenabled()):
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 class _Refresh:
@@ -127,17 +144,17 @@ class Writer:
         self.queue_many(ops)
 
     def queue_many(self, ops: Iterable[Operation]) -> None:
-        """Queue `ops`, each replacing one queued under its key (callers hold the lock)."""
+        """Queue `ops`, each replacing what is queued under its keys (callers hold the lock)."""
         # Newest wins and moves to the end: the queue holds what is still to be saved.
         # One wake-up for the whole batch (marking 100,000 abstracts read woke the
         # writer 100,000 times and took over half a second).
         pending = self._pending
         count = 0
         for op in ops:
-            key = op.queue_key
-            pending.pop(key, None)
-            pending[key] = op
-            count += 1
+            for key in op.queue_keys():
+                pending.pop(key, None)
+                pending[key] = op
+                count += 1
         self._queued_seq += 1
         if count >= BULK_STEP:
             self._bulk_seq = self._queued_seq
@@ -158,8 +175,9 @@ class Writer:
         self._pending[op.queue_key] = op
 
     def pending_ops(self) -> list[Operation]:
-        """What is queued, oldest first (callers hold the lock)."""
-        return list(self._pending.values())
+        """What is queued, oldest first, each operation once (a step is queued under many
+        keys; callers hold the lock)."""
+        return list({id(op): op for op in self._pending.values()}.values())
 
     def wait_flushed(self, timeout: float | None) -> bool:
         """Wait until the queue is empty; False when it was not within `timeout`."""
@@ -241,11 +259,14 @@ class Writer:
         try:
             store = self._ensure_store(events)
             with self._lock:
-                batch = list(self._pending.items())
-                ops = [op.based(memory) for _, op in batch]
+                sent = self.pending_ops()
+                ops = [op.based(memory) for op in sent]
                 taken_seq = self._queued_seq
-            ops = [op.completed(memory) for op in ops]  # outside the lock: may take a while
-            results = store.apply(ops)
+                bulk = len(self._pending) >= BULK_STEP
+            with _collection_paused(bulk):
+                ops = [op.completed(memory) for op in ops]  # outside the lock: may take a while
+                with store.checkpoints_deferred(bulk):
+                    results = store.apply(ops)
         except Exception as e:  # sqlite3.Error, OSError, StoreError: all kept and retried
             with self._cond:
                 self._failures += 1
@@ -259,10 +280,16 @@ class Writer:
             return
         with self._cond:
             pending = self._pending
-            for (key, sent), result in zip(batch, results, strict=True):
-                if pending.get(key) is sent:
-                    del pending[key]
-                events += sent.settle(result, memory, self)
+            if taken_seq == self._queued_seq:
+                pending.clear()  # nothing was queued meanwhile: the batch was the whole queue
+            else:
+                for op in sent:
+                    # What was changed again meanwhile stays queued under its key.
+                    for key in op.queue_keys():
+                        if pending.get(key) is op:
+                            del pending[key]
+            for op, result in zip(sent, results, strict=True):
+                events += op.settle(result, memory, self)
             recovered = not self._saving
             self._saving, self._failures, self._last_error = True, 0, ""
             bulk_saved = self._saved_seq < self._bulk_seq <= taken_seq
@@ -276,6 +303,8 @@ class Writer:
         if bulk_saved:
             events.append(BulkSaved(f"Saved: {changes:,} changes.", changes))
         self.emit(events)
+        if bulk:
+            store.checkpoint()  # after the commit is told: nobody waits for this
 
     def _ensure_store(self, events: list[StoreEvent]) -> Store:
         if self._store is not None and (change := self._store.file_change()) is not None:
@@ -347,7 +376,7 @@ class Writer:
     def held_keys(self) -> frozenset[Key]:
         """The keys memory is ahead of the disk for (see `Operation.held`)."""
         keys = set(self._pending)
-        for op in self._pending.values():
+        for op in self.pending_ops():
             keys.update(op.held())
         return frozenset(keys)
 
