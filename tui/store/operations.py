@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol
 
 from tui.store import sql
 from tui.store.records import (
@@ -28,9 +28,7 @@ from tui.store.records import (
 )
 
 if TYPE_CHECKING:
-    from tui.store.memory import Memory
-    from tui.store.rescue import RescueDoc
-    from tui.store.writer import Writer
+    from tui.corpus.model import Corpus
 
 #: What an operation is queued under: (kind, what it changes).
 Key = tuple[str, str]
@@ -56,11 +54,11 @@ class Operation:
         is queued (`Memory.merge` keeps memory's view of them on a reload)."""
         return ()
 
-    def based(self, memory: Memory) -> Operation:
+    def based(self, memory: MemoryPort) -> Operation:
         """This operation with what memory knows when it is written (callers hold the lock)."""
         return self
 
-    def completed(self, memory: Memory) -> Operation:
+    def completed(self, memory: MemoryPort) -> Operation:
         """This operation with what was left to the writer's thread (outside the lock)."""
         return self
 
@@ -68,11 +66,11 @@ class Operation:
         """Write this operation inside the open transaction on `conn`."""
         raise NotImplementedError
 
-    def settle(self, result: OpResult, memory: Memory, writer: Writer) -> list[StoreEvent]:
+    def settle(self, result: OpResult, memory: MemoryPort, writer: WriterPort) -> list[StoreEvent]:
         """Bring memory in line with what was committed (the lock is held); the events."""
         return memory.settled(result)
 
-    def rescue(self, doc: RescueDoc) -> None:
+    def rescue(self, doc: RescuePort) -> None:
         """Put this unsaved operation into a rescue document."""
         raise NotImplementedError
 
@@ -89,6 +87,51 @@ class OpResult(NamedTuple):
     #: (None: nothing), for memory to mirror; and a message when it differs from the request.
     searches: tuple[tuple[str, SavedSearch | None], ...] = ()
     message: str = ""
+
+
+# What an operation uses of the store's other parts (memory, the writer, a rescue
+# document), as protocols: `Memory`, `Writer` and `RescueDoc` provide them, and import
+# this module; this module imports none of them.
+
+
+class MemoryPort(Protocol):
+    """The store's memory, as an operation settles into it (the lock is held)."""
+
+    records: dict[str, Snapshot]
+    corpus: Corpus | None
+
+    def settled(self, result: OpResult) -> list[StoreEvent]: ...
+
+    def base_version(self, abstract_id: str) -> int: ...
+
+    def note_saved(self, abstract_id: str, version: int | None) -> None: ...
+
+    def moved_saved(self, old_id: str, new_id: str, version: int) -> None: ...
+
+    def mirror_searches(self, result: OpResult, pending: frozenset[str]) -> list[StoreEvent]: ...
+
+
+class WriterPort(Protocol):
+    """The writer's queue, as a saved-search operation reads and refills it."""
+
+    def queued(self, key: Key) -> Operation | None: ...
+
+    def requeue(self, op: Operation) -> None: ...
+
+    def search_keys_pending(self) -> frozenset[str]: ...
+
+
+class RescuePort(Protocol):
+    """A rescue document being filled with what could not be saved."""
+
+    base_version: Callable[[str], int]
+    state: dict[str, str]
+
+    def keep(self, abstract_id: str, snap: Snapshot | None) -> None: ...
+
+    def add(self, section: str, entry: dict[str, Any]) -> None: ...
+
+    def removal(self, entry: dict[str, Any]) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +157,7 @@ class _Mark(Operation):
         sql.set_mark(conn, self.TABLE, self.abstract_id, self.on, self.at)
         return OpResult(self)
 
-    def rescue(self, doc: RescueDoc) -> None:
+    def rescue(self, doc: RescuePort) -> None:
         if self.on:
             doc.keep(self.abstract_id, self.snapshot)
             doc.add(self.TABLE, {"id": self.abstract_id, "created": self.at})
@@ -166,7 +209,7 @@ class SetTags(Operation):
         tag = self.tag
         return [("tag", f"{i}\t{tag}") for i in self.ids]
 
-    def completed(self, memory: Memory) -> Operation:
+    def completed(self, memory: MemoryPort) -> Operation:
         # One kept already still describes its abstract (its id is the hash of its text);
         # an id not loaded (an orphan's tag being renamed) keeps the one it has. Made
         # without a headline: a bulk step makes 100,000 of them, and nobody reads them
@@ -195,13 +238,13 @@ class SetTags(Operation):
         sql.set_tags(conn, self.tag, self.ids, self.on, self.at)
         return OpResult(self)
 
-    def settle(self, result: OpResult, memory: Memory, writer: Writer) -> list[StoreEvent]:
+    def settle(self, result: OpResult, memory: MemoryPort, writer: WriterPort) -> list[StoreEvent]:
         written = result.op
         if isinstance(written, SetTags):
             memory.records.update(written.records)
         return []
 
-    def rescue(self, doc: RescueDoc) -> None:
+    def rescue(self, doc: RescuePort) -> None:
         made = dict(self.records)
         for i in self.ids:
             if self.on:
@@ -226,10 +269,10 @@ class SetReads(Operation):
         sql.set_reads(conn, self.ids, self.on, self.at)
         return OpResult(self)
 
-    def settle(self, result: OpResult, memory: Memory, writer: Writer) -> list[StoreEvent]:
+    def settle(self, result: OpResult, memory: MemoryPort, writer: WriterPort) -> list[StoreEvent]:
         return []
 
-    def rescue(self, doc: RescueDoc) -> None:
+    def rescue(self, doc: RescuePort) -> None:
         for i in self.ids:
             if self.on:
                 doc.add("reads", {"id": i, "read_at": self.at})
@@ -252,7 +295,7 @@ class SaveNote(Operation):
     def queue_key(self) -> Key:
         return ("note", self.abstract_id)
 
-    def based(self, memory: Memory) -> Operation:
+    def based(self, memory: MemoryPort) -> Operation:
         # The version last seen in the database, looked up when the write happens:
         # queued edits replace each other.
         return replace(self, base_version=memory.base_version(self.abstract_id))
@@ -265,11 +308,11 @@ class SaveNote(Operation):
         )
         return OpResult(self, version, conflict)
 
-    def settle(self, result: OpResult, memory: Memory, writer: Writer) -> list[StoreEvent]:
+    def settle(self, result: OpResult, memory: MemoryPort, writer: WriterPort) -> list[StoreEvent]:
         memory.note_saved(self.abstract_id, result.version)
         return memory.settled(result)
 
-    def rescue(self, doc: RescueDoc) -> None:
+    def rescue(self, doc: RescuePort) -> None:
         doc.keep(self.abstract_id, self.snapshot)
         base = doc.base_version(self.abstract_id)
         doc.add(
@@ -295,17 +338,17 @@ class DeleteNote(Operation):
     def queue_key(self) -> Key:
         return ("note", self.abstract_id)
 
-    def based(self, memory: Memory) -> Operation:
+    def based(self, memory: MemoryPort) -> Operation:
         return replace(self, base_version=memory.base_version(self.abstract_id))
 
     def write(self, conn: sqlite3.Connection) -> OpResult:
         return OpResult(self, 0, sql.delete_note(conn, self.abstract_id, self.base_version))
 
-    def settle(self, result: OpResult, memory: Memory, writer: Writer) -> list[StoreEvent]:
+    def settle(self, result: OpResult, memory: MemoryPort, writer: WriterPort) -> list[StoreEvent]:
         memory.note_saved(self.abstract_id, None)
         return memory.settled(result)
 
-    def rescue(self, doc: RescueDoc) -> None:
+    def rescue(self, doc: RescuePort) -> None:
         doc.removal({"kind": "note", "id": self.abstract_id})
 
 
@@ -325,7 +368,7 @@ class SetState(Operation):
         sql.set_state(conn, self.key, self.value, self.at)
         return OpResult(self)
 
-    def rescue(self, doc: RescueDoc) -> None:
+    def rescue(self, doc: RescuePort) -> None:
         doc.state[self.key] = self.value
 
 
@@ -355,7 +398,7 @@ class Reattach(Operation):
         version, conflict = sql.reattach(conn, self.old_id, self.new_id, self.at)
         return OpResult(self, version, conflict)
 
-    def settle(self, result: OpResult, memory: Memory, writer: Writer) -> list[StoreEvent]:
+    def settle(self, result: OpResult, memory: MemoryPort, writer: WriterPort) -> list[StoreEvent]:
         memory.moved_saved(self.old_id, self.new_id, result.version)
         moved = OrphanReattached(
             f"A note or bookmark was moved to an edited version of its abstract "
@@ -365,7 +408,7 @@ class Reattach(Operation):
         )
         return [moved, *memory.settled(result)]
 
-    def rescue(self, doc: RescueDoc) -> None:
+    def rescue(self, doc: RescuePort) -> None:
         doc.keep(self.new_id, self.snapshot)
         doc.add("aliases", {"old_id": self.old_id, "new_id": self.new_id})
 
@@ -384,5 +427,5 @@ class DismissConflict(Operation):
         sql.dismiss_conflict(conn, self.copy_id)
         return OpResult(self)
 
-    def rescue(self, doc: RescueDoc) -> None:
+    def rescue(self, doc: RescuePort) -> None:
         doc.removal({"kind": "conflict_copy", "copy_id": self.copy_id})

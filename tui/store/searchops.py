@@ -7,17 +7,11 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from tui.store import searches
 from tui.store.names import name_key
-from tui.store.operations import Key, Operation, OpResult
+from tui.store.operations import Key, MemoryPort, Operation, OpResult, RescuePort, WriterPort
 from tui.store.records import StoreEvent
-
-if TYPE_CHECKING:
-    from tui.store.memory import Memory
-    from tui.store.rescue import RescueDoc
-    from tui.store.writer import Writer
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +35,7 @@ class SaveSearch(Operation):
         )
         return OpResult(self, searches=touched, message=message)
 
-    def settle(self, result: OpResult, memory: Memory, writer: Writer) -> list[StoreEvent]:
+    def settle(self, result: OpResult, memory: MemoryPort, writer: WriterPort) -> list[StoreEvent]:
         events = memory.mirror_searches(result, writer.search_keys_pending())
         # A save or delete of the same name queued while this one was being written was
         # based on what this one was based on: once this has landed as asked, it is
@@ -59,7 +53,7 @@ class SaveSearch(Operation):
             writer.requeue(replace(queued, expected=(row.query, row.sort)))
         return events
 
-    def rescue(self, doc: RescueDoc) -> None:
+    def rescue(self, doc: RescuePort) -> None:
         search = {"name": self.name, "query": self.query, "sort": self.sort, "updated": self.at}
         doc.add("saved_searches", search)
 
@@ -91,10 +85,10 @@ class RenameSearch(Operation):
         )
         return OpResult(self, searches=touched, message=message)
 
-    def settle(self, result: OpResult, memory: Memory, writer: Writer) -> list[StoreEvent]:
+    def settle(self, result: OpResult, memory: MemoryPort, writer: WriterPort) -> list[StoreEvent]:
         return memory.mirror_searches(result, writer.search_keys_pending())
 
-    def rescue(self, doc: RescueDoc) -> None:
+    def rescue(self, doc: RescuePort) -> None:
         search = {"name": self.new, "query": self.query, "sort": self.sort, "updated": self.at}
         doc.add("saved_searches", search)
         doc.removal({"kind": "saved_search", "name": self.old})
@@ -115,8 +109,8 @@ class DeleteSearch(Operation):
         touched, message = searches.delete(conn, self.name, self.expected)
         return OpResult(self, searches=touched, message=message)
 
-    def settle(self, result: OpResult, memory: Memory, writer: Writer) -> list[StoreEvent]:
+    def settle(self, result: OpResult, memory: MemoryPort, writer: WriterPort) -> list[StoreEvent]:
         return memory.mirror_searches(result, writer.search_keys_pending())
 
-    def rescue(self, doc: RescueDoc) -> None:
+    def rescue(self, doc: RescuePort) -> None:
         doc.removal({"kind": "saved_search", "name": self.name})
