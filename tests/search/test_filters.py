@@ -98,3 +98,36 @@ def test_a_field_without_a_selector_matches_nothing(monkeypatch: pytest.MonkeyPa
     index = index_of(MIXED)
     assert hits(index, "shelf:x ") == []
     assert hits(index, "-shelf:x ") == [0, 1, 2, 3]
+
+
+def test_a_selector_of_one_value_answers_that_value_alone() -> None:
+    """`has:abstract` (paperfields.py) and `has:note` (filters.py) are selected by different
+    modules through one registry, whichever registered first."""
+    import numpy as np
+
+    from tui.search import context
+    from tui.search.query import FieldClause
+
+    seen: list[object] = []
+
+    def field_selector(clause: FieldClause, ctx: object) -> np.ndarray:
+        seen.append(("field", clause.arg))
+        return np.zeros(1, dtype=np.bool_)
+
+    def value_selector(clause: FieldClause, ctx: object) -> np.ndarray:
+        seen.append(("value", clause.arg))
+        return np.ones(1, dtype=np.bool_)
+
+    saved = dict(context._SELECTORS), dict(context._VALUE_SELECTORS)
+    try:
+        context.register_selector("probe", value_selector, value="one")
+        context.register_selector("probe", field_selector)  # registered after: still second
+        ctx = object()
+        assert context.select(FieldClause("probe", "one", "one"), ctx).all()  # type: ignore[arg-type]
+        assert not context.select(FieldClause("probe", "two", "two"), ctx).any()  # type: ignore[arg-type]
+        assert seen == [("value", "one"), ("field", "two")]
+    finally:
+        context._SELECTORS.clear()
+        context._SELECTORS.update(saved[0])
+        context._VALUE_SELECTORS.clear()
+        context._VALUE_SELECTORS.update(saved[1])
