@@ -13,6 +13,8 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.geometry import Size
+from textual.reactive import Reactive
 from textual.widgets import Static
 
 from tui.corpus.latex import render
@@ -194,8 +196,24 @@ def note_preview(note: str) -> str:
     return f"{shown}\n… {len(note) - len(shown):,} more characters (n opens the whole note)"
 
 
+#: `virtual_size` for the pane and its parts: as Textual's, but a new value asks for no
+#: layout. A layout that changes a part's height sets its virtual size (and the pane's)
+#: and Textual then asks for a second layout of the whole screen, which finds nothing
+#: to move: the parts' sizes come from their text and the pane's width, never from
+#: their virtual size, and the pane's scrollbar is updated in the first layout.
+_VIRTUAL_SIZE: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+
+class _Part(Static):
+    """One block of the pane (paper, meta lines, abstract, note)."""
+
+    virtual_size = _VIRTUAL_SIZE
+
+
 class DetailPane(VerticalScroll, can_focus=True):
     """Scrollable reading view of the selected abstract."""
+
+    virtual_size = _VIRTUAL_SIZE
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"detail-pane--match"}
 
@@ -215,12 +233,12 @@ class DetailPane(VerticalScroll, can_focus=True):
         self._match: Style | None = None
 
     def compose(self) -> ComposeResult:
-        paper = Static(id="detail-paper")
+        paper = _Part(id="detail-paper")
         paper.display = False  # shown for papers only (conference text has no such block)
         yield paper
-        yield Static(id="detail-meta")
-        yield Static(id="detail-body")
-        note = Static(id="detail-note")
+        yield _Part(id="detail-meta")
+        yield _Part(id="detail-body")
+        note = _Part(id="detail-note")
         note.border_title = "✎ Note"
         yield note
 
