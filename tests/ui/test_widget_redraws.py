@@ -104,6 +104,16 @@ async def test_a_bookmark_redraws_only_its_row(corpus: Corpus) -> None:
         listing.set_marks(marks)
         await pilot.pause()
         assert drawn == []
+        # After a change of styles (theme, focus) the rows drawn are forgotten; a mark
+        # set then still reaches the screen.
+        listing.notify_style_update()
+        await pilot.pause()
+        drawn.clear()
+        other = corpus.abstracts[listing.rows[5]]
+        bookmarked.add(other.id)
+        listing.set_marks(marks)
+        await pilot.pause()
+        assert other.id in drawn
 
 
 async def test_new_rows_are_shown_without_a_layout_while_the_scrollbar_stays(

@@ -204,13 +204,15 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
         top = int(self.scroll_y)
         for y in range(self.scrollable_content_region.height):
             row = self._row_at(top + y)
-            if row is None or row not in drawn:
-                continue  # the divider, or a row not drawn since the rows changed
+            if row is None:
+                continue  # the divider
             if row >= len(self._rows):
                 break
+            # A row with no record (the rows or the styles changed since it was drawn)
+            # is drawn again too: its line may still show the old marks.
             abstract_id = self._corpus.abstracts[self._rows[row]].id
-            if drawn[row] != self._mark_key(abstract_id):
-                del drawn[row]
+            if drawn.get(row) != self._mark_key(abstract_id):
+                drawn.pop(row, None)
                 self.refresh_line(top + y)
 
     def set_highlighter(self, spans: Spans | None) -> None:
