@@ -14,6 +14,7 @@ from tui import locations
 from tui.inbox.config import write_follow
 from tui.ui.app import make_app
 from tui.ui.widgets.fetch_panel import FetchPanel
+from tui.ui.widgets.header import AppHeader
 
 
 @pytest.fixture
@@ -76,7 +77,7 @@ async def test_the_app_counts_as_new_what_arrived_since_it_was_last_opened(
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: app.fetching.new_ids() != set())
         assert len(app.fetching.new_ids()) == 40
-        assert "40 new (is:new)" in app.query_one("#header-status").render().plain
+        assert "40 new (is:new)" in app.query_one(AppHeader).status_text.plain
         await pilot.press("slash", *"is:new -paper", "enter")
         await wait_until(pilot, lambda: len(app.abstract_list.rows) == 0)
         await pilot.press("escape", "slash", *"is:new", "enter")

@@ -23,6 +23,7 @@ from textual.geometry import Region
 from tests.ui.helpers import wait_for_userdata
 from tui.triage.marks import RowMarks
 from tui.ui.app import AbstractsApp, make_app
+from tui.ui.widgets.header import AppHeader
 
 AA = 4.5
 MARKS = "★✎•"
@@ -118,7 +119,9 @@ async def theme_ratios(app: AbstractsApp, pilot: object) -> Ratios:
             listing.cursor = cursor
             await pilot.pause()  # type: ignore[attr-defined]
             _list_ratios(app, "cursor" if focused else "cursor (unfocused)", ratios)
-    ratios["header status"] = contrast(app.query_one("#header-status").rich_style)
+    ratios["header status"] = contrast(
+        app.query_one(AppHeader).get_component_rich_style("app-header--status")
+    )
     ratios["detail meta"] = contrast(app.query_one("#detail-meta").rich_style)
     ratios["detail match"] = contrast(app.detail.get_component_rich_style("detail-pane--match"))
     error_line = app.query_error_line

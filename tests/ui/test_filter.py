@@ -6,10 +6,11 @@ from pathlib import Path
 
 from tests.ui.helpers import wait_until
 from tui.ui.app import make_app
+from tui.ui.widgets.header import AppHeader
 
 
 def status(app) -> str:
-    return str(app.query_one("#header-status").render())
+    return app.query_one(AppHeader).status_text.plain
 
 
 async def test_typing_filters_and_shows_the_count(seeds_dir: Path) -> None:

@@ -32,6 +32,7 @@ from tui.ui.screens.load_report import LoadReportScreen
 from tui.ui.screens.notes import NotesScreen
 from tui.ui.screens.saved import SavedSearchesScreen
 from tui.ui.screens.tags import TagsScreen
+from tui.ui.widgets.header import AppHeader
 
 EXAMPLES = int(os.environ.get("ABSTRACTS_FUZZ_EXAMPLES", "8"))
 
@@ -240,7 +241,7 @@ async def test_the_header_shows_collection_names_as_text(tmp_path: Path) -> None
     corpus = load_corpus([folder])
     app = make_app(corpus=corpus)
     async with app.run_test(size=(200, 30)) as pilot:
-        title = plain(app.query_one("#header-title", Static).render())
+        title = app.query_one(AppHeader).render_line(0).text
         shown = sorted({visible_line(info.collection.short) for info in corpus.files})
         assert ", ".join(shown[:3]) in title
         await pilot.pause()

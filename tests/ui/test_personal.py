@@ -7,6 +7,7 @@ from pathlib import Path
 from tests.ui.helpers import wait_for_userdata, wait_until
 from tui.ui.app import make_app
 from tui.ui.screens.note_editor import NoteEditorScreen
+from tui.ui.widgets.header import AppHeader
 
 
 async def test_bookmark_and_note_survive_a_restart(seeds_dir: Path, data_dir: Path) -> None:
@@ -56,7 +57,7 @@ async def test_r_toggles_read_and_the_header_counts_it(seeds_dir: Path, data_dir
         was_read = app.personal.userdata.is_read(target.id)
         await pilot.press("r")
         assert app.personal.userdata.is_read(target.id) is not was_read
-        header = str(app.query_one("#header-status").render())
+        header = app.query_one(AppHeader).status_text.plain
         assert f"{len(app.personal.userdata.read_ids())} / 76 read" in header
 
 
@@ -151,14 +152,14 @@ async def test_when_saving_fails_the_app_keeps_going_and_says_so(
         target = app.abstract_list.current
         await pilot.press("b")
         await wait_until(
-            pilot, lambda: "saving unavailable" in str(app.query_one("#header-status").render())
+            pilot, lambda: "saving unavailable" in app.query_one(AppHeader).status_text.plain
         )
         assert app.personal.userdata.is_bookmarked(target.id)  # kept in memory
         assert app.personal.userdata.pending_count >= 1
         failing.clear()
         await wait_until(pilot, lambda: app.personal.userdata.pending_count == 0, timeout=20)
         await wait_until(
-            pilot, lambda: "saving unavailable" not in str(app.query_one("#header-status").render())
+            pilot, lambda: "saving unavailable" not in app.query_one(AppHeader).status_text.plain
         )
 
     again = make_app([seeds_dir], data_dir=data_dir)

@@ -11,6 +11,7 @@ from tui.corpus.load import load_corpus
 from tui.ui.app import make_app
 from tui.ui.screens.help import HelpScreen
 from tui.ui.screens.load_report import LoadReportScreen
+from tui.ui.widgets.header import AppHeader
 
 
 def body_text(app) -> str:
@@ -22,7 +23,7 @@ async def test_opens_on_the_seeds_with_76_rows(seeds_dir: Path) -> None:
     async with app.run_test(size=(140, 40)) as pilot:
         await pilot.pause()
         assert len(app.abstract_list.rows) == 76
-        header = str(app.query_one("#header-status").render())
+        header = app.query_one(AppHeader).status_text.plain
         assert "76 abstracts · 4 files" in header
         assert app.focused is app.abstract_list
 

@@ -12,10 +12,11 @@ import pytest
 from tests.ui.helpers import wait_for_userdata, wait_until
 from tui.corpus.load import Loading
 from tui.ui.app import AbstractsApp, make_app
+from tui.ui.widgets.header import AppHeader
 
 
 def header_status(app) -> str:
-    return str(app.query_one("#header-status").render())
+    return app.query_one(AppHeader).status_text.plain
 
 
 def calls_of(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[bool]:

@@ -11,10 +11,11 @@ from tui.session.loaders import Loaders
 from tui.similar.topics import Topics
 from tui.ui.app import AbstractsApp, make_app
 from tui.ui.screens.topics import TopicsScreen
+from tui.ui.widgets.header import AppHeader
 
 
 def status(app: AbstractsApp) -> str:
-    return str(app.query_one("#header-status").render())
+    return app.query_one(AppHeader).status_text.plain
 
 
 def members(topics: Topics, number: int) -> list[int]:

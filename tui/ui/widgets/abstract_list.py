@@ -32,6 +32,9 @@ from tui.triage.marks import RowMarks
 from tui.ui.widgets import paper_row
 from tui.ui.widgets.cursor import CURSOR_BINDINGS, CursorMoves
 
+#: What a row shows of its abstract's personal state: judgement cell, noted, read, tags.
+RowMarkKey = tuple[str, bool, bool, frozenset[str] | None]
+
 
 class AbstractList(CursorMoves, ScrollView, can_focus=True):
     """A virtual list of abstracts: headline, marks, venue and year."""
@@ -94,10 +97,16 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
         # matches: a divider line is drawn above the first of them (None: no divider).
         self._divider: int | None = None
         self._styles: dict[str, Style] = {}
-        # Rendered rows: a cursor move or a relayout redraws from here, not from Rich.
-        # `_version` changes whenever what rows show changes (rows, marks, matches, styles).
-        self._strips: LRUCache[tuple[int, int, bool, int, bool, int], Strip] = LRUCache(512)
+        # Rendered rows: a cursor move, a scroll or a new answer redraws from here, not
+        # from Rich. A row's key holds its position and abstract, its marks, and
+        # `_version`, which changes when what every row shows may have (matches, styles,
+        # the abstracts themselves): new rows or marks need no clearing.
+        self._strips: LRUCache[tuple[object, ...], Strip] = LRUCache(512)
         self._version = 0
+        # The marks each row on screen was drawn with (row position -> marks key): a
+        # marks change redraws the lines whose marks differ. The sets in `RowMarks` are
+        # the store's own, changed in place, so old and new marks cannot be compared.
+        self._drawn_marks: dict[int, RowMarkKey] = {}
 
     # -- what the app sets ------------------------------------------------
 
@@ -121,33 +130,57 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
         """
         self._rows = array("i", rows)
         self._divider = divider if divider is not None and 0 <= divider < len(rows) else None
-        self._changed_rows()
+        self._drawn_marks.clear()
         target = 0
         if keep is not None and (kept := self._corpus.by_id.get(keep)) is not None:
             try:
                 target = self._rows.index(kept.index)
             except ValueError:
                 target = 0
-        self.virtual_size = Size(self.size.width, self._line_count())
-        self.scroll_to(y=0, animate=False, immediate=True)
+        self._set_line_count()
+        if self.scroll_y:
+            self.scroll_to(y=0, animate=False, immediate=True)
         self.cursor = target
         self.refresh()
 
     def extend_rows(self, rows: Sequence[int]) -> None:
         """Add `rows` at the end (abstracts read after the first paint); the cursor and
         the scroll stay where they are."""
+        was_empty, first_new = not self._rows, self._line_count()
         self._rows.extend(rows)
-        self._changed_rows()
-        self.virtual_size = Size(self.size.width, self._line_count())
-        self.refresh()
+        self._set_line_count()
+        if was_empty:
+            self.refresh()  # "No abstracts." goes
+        else:
+            # Only the lines below the last row show something new.
+            self.refresh_lines(first_new, len(rows))
 
     def refresh_rows(self) -> None:
         """What the rows' abstracts are changed (read to the end): draw them again."""
         self._changed()
 
-    def _changed_rows(self) -> None:
-        self._version += 1
-        self._strips.clear()
+    def _set_line_count(self) -> None:
+        """The virtual height after the rows changed, without a layout of the screen
+        where it can be done without one.
+
+        Setting `virtual_size` asks for a reflow of the whole screen (and a repaint of
+        every widget whose geometry it touches) on every keystroke in the filter. The
+        list's own size never depends on its rows; only a scrollbar appearing or going
+        changes the width its rows have, so only then is the layout asked for.
+        """
+        size = Size(self.size.width, self._line_count())
+        if size == self.virtual_size:
+            return
+        needs_bar = self.styles.overflow_y == "scroll" or (
+            self.styles.overflow_y == "auto" and size.height > self.container_size.height
+        )
+        if not self.is_mounted or needs_bar != self.show_vertical_scrollbar:
+            self.virtual_size = size
+            return
+        self.set_reactive(AbstractList.virtual_size, size)
+        if self.show_vertical_scrollbar:
+            self.vertical_scrollbar.window_virtual_size = size.height
+        self.scroll_y = self.validate_scroll_y(self.scroll_y)
 
     def _line_count(self) -> int:
         return len(self._rows) + (self._divider is not None)
@@ -164,24 +197,57 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
         return None if line == divider else line - 1
 
     def set_marks(self, marks: RowMarks) -> None:
+        """Show `marks`: only the lines on screen whose row's marks changed are drawn again
+        (a bookmark redraws one line, not the list)."""
         self.marks = marks
-        self._changed()
+        drawn = self._drawn_marks
+        top = int(self.scroll_y)
+        for y in range(self.scrollable_content_region.height):
+            row = self._row_at(top + y)
+            if row is None:
+                continue  # the divider
+            if row >= len(self._rows):
+                break
+            # A row with no record (the rows or the styles changed since it was drawn)
+            # is drawn again too: its line may still show the old marks.
+            abstract_id = self._corpus.abstracts[self._rows[row]].id
+            if drawn.get(row) != self._mark_key(abstract_id):
+                drawn.pop(row, None)
+                self.refresh_line(top + y)
 
     def set_highlighter(self, spans: Spans | None) -> None:
+        """Highlight what `spans` finds in each headline (None: nothing)."""
+        if spans is self.highlight_spans:
+            return
         self.highlight_spans = spans
         self._changed()
 
     def _changed(self) -> None:
-        """What the rows show changed: forget rendered rows and redraw."""
+        """What every row shows may have changed: forget rendered rows and redraw."""
+        self._forget()
+        self.refresh()
+
+    def _forget(self) -> None:
         self._version += 1
         self._strips.clear()
-        self.refresh()
+        self._drawn_marks.clear()
 
     def notify_style_update(self) -> None:
         # A theme or CSS change: rendered rows carry the old colours.
-        self._version += 1
-        self._strips.clear()
+        self._forget()
         super().notify_style_update()
+
+    def _mark_key(self, abstract_id: str) -> RowMarkKey:
+        """What the row of `abstract_id` shows of its marks (the tags copied: the store
+        changes its sets in place)."""
+        marks = self.marks
+        tags = marks.tags.get(abstract_id)
+        return (
+            marks.judged(abstract_id),
+            abstract_id in marks.noted,
+            abstract_id in marks.read,
+            frozenset(tags) if tags else None,
+        )
 
     @property
     def current(self) -> Abstract | None:
@@ -272,17 +338,21 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
         if row >= len(self._rows):
             return Strip.blank(width, base)
         index = self._rows[row]
+        abstract = self._corpus.abstracts[index]
         is_cursor = row == self.cursor
-        key = (row, index, is_cursor, width, self.has_focus, self._version)
+        marked = self._mark_key(abstract.id)
+        self._drawn_marks[row] = marked
+        key = (row, index, marked, is_cursor, width, self.has_focus, self._version)
         if (strip := self._strips.get(key)) is None:
-            text = self._row_text(self._corpus.abstracts[index], width, is_cursor)
+            text = self._row_text(abstract, width, is_cursor)
             segments = list(text.render(self.app.console))
             strip = Strip(segments).crop_extend(0, width, base).apply_meta({"row": row})
             self._strips[key] = strip
         return strip
 
     def _divider_strip(self, width: int) -> Strip:
-        key = (-1, -1, False, width, self.has_focus, self._version)
+        # Its label depends on whether any row fully matches (a divider at 0: none does).
+        key = (-1, self._divider == 0, None, False, width, self.has_focus, self._version)
         if (strip := self._strips.get(key)) is None:
             label = (
                 " closest matches (not every word) "

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import ClassVar
 
 from rich.style import Style
@@ -12,6 +13,8 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.geometry import Size
+from textual.reactive import Reactive
 from textual.widgets import Static
 
 from tui.corpus.latex import render
@@ -66,8 +69,9 @@ def reading_text(
     """
     if not abstract.has_abstract:
         return Text("No abstract in the source.", style="italic dim")
-    source, rest = _displayed(abstract.text)
-    body = Text(visible(source)) if raw else rendered_text(source)
+    # Rendered once per abstract: the filter redraws the same abstract's highlights per key.
+    rendered, rest = _source_text(abstract.text, raw)
+    body = rendered.copy()
     if spans is not None:
         for start, end in spans(body.plain):
             body.stylize(match_style, start, end)
@@ -78,6 +82,14 @@ def reading_text(
             style="italic dim",
         )
     return body
+
+
+@lru_cache(maxsize=8)
+def _source_text(text: str, raw: bool) -> tuple[Text, int]:
+    """The displayed part of an abstract's source as a Text, unhighlighted (copy it
+    before styling: it is shared), and how many words are left out."""
+    source, rest = _displayed(text)
+    return (Text(visible(source)) if raw else rendered_text(source)), rest
 
 
 def rendered_text(source: str) -> Text:
@@ -184,8 +196,24 @@ def note_preview(note: str) -> str:
     return f"{shown}\n… {len(note) - len(shown):,} more characters (n opens the whole note)"
 
 
+#: `virtual_size` for the pane and its parts: as Textual's, but a new value asks for no
+#: layout. A layout that changes a part's height sets its virtual size (and the pane's)
+#: and Textual then asks for a second layout of the whole screen, which finds nothing
+#: to move: the parts' sizes come from their text and the pane's width, never from
+#: their virtual size, and the pane's scrollbar is updated in the first layout.
+_VIRTUAL_SIZE: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+
+class _Part(Static):
+    """One block of the pane (paper, meta lines, abstract, note)."""
+
+    virtual_size = _VIRTUAL_SIZE
+
+
 class DetailPane(VerticalScroll, can_focus=True):
     """Scrollable reading view of the selected abstract."""
+
+    virtual_size = _VIRTUAL_SIZE
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"detail-pane--match"}
 
@@ -199,19 +227,60 @@ class DetailPane(VerticalScroll, can_focus=True):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.view: DetailView | None = None
+        # What each part shows now (its Static -> the Text given to it), and the
+        # highlight's style it was drawn with (a new theme changes it).
+        self._shown: dict[Static, Text] = {}
+        self._match: Style | None = None
 
     def compose(self) -> ComposeResult:
-        paper = Static(id="detail-paper")
+        paper = _Part(id="detail-paper")
         paper.display = False  # shown for papers only (conference text has no such block)
         yield paper
-        yield Static(id="detail-meta")
-        yield Static(id="detail-body")
-        note = Static(id="detail-note")
+        yield _Part(id="detail-meta")
+        yield _Part(id="detail-body")
+        note = _Part(id="detail-note")
         note.border_title = "✎ Note"
         yield note
 
     def show(self, view: DetailView | None) -> None:
-        """Show an abstract (or an empty state) and scroll back to the top when it changed."""
+        """Show an abstract (or an empty state) and scroll back to the top when it changed.
+
+        Only the parts whose text changed are replaced, and a part asks for a layout of
+        the screen only when its height may change (see `_put`): a new mark or a new
+        highlight on the same abstract redraws its lines in place."""
+        match = self.get_component_rich_style("detail-pane--match")
+        if view is not None and view == self.view and match == self._match:
+            return
+        self._show(view)
+
+    def show_marks(
+        self,
+        *,
+        bookmarked: bool | None = None,
+        read: bool | None = None,
+        dismissed: bool | None = None,
+        tags: AbstractSet[str] | None = None,
+        note: str | None = None,
+    ) -> None:
+        """The abstract shown has new marks (a key such as `b` or `m`): only what they
+        change is drawn again (the meta lines; the note box for a new note) and the rest
+        of the view is kept, without building a whole `DetailView`. Arguments left out
+        keep their value; `note=""` removes the note."""
+        view = self.view
+        if view is None:
+            return
+        self.show(
+            replace(
+                view,
+                bookmarked=view.bookmarked if bookmarked is None else bookmarked,
+                read=view.read if read is None else read,
+                dismissed=view.dismissed if dismissed is None else dismissed,
+                tags=view.tags if tags is None else tags,
+                note=view.note if note is None else note or None,
+            )
+        )
+
+    def _show(self, view: DetailView | None) -> None:
         changed = view is None or self.view is None or view.abstract is not self.view.abstract
         self.view = view
         meta = self.query_one("#detail-meta", Static)
@@ -219,38 +288,65 @@ class DetailPane(VerticalScroll, can_focus=True):
         note = self.query_one("#detail-note", Static)
         paper = self.query_one("#detail-paper", Static)
         # The full style: a partial one drops the alpha of `$accent 35%` (a full accent).
-        match = self.get_component_rich_style("detail-pane--match")
+        match = self._match = self.get_component_rich_style("detail-pane--match")
         paper.display = view is not None and view.abstract.paper is not None
         if view is not None and view.abstract.paper is not None:
             title = view.abstract.paper.title or view.abstract.headline
             width = min(PAPER_WIDTH, self.scrollable_content_region.width) or PAPER_WIDTH
-            paper.update(
+            self._put(
+                paper,
                 paper_text(
                     view.abstract,
                     width,
                     Text(visible(title)) if view.raw else rendered_text(title),
                     spans=view.spans,
                     match_style=match,
-                )
+                ),
             )
         if view is None:
-            meta.update(Text("Nothing selected.", style="dim"))
-            body.update("")
-            note.update("")
+            self._put(meta, Text("Nothing selected.", style="dim"), wraps=False)
+            self._put(body, Text())
+            self._put(note, Text())
             note.display = False
             return
-        meta.update(meta_text(view))
-        body.update(reading_text(view.abstract, raw=view.raw, spans=view.spans, match_style=match))
+        self._put(meta, meta_text(view), wraps=False)
+        self._put(
+            body, reading_text(view.abstract, raw=view.raw, spans=view.spans, match_style=match)
+        )
         note.display = bool(view.note)
-        note.update(Text(visible(note_preview(view.note or ""))))
+        self._put(note, Text(visible(note_preview(view.note or ""))))
         if changed:
             self.scroll_home(animate=False)
+
+    def _put(self, part: Static, text: Text, *, wraps: bool = True) -> None:
+        """Show `text` in `part` unless it shows it already.
+
+        A style never changes how wide a character is, so the same characters take the
+        same lines: a layout of the screen (a reflow of every widget, then a repaint of
+        every one it moved) is asked for only when the characters changed, or for a part
+        that never wraps (the meta lines), only when the number of lines did."""
+        shown = self._shown.get(part)
+        if shown is not None and _same_text(shown, text):
+            return
+        self._shown[part] = text
+        if shown is None:
+            layout = True
+        elif wraps:
+            layout = shown.plain != text.plain
+        else:
+            layout = shown.plain.count("\n") != text.plain.count("\n")
+        part.update(text, layout=layout)
 
     def on_resize(self) -> None:
         # How many authors fit on their line depends on the width.
         if self.view is not None and self.view.abstract.paper is not None:
-            self.show(self.view)
+            self._show(self.view)
 
     @property
     def at_bottom(self) -> bool:
         return self.scroll_y >= self.max_scroll_y
+
+
+def _same_text(a: Text, b: Text) -> bool:
+    """Whether two Texts draw the same (`Text.__eq__` ignores the Text's own style)."""
+    return a.plain == b.plain and a.style == b.style and a.spans == b.spans

@@ -2,34 +2,98 @@
 
 from __future__ import annotations
 
-from rich.cells import cell_len
+from typing import ClassVar
+
+from rich.style import Style as RichStyle
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.containers import Horizontal
-from textual.widgets import Static
+from textual.strip import Strip
+from textual.visual import Visual, visualize
+from textual.widget import Widget
+
+#: The status's share of the bar at most (the title keeps the rest).
+STATUS_MAX_SHARE = 0.8
 
 
-class AppHeader(Horizontal):
-    """A one-line bar; the app sets its two halves."""
+class AppHeader(Widget):
+    """A one-line bar; the app sets its two halves.
 
-    _status: Text | str = ""
+    One widget draws both: the status changes width with the counts as the filter is
+    typed, and two widgets side by side would then need a layout of the whole screen
+    (every widget reflowed, every one it moves repainted) per key. Here a change redraws
+    this line. Each half has one cell of padding; the status is as wide as its text, up
+    to `STATUS_MAX_SHARE` of the bar, and the title (`app-header--title`) gets the rest;
+    text too long for its half ends in an ellipsis.
+    """
 
-    def compose(self) -> ComposeResult:
-        yield Static(id="header-title")
-        yield Static(id="header-status")
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"app-header--title", "app-header--status"}
+
+    def __init__(
+        self, *, name: str | None = None, id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._title = Text()
+        self._status = Text()
+
+    @property
+    def title_text(self) -> Text:
+        """The left half as last set."""
+        return self._title
+
+    @property
+    def status_text(self) -> Text:
+        """The right half as last set."""
+        return self._status
 
     def set_title(self, text: Text | str) -> None:
-        self.query_one("#header-title", Static).update(text)
+        """The left half; unchanged text is not drawn again."""
+        text = Text(text) if isinstance(text, str) else text
+        if not _same_text(text, self._title):
+            self._title = text
+            self.refresh()
 
     def set_status(self, text: Text | str) -> None:
-        """The right half; unchanged text is not drawn again, and text of the same width
-        is drawn without a new layout of the screen (the filter redraws it per key)."""
-        if text == self._status:
-            return
-        same_width = _width(text) == _width(self._status)
-        self._status = text
-        self.query_one("#header-status", Static).update(text, layout=not same_width)
+        """The right half; unchanged text is not drawn again (the filter sets it per key)."""
+        text = Text(text) if isinstance(text, str) else text
+        if not _same_text(text, self._status):
+            self._status = text
+            self.refresh()
+
+    def half_widths(self, width: int) -> tuple[int, int]:
+        """The cells of the title's and the status's halves (padding included) in a bar
+        `width` cells wide."""
+        status = min(self._status.cell_len + 2, int(width * STATUS_MAX_SHARE))
+        return width - status, status
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        title_width, status_width = self.half_widths(width)
+        return Strip.join(
+            [
+                self._half(self._title, title_width, "app-header--title"),
+                self._half(self._status, status_width, "app-header--status"),
+            ]
+        ).crop_extend(0, width, self.rich_style)
+
+    def _half(self, text: Text, width: int, component: str) -> Strip:
+        """One half: its text cut to fit (nowrap, ellipsis: see styles/app.tcss), between
+        two cells of padding."""
+        if width <= 0:
+            return Strip([])
+        style = self.get_visual_style(component)
+        # Padding and the cells after the text carry the background alone, as a
+        # Static's padding does.
+        blank = RichStyle(bgcolor=style.background.rich_color) if style.background else None
+        inner = max(0, width - 2)
+        line = Strip([])
+        if inner:
+            visual = visualize(self, text, markup=False)
+            strips = Visual.to_strips(self, visual, inner, 1, style)
+            line = strips[0] if strips else line
+        line = line.adjust_cell_length(inner, blank)
+        pad = Strip.blank(1, blank)
+        return Strip.join([pad, line, pad]).crop(0, width)
 
 
-def _width(text: Text | str) -> int:
-    return text.cell_len if isinstance(text, Text) else cell_len(text)
+def _same_text(a: Text, b: Text) -> bool:
+    """Whether two Texts draw the same (`Text.__eq__` ignores the Text's own style)."""
+    return a.plain == b.plain and a.style == b.style and a.spans == b.spans

@@ -1,0 +1,242 @@
+"""What a change of what is shown costs: the widgets redraw what changed, and ask for a
+layout of the screen (every widget reflowed, every one it moves repainted) only when a
+size may change. Each widget runs alone in a small app; layouts are counted where the
+screen performs them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.widget import Widget
+
+from tui.corpus.load import load_corpus
+from tui.corpus.model import Corpus
+from tui.triage.marks import RowMarks
+from tui.ui.widgets.abstract_list import AbstractList
+from tui.ui.widgets.detail import DetailPane, DetailView
+from tui.ui.widgets.filter_input import FilterInput
+from tui.ui.widgets.header import AppHeader
+
+
+class Host(App[None]):
+    """One widget on a screen of its own."""
+
+    CSS = """
+    AbstractList { height: 12; overflow-x: hidden; scrollbar-size-vertical: 1; }
+    Input { width: 20; height: 1; border: none; }
+    """
+
+    def __init__(self, make: Callable[[], Widget]) -> None:
+        super().__init__()
+        self._make = make
+
+    def compose(self) -> ComposeResult:
+        yield self._make()
+
+
+@contextmanager
+def counting_layouts(app: App[Any]) -> Iterator[list[int]]:
+    """Count the screen's layouts while the block runs (and the frames after it)."""
+    screen = app.screen
+    count = [0]
+    original = screen._refresh_layout
+
+    def counted(*args: Any, **kwargs: Any) -> None:
+        count[0] += 1
+        original(*args, **kwargs)
+
+    screen._refresh_layout = counted  # type: ignore[method-assign]
+    try:
+        yield count
+    finally:
+        screen._refresh_layout = original  # type: ignore[method-assign]
+
+
+async def settle(app: App[Any], pilot: Any) -> None:
+    """Wait for the start-up's own layouts (mount, focus) to be over."""
+    for _ in range(20):
+        with counting_layouts(app) as layouts:
+            await pilot.pause()
+        if not layouts[0]:
+            return
+    raise AssertionError("the screen kept laying out")
+
+
+@pytest.fixture(scope="module")
+def corpus() -> Corpus:
+    return load_corpus([Path(__file__).resolve().parents[2] / "seeds"])
+
+
+# -- the list ------------------------------------------------------------------------
+
+
+async def test_a_bookmark_redraws_only_its_row(corpus: Corpus) -> None:
+    bookmarked: set[str] = set()
+    marks = RowMarks(bookmarked=bookmarked)  # the store's sets change in place
+    app = Host(lambda: AbstractList(corpus))
+    async with app.run_test(size=(80, 20)) as pilot:
+        listing = app.query_one(AbstractList)
+        listing.set_marks(marks)
+        await pilot.pause()
+        drawn: list[str] = []
+        row_text = listing._row_text
+
+        def spy(abstract: Any, width: int, is_cursor: bool) -> Text:
+            drawn.append(abstract.id)
+            return row_text(abstract, width, is_cursor)
+
+        listing._row_text = spy  # type: ignore[method-assign]
+        target = corpus.abstracts[listing.rows[3]]
+        bookmarked.add(target.id)
+        listing.set_marks(marks)
+        await pilot.pause()
+        assert drawn == [target.id]
+        assert listing.render_line(3).text.startswith("★")
+        # Marks that change nothing on screen redraw nothing.
+        drawn.clear()
+        listing.set_marks(marks)
+        await pilot.pause()
+        assert drawn == []
+        # After a change of styles (theme, focus) the rows drawn are forgotten; a mark
+        # set then still reaches the screen.
+        listing.notify_style_update()
+        await pilot.pause()
+        drawn.clear()
+        other = corpus.abstracts[listing.rows[5]]
+        bookmarked.add(other.id)
+        listing.set_marks(marks)
+        await pilot.pause()
+        assert other.id in drawn
+
+
+async def test_new_rows_are_shown_without_a_layout_while_the_scrollbar_stays(
+    corpus: Corpus,
+) -> None:
+    app = Host(lambda: AbstractList(corpus))
+    async with app.run_test(size=(80, 20)) as pilot:
+        listing = app.query_one(AbstractList)
+        await settle(app, pilot)
+        assert listing.show_vertical_scrollbar
+        with counting_layouts(app) as layouts:
+            listing.set_rows(range(10, 40))
+            await pilot.pause()
+        assert layouts[0] == 0
+        assert listing.virtual_size.height == 30
+        assert listing.vertical_scrollbar.window_virtual_size == 30
+        headline = corpus.abstracts[10].headline
+        assert headline[:20] in listing.render_line(0).text
+        # Rows that fit: the scrollbar goes, which changes the rows' width (a layout).
+        with counting_layouts(app) as layouts:
+            listing.set_rows(range(3))
+            await pilot.pause()
+        assert layouts[0] >= 1
+        assert not listing.show_vertical_scrollbar
+
+
+# -- the detail pane -------------------------------------------------------------------
+
+
+async def test_a_new_mark_on_the_shown_abstract_redraws_without_a_layout(
+    corpus: Corpus,
+) -> None:
+    app = Host(lambda: DetailPane())
+    async with app.run_test(size=(80, 30)) as pilot:
+        pane = app.query_one(DetailPane)
+        view = DetailView(corpus.abstracts[0])
+        pane.show(view)
+        await settle(app, pilot)
+        meta = pane.query_one("#detail-meta")
+        with counting_layouts(app) as layouts:
+            pane.show(replace(view, bookmarked=True))
+            await pilot.pause()
+        assert layouts[0] == 0
+        assert "★ bookmarked" in str(meta.render())
+        # The narrower API: marks alone, the rest of the view kept.
+        with counting_layouts(app) as layouts:
+            pane.show_marks(bookmarked=False, read=True)
+            await pilot.pause()
+        assert layouts[0] == 0
+        assert pane.view is not None and pane.view.read and not pane.view.bookmarked
+        assert "✓ read" in str(meta.render()) and "not bookmarked" in str(meta.render())
+
+
+async def test_another_abstract_in_the_pane_is_laid_out_again(corpus: Corpus) -> None:
+    app = Host(lambda: DetailPane())
+    async with app.run_test(size=(80, 30)) as pilot:
+        pane = app.query_one(DetailPane)
+        pane.show(DetailView(corpus.abstracts[0]))
+        await settle(app, pilot)
+        body = pane.query_one("#detail-body")
+        with counting_layouts(app) as layouts:
+            pane.show(DetailView(corpus.abstracts[1]))
+            await pilot.pause()
+        assert layouts[0] >= 1  # its text, so its height, changed
+        assert corpus.abstracts[1].plain[:30] in str(body.render()).replace("\n", " ")
+
+
+# -- the header ----------------------------------------------------------------------
+
+
+async def header_showing(app: Host, pilot: Any, title: str, status: str) -> AppHeader:
+    header = app.query_one(AppHeader)
+    header.set_title(Text(title))
+    header.set_status(Text(status))
+    await settle(app, pilot)
+    return header
+
+
+async def test_a_status_of_another_width_redraws_the_header_without_a_layout() -> None:
+    app = Host(lambda: AppHeader())
+    async with app.run_test(size=(60, 5)) as pilot:
+        header = await header_showing(app, pilot, "abstracts  seeds", "12 matches")
+        with counting_layouts(app) as layouts:
+            header.set_status(Text("1,234 matches · of 6,506"))
+            await pilot.pause()
+        assert layouts[0] == 0
+        line = header.render_line(0).text
+        assert line.startswith(" abstracts  seeds ")
+        assert line.endswith(" 1,234 matches · of 6,506 ")
+        assert len(line) == 60
+
+
+async def test_the_header_gives_the_status_at_most_its_share_and_the_title_the_rest() -> None:
+    app = Host(lambda: AppHeader())
+    async with app.run_test(size=(40, 5)) as pilot:
+        title = "abstracts  ICLR 2020, ICLR 2021, ICLR 2022, ICLR 2023"
+        header = await header_showing(app, pilot, title, "of 6,506")
+        line = header.render_line(0).text
+        assert header.half_widths(40) == (30, 10)
+        # Cut where the title's half ends (as Textual cuts a Static's nowrap text).
+        assert line[:30].startswith(" abstracts  ICLR 2020, ICLR")
+        assert line[30:] == " of 6,506 "
+        header.set_status(Text("s" * 60))
+        await pilot.pause()
+        line = header.render_line(0).text
+        assert header.half_widths(40) == (8, 32)
+        assert line[8:] == " " + "s" * 30 + " "
+
+
+# -- the filter box ------------------------------------------------------------------
+
+
+async def test_typing_in_the_filter_box_lays_out_nothing_and_keeps_the_cursor_in_view() -> None:
+    app = Host(lambda: FilterInput())
+    async with app.run_test(size=(60, 5)) as pilot:
+        field = app.query_one(FilterInput)
+        field.focus()
+        await settle(app, pilot)
+        with counting_layouts(app) as layouts:
+            await pilot.press(*"graph neural networks for molecules")
+            await pilot.pause()
+        assert field.value == "graph neural networks for molecules"
+        assert layouts[0] == 0
+        # Longer than the box: scrolled so the cursor, at the end, shows.
+        assert field.scroll_x > 0
+        assert field.scroll_x + field.content_region.width > len(field.value)
