@@ -204,7 +204,7 @@ def _similarity_and_topics(corpus: Corpus, cache_dir: Path) -> None:
     from tui.similar import cache as similar_cache
     from tui.similar import topic_cache
     from tui.similar.forked import DuplicateSearch
-    from tui.similar.model import SimilarityModel, weigh
+    from tui.similar.model import weigh
     from tui.similar.topics import compute_topics
 
     model = similar_cache.load(corpus, cache_dir)
@@ -213,9 +213,9 @@ def _similarity_and_topics(corpus: Corpus, cache_dir: Path) -> None:
         terms, weights = weigh(texts)
         search = DuplicateSearch(terms, weights, texts)
         topics = topic_cache.load(corpus, cache_dir) or compute_topics(terms, weights)
-        model = SimilarityModel.assemble(terms, weights, search.result())
-        with contextlib.suppress(OSError):
-            similar_cache.save(model, corpus, cache_dir)
+        duplicates = search.result()
+        with contextlib.suppress(OSError):  # the inverted index made as it is written
+            similar_cache.save_built(terms, weights, duplicates, corpus, cache_dir)
         print("similar", flush=True)
         with contextlib.suppress(OSError):
             topic_cache.save(topics, corpus, cache_dir)

@@ -14,7 +14,7 @@ anything unreadable, foreign or not matching is ignored and rebuilt.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +23,8 @@ import numpy as np
 from tui import cachefile
 from tui.corpus.model import Corpus
 from tui.similar import mapfile
-from tui.similar.duplicates import Duplicates
-from tui.similar.model import Postings, SimilarityModel
+from tui.similar.duplicates import Duplicates, FloatArray
+from tui.similar.model import Postings, SimilarityModel, posting_offsets, posting_pieces
 from tui.similar.terms import TermMatrix
 
 # Bump when the tokenization, stopwords or file layout change.
@@ -59,27 +59,63 @@ def save(model: SimilarityModel, corpus: Corpus, cache_dir: Path) -> Path:
 
     Raises OSError when it cannot be written.
     """
+    postings = model.postings
+    inverted: dict[str, Array | cachefile.Streamed] = {
+        "post_indptr": postings.indptr,
+        "post_rows": postings.rows,
+        "post_weights": postings.weights,
+    }
+    return _save(model.terms, model.weights, inverted, model.duplicates, corpus, cache_dir)
+
+
+def save_built(
+    terms: TermMatrix, weights: FloatArray, duplicates: Duplicates, corpus: Corpus, cache_dir: Path
+) -> Path:
+    """Write the model of `weigh`'s `terms` and `weights` and their `duplicates` for
+    `corpus`, as `save` writes a model, making its inverted index piece by piece as it
+    is written (the file is what `save` would write; the index is never whole in
+    memory). Raises OSError when it cannot be written."""
+    indptr = posting_offsets(terms)
+
+    def pieces(which: int) -> Callable[[], Iterator[Array]]:
+        return lambda: (piece[which] for piece in posting_pieces(terms, weights, indptr))
+
+    entries = len(terms.indices)
+    inverted: dict[str, Array | cachefile.Streamed] = {
+        "post_indptr": indptr,
+        "post_rows": cachefile.Streamed(np.dtype(np.int32), entries, pieces(0)),
+        "post_weights": cachefile.Streamed(np.dtype(np.float32), entries, pieces(1)),
+    }
+    return _save(terms, weights, inverted, duplicates, corpus, cache_dir)
+
+
+def _save(
+    terms: TermMatrix,
+    weights: FloatArray,
+    inverted: dict[str, Array | cachefile.Streamed],
+    duplicates: Duplicates,
+    corpus: Corpus,
+    cache_dir: Path,
+) -> Path:
     target = cache_path(corpus, cache_dir)
-    terms, postings, duplicates = model.terms, model.postings, model.duplicates
-    arrays: dict[str, Array] = {
+    arrays: dict[str, Array | cachefile.Streamed] = {
         "indptr": terms.indptr,
         "indices": terms.indices,
         "counts": terms.counts,
         "parts": terms.parts,
-        "weights": model.weights,
-        "post_indptr": postings.indptr,
-        "post_rows": postings.rows,
-        "post_weights": postings.weights,
+        "weights": weights,
+        **inverted,
         "dup_indptr": duplicates.indptr,
         "dup_rows": duplicates.rows,
         "dup_cosines": duplicates.cosines,
     }
+    typed = {
+        name: a if isinstance(a, cachefile.Streamed) else np.asarray(a, dtype=_DTYPES[name])
+        for name, a in arrays.items()
+    }
     try:
         mapfile.save(
-            target,
-            cachefile.header(_KIND, CACHE_VERSION, corpus),
-            {name: np.asarray(a, dtype=_DTYPES[name]) for name, a in arrays.items()},
-            {"vocab": terms.vocab},
+            target, cachefile.header(_KIND, CACHE_VERSION, corpus), typed, {"vocab": terms.vocab}
         )
     except ValueError as err:  # a word holding NUL: not cacheable
         raise OSError(str(err)) from err

@@ -29,6 +29,7 @@ import numpy.typing as npt
 from tui.corpus.stem import stem_words
 from tui.corpus.stopwords import STOPWORDS
 from tui.corpus.tokens import tokenize
+from tui.search.blocks import release_memory
 from tui.search.bulk import Vocabulary, tokenize_texts
 
 _LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")
@@ -37,7 +38,7 @@ _CLAUSE_BREAK = re.compile(r"[.,;:!?()\[\]{}$\"“”]")
 # A pair (bigram) must be in at least this many abstracts to be a term.
 _MIN_PAIR_DOCS = 2
 # Texts tokenized at once: bounds the memory of the joined text (UTF-32 when not ASCII).
-_BLOCK_TEXTS = 4096
+_BLOCK_TEXTS = 1024
 
 IntArray = npt.NDArray[np.int32]
 OffsetArray = npt.NDArray[np.int64]
@@ -145,6 +146,8 @@ class TermCounter:
         self._stem_ids: dict[str, int] = {}
         self._words: list[_Cells] = []
         self._pairs: list[_Cells] = []
+        # Each block's distinct pairs of stems, with the number of its texts using each.
+        self._pair_docs: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]] = []
         self._written: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]] = []
 
     def add(self, texts: Sequence[str]) -> None:
@@ -172,8 +175,11 @@ class TermCounter:
         paired = np.flatnonzero(follows)
         written = (forms[paired - 1] << _SHIFT) | forms[paired]
         self._written.append(_tally(written))
-        pairs = (stems[paired - 1] << _SHIFT) | stems[paired]
-        self._pairs.append(_cells(doc[paired], pairs, len(texts)))
+        pairs = _cells(doc[paired], (stems[paired - 1] << _SHIFT) | stems[paired], len(texts))
+        self._pairs.append(pairs)
+        self._pair_docs.append(_tally(pairs.keys.astype(np.int64)))  # a text's pairs are distinct cells
+        del doc, follows, forms, stems, paired, written
+        release_memory()
 
     def _grow_vocabulary(self) -> None:
         """Take in the words the tokenizer has numbered since the last block."""
@@ -214,7 +220,10 @@ class TermCounter:
         n_stems = len(self._stem_ids)
         names = self._names
         shown = [names[f] for f in _most_frequent(self._form_stem, self._form_count).tolist()]
-        codes, docs = _tally(_joined([c.keys for c in self._pairs]))
+        codes, docs = _tally(
+            _joined([c for c, _ in self._pair_docs]), _joined([d for _, d in self._pair_docs])
+        )
+        self._pair_docs = []
         kept = codes[docs >= _MIN_PAIR_DOCS]
         del codes, docs
         for first, second in self._most_written(kept).tolist():
@@ -232,6 +241,7 @@ class TermCounter:
             block.rows = np.bincount(doc, minlength=len(block.rows))
             block.keys = n_stems + at[found]
             block.counts = block.counts[found]
+            release_memory()
         return self._rows(shown, parts)
 
     def _most_written(self, kept: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -250,7 +260,8 @@ class TermCounter:
 
     def _rows(self, shown: list[str], parts: IntArray) -> TermMatrix:
         """The matrix from each block's word and (renumbered) pair counts, which are let
-        go of block by block as they are copied in."""
+        go of block by block as they are copied in: the matrix's pages are only taken
+        as they are written, so the counts and the matrix are not both whole at once."""
         word_rows = _joined([c.rows for c in self._words])
         pair_rows = _joined([c.rows for c in self._pairs])
         n_docs = len(word_rows)
@@ -274,6 +285,8 @@ class TermCounter:
             indices[word_at], counts[word_at] = words.keys, words.counts
             indices[pair_at], counts[pair_at] = pairs.keys, pairs.counts
             first += m
+            del words, pairs, word_at, pair_at
+            release_memory()
         return TermMatrix(shown, indptr, indices, counts, parts)
 
 

@@ -24,6 +24,7 @@ split into near-duplicates rather than new subjects.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -48,6 +49,8 @@ FIT_SAMPLE = 20_000
 MAX_FEATURES = 65_536
 # Rows per padded block of the similarity computation (bounds its memory).
 _BLOCK_ROWS = 512
+# Rows made into feature vectors at once (bounds the memory of their temporaries).
+_VECTOR_ROWS = 8192
 
 
 def topic_count(n_docs: int) -> int:
@@ -84,7 +87,7 @@ class _Vectors:
     """Unit rows over the kept features, in CSR form."""
 
     indptr: npt.NDArray[np.int64]
-    features: npt.NDArray[np.int64]
+    features: npt.NDArray[np.int32]
     weights: FloatArray
     n_features: int
 
@@ -104,11 +107,11 @@ class _Vectors:
     def row_of(self) -> npt.NDArray[np.int64]:
         return np.repeat(np.arange(self.n_rows, dtype=np.int64), np.diff(self.indptr))
 
-    def blocks(self) -> list[_Block]:
-        """The rows as padded blocks (see `_Block`), rows of similar length together."""
+    def blocks(self) -> Iterator[_Block]:
+        """The rows as padded blocks (see `_Block`), rows of similar length together,
+        each made as it is asked for."""
         lengths = np.diff(self.indptr)
         order = np.argsort(lengths, kind="stable")
-        blocks = []
         for start in range(0, self.n_rows, _BLOCK_ROWS):
             rows = order[start : start + _BLOCK_ROWS]
             width = max(int(lengths[rows].max()), 1)
@@ -118,8 +121,7 @@ class _Vectors:
             weights = np.zeros((len(rows), width), dtype=np.float32)
             features[used] = self.features[source]
             weights[used] = self.weights[source]
-            blocks.append(_Block(rows, features, weights))
-        return blocks
+            yield _Block(rows, features, weights)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,30 +137,40 @@ class _Block:
 
 def _vectors(terms: TermMatrix, weights: FloatArray) -> _Vectors:
     """The TF-IDF rows over the features (terms in 2+ abstracts, in at most `COMMON_SHARE`
-    of them, at most `MAX_FEATURES` of the most widespread), renormalised to unit length."""
+    of them, at most `MAX_FEATURES` of the most widespread), renormalised to unit length
+    (a block of rows at a time: each row is summed in the same order either way)."""
     df = terms.document_frequency()
     keep = (df >= 2) & (df <= COMMON_SHARE * terms.n_docs)
     if int(keep.sum()) > MAX_FEATURES:
         order = np.lexsort((np.arange(len(df)), -np.where(keep, df, 0)))
         keep = np.zeros(len(df), dtype=bool)
         keep[order[:MAX_FEATURES]] = True
-    feature_of = np.cumsum(keep, dtype=np.int64) - 1
-    kept = keep[terms.indices]
-    row_of = np.repeat(np.arange(terms.n_docs, dtype=np.int64), np.diff(terms.indptr))[kept]
-    values = weights[kept].astype(np.float64)
-    norms = np.sqrt(np.bincount(row_of, weights=values * values, minlength=terms.n_docs))
-    norms[norms == 0] = 1.0
-    indptr = np.zeros(terms.n_docs + 1, dtype=np.int64)
-    np.cumsum(np.bincount(row_of, minlength=terms.n_docs), out=indptr[1:])
-    return _Vectors(
-        indptr,
-        feature_of[terms.indices[kept]],
-        (values / norms[row_of]).astype(np.float32),
-        int(keep.sum()),
-    )
+    feature_of = (np.cumsum(keep, dtype=np.int64) - 1).astype(np.int32)
+    n = terms.n_docs
+    per_row = np.zeros(n, dtype=np.int64)
+    for lo in range(0, n, _VECTOR_ROWS):
+        hi = min(lo + _VECTOR_ROWS, n)
+        kept = keep[terms.indices[terms.indptr[lo] : terms.indptr[hi]]]
+        row_of = np.repeat(np.arange(hi - lo), np.diff(terms.indptr[lo : hi + 1]))
+        per_row[lo:hi] = np.bincount(row_of[kept], minlength=hi - lo)
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(per_row, out=indptr[1:])
+    features = np.empty(int(indptr[-1]), dtype=np.int32)
+    unit = np.empty(int(indptr[-1]), dtype=np.float32)
+    for lo in range(0, n, _VECTOR_ROWS):
+        hi = min(lo + _VECTOR_ROWS, n)
+        start, end = terms.indptr[lo], terms.indptr[hi]
+        kept = keep[terms.indices[start:end]]
+        row_of = np.repeat(np.arange(hi - lo), np.diff(terms.indptr[lo : hi + 1]))[kept]
+        values = weights[start:end][kept].astype(np.float64)
+        norms = np.sqrt(np.bincount(row_of, weights=values * values, minlength=hi - lo))
+        norms[norms == 0] = 1.0
+        features[indptr[lo] : indptr[hi]] = feature_of[terms.indices[start:end][kept]]
+        unit[indptr[lo] : indptr[hi]] = values / norms[row_of]
+    return _Vectors(indptr, features, unit, int(keep.sum()))
 
 
-def _similarities(blocks: list[_Block], n_rows: int, centroids: FloatArray) -> FloatArray:
+def _similarities(blocks: Iterable[_Block], n_rows: int, centroids: FloatArray) -> FloatArray:
     """Cosine of every row with every centroid (rows x k)."""
     k, n_features = centroids.shape
     columns = np.zeros((n_features + 1, k), dtype=np.float32)  # the last: padding
@@ -238,7 +250,7 @@ def cluster(terms: TermMatrix, weights: FloatArray, k: int, seed: int = SEED) ->
     if len(fit_rows) > FIT_SAMPLE:
         fit_rows = np.sort(rng.choice(fit_rows, FIT_SAMPLE, replace=False))
     fit = x.rows(fit_rows)
-    blocks = fit.blocks()
+    blocks = list(fit.blocks())  # used every round
     centroids = _kmeans_plus_plus(fit, blocks, k, rng)
     k = len(centroids)
     fit_empty = np.zeros(fit.n_rows, dtype=bool)
