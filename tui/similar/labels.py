@@ -18,9 +18,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from tui.search.postings import run_positions
+
 # pick_terms' rule for when a pair is how a word is written.
 from tui.similar.terms import _PAIR_SHARE as PAIR_SHARE
-from tui.search.postings import run_positions
 from tui.similar.terms import TermMatrix
 
 # With no other group to compare with (the overview of one collection), a term in
