@@ -275,15 +275,25 @@ class Streamed:
     pieces: Callable[[], Iterator[Array]]
 
 
+@dataclass(frozen=True, slots=True)
+class Deferred:
+    """An array made (`make()`) only when the members before it have been written: work
+    that ends meanwhile (the near-duplicates found by a helper) need not be waited for
+    before the file is begun."""
+
+    make: Callable[[], Array]
+
+
 def save_mapped(
     path: Path,
     head: dict[str, Any],
-    arrays: dict[str, Array | Streamed],
+    arrays: dict[str, Array | Streamed | Deferred],
     strings: dict[str, list[str]],
 ) -> None:
     """Write a cache file as `save` does (atomically, into a private folder,
     pruning old files of its kind), each array's data aligned for mapping; a
-    `Streamed` array is written as its pieces come.
+    `Streamed` array is written as its pieces come, a `Deferred` one made when its
+    turn comes (in the order of `arrays`).
 
     Raises OSError when it cannot be written, ValueError for a string holding NUL.
     """
@@ -300,11 +310,13 @@ def save_mapped(
 
 
 def _entries(
-    head: dict[str, Any], arrays: Mapping[str, Array | Streamed], strings: dict[str, list[str]]
-) -> dict[str, Array | Streamed]:
+    head: dict[str, Any],
+    arrays: Mapping[str, Array | Streamed | Deferred],
+    strings: dict[str, list[str]],
+) -> dict[str, Array | Streamed | Deferred]:
     """The members of a cache file, named as `tui.cachefile` names them: the header (with
     each string list's length), each string list as one NUL-separated UTF-8 blob, the arrays."""
-    entries: dict[str, Array | Streamed] = {}
+    entries: dict[str, Array | Streamed | Deferred] = {}
     counts = {}
     for name, values in strings.items():
         blob = _SEPARATOR.join(values)
@@ -320,9 +332,11 @@ def _entries(
 
 
 def _write_member(
-    archive: zipfile.ZipFile, offset: int, name: str, array: Array | Streamed
+    archive: zipfile.ZipFile, offset: int, name: str, array: Array | Streamed | Deferred
 ) -> None:
     """One stored `.npy` member, padded so that it starts (and its data starts) aligned."""
+    if isinstance(array, Deferred):
+        array = array.make()
     if isinstance(array, Streamed):
         shape, dtype = (array.length,), np.dtype(array.dtype)
         pieces: Iterator[Array] = (np.ascontiguousarray(p, dtype=dtype) for p in array.pieces())

@@ -187,7 +187,7 @@ def test_a_model_saved_from_its_parts_is_the_file_of_the_whole_model(
     model = SimilarityModel.build(corpus)
     whole = cache.save(model, corpus, tmp_path / "whole").read_bytes()
     terms, weights = similar_model.weigh(TEXTS)
-    parts = cache.save_built(terms, weights, model.duplicates, corpus, tmp_path / "parts")
+    parts = cache.save_built(terms, weights, lambda: model.duplicates, corpus, tmp_path / "parts")
     assert parts.read_bytes() == whole
 
 

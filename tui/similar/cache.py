@@ -14,6 +14,7 @@ anything unreadable, foreign or not matching is ignored and rebuilt.
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -65,16 +66,22 @@ def save(model: SimilarityModel, corpus: Corpus, cache_dir: Path) -> Path:
         "post_rows": postings.rows,
         "post_weights": postings.weights,
     }
-    return _save(model.terms, model.weights, inverted, model.duplicates, corpus, cache_dir)
+    return _save(model.terms, model.weights, inverted, lambda: model.duplicates, corpus, cache_dir)
 
 
 def save_built(
-    terms: TermMatrix, weights: FloatArray, duplicates: Duplicates, corpus: Corpus, cache_dir: Path
+    terms: TermMatrix,
+    weights: FloatArray,
+    duplicates: Callable[[], Duplicates],
+    corpus: Corpus,
+    cache_dir: Path,
 ) -> Path:
-    """Write the model of `weigh`'s `terms` and `weights` and their `duplicates` for
+    """Write the model of `weigh`'s `terms` and `weights` and their near-duplicates for
     `corpus`, as `save` writes a model, making its inverted index piece by piece as it
     is written (the file is what `save` would write; the index is never whole in
-    memory). Raises OSError when it cannot be written."""
+    memory). `duplicates()` is called once the rest of the file is written, so a
+    helper finding them has that long to finish. Raises OSError when it cannot be
+    written."""
     indptr = posting_offsets(terms)
 
     def pieces(which: int) -> Callable[[], Iterator[Array]]:
@@ -93,24 +100,26 @@ def _save(
     terms: TermMatrix,
     weights: FloatArray,
     inverted: dict[str, Array | cachefile.Streamed],
-    duplicates: Duplicates,
+    duplicates: Callable[[], Duplicates],
     corpus: Corpus,
     cache_dir: Path,
 ) -> Path:
     target = cache_path(corpus, cache_dir)
-    arrays: dict[str, Array | cachefile.Streamed] = {
+    dups = functools.cache(duplicates)
+    arrays: dict[str, Array | cachefile.Streamed | cachefile.Deferred] = {
         "indptr": terms.indptr,
         "indices": terms.indices,
         "counts": terms.counts,
         "parts": terms.parts,
         "weights": weights,
         **inverted,
-        "dup_indptr": duplicates.indptr,
-        "dup_rows": duplicates.rows,
-        "dup_cosines": duplicates.cosines,
+        # Last: asked for once the rest is written.
+        "dup_indptr": cachefile.Deferred(lambda: _typed(dups().indptr, "dup_indptr")),
+        "dup_rows": cachefile.Deferred(lambda: _typed(dups().rows, "dup_rows")),
+        "dup_cosines": cachefile.Deferred(lambda: _typed(dups().cosines, "dup_cosines")),
     }
     typed = {
-        name: a if isinstance(a, cachefile.Streamed) else np.asarray(a, dtype=_DTYPES[name])
+        name: a if isinstance(a, cachefile.Streamed | cachefile.Deferred) else _typed(a, name)
         for name, a in arrays.items()
     }
     try:
@@ -151,6 +160,10 @@ def load(corpus: Corpus, cache_dir: Path) -> SimilarityModel | None:
 
 
 Chunks = Callable[[Array], Any]
+
+
+def _typed(array: Array, name: str) -> Array:
+    return np.asarray(array, dtype=_DTYPES[name])
 
 
 def _consistent(a: dict[str, Array], n_docs: int, n_terms: int, chunks: Chunks) -> bool:

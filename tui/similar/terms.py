@@ -177,7 +177,9 @@ class TermCounter:
         self._written.append(_tally(written))
         pairs = _cells(doc[paired], (stems[paired - 1] << _SHIFT) | stems[paired], len(texts))
         self._pairs.append(pairs)
-        self._pair_docs.append(_tally(pairs.keys.astype(np.int64)))  # a text's pairs are distinct cells
+        self._pair_docs.append(
+            _tally(pairs.keys.astype(np.int64))
+        )  # a text's pairs are distinct cells
         del doc, follows, forms, stems, paired, written
         release_memory()
 
