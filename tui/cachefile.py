@@ -354,13 +354,14 @@ def _write_member(
         pad += _ALIGN
     if pad:
         info.extra = struct.pack("<HH", _PADDING_FIELD, pad - 4) + bytes(pad - 4)
+    expected = math.prod(shape) * dtype.itemsize
+    written = 0
     with archive.open(info, "w") as member:
         member.write(header.getvalue())
-        written = 0
         for piece in pieces:
             member.write(piece.reshape(-1).view(np.uint8).data)
             written += piece.nbytes
-    if written != info.file_size - len(header.getvalue()):
+    if written != expected:  # zipfile would record what was written: a wrong shape
         raise ValueError(f"{name}: the pieces written do not add up to its shape")
 
 
