@@ -287,7 +287,7 @@ class Deferred:
 def save_mapped(
     path: Path,
     head: dict[str, Any],
-    arrays: dict[str, Array | Streamed | Deferred],
+    arrays: Mapping[str, Array | Streamed | Deferred],
     strings: dict[str, list[str]],
 ) -> None:
     """Write a cache file as `save` does (atomically, into a private folder,
