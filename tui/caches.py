@@ -17,7 +17,6 @@ has finished it is reaped at once (no `<defunct>` entry), whoever reads its repo
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import os
 import subprocess
 import sys
@@ -189,26 +188,8 @@ def main(argv: Sequence[str]) -> int:
     # a forked build helper needs, so the index may be built by two processes.
     load_or_build_index(corpus, cache_dir, fork_safe=True)
     print("index", flush=True)
-    _return_freed_memory()
     _similarity_and_topics(corpus, cache_dir)
     return 0
-
-
-# glibc's mallopt parameter for the size from which allocations are mapped on their own.
-_M_MMAP_THRESHOLD = -3
-_MAPPED_FROM = 256 * 1024
-
-
-def _return_freed_memory() -> None:
-    """Child side: from here on, give each large block (a NumPy temporary) back to the
-    system when it is freed. glibc otherwise raises its threshold for mapping blocks on
-    their own as they are freed and keeps later ones in its heap, so the similarity
-    build held a few hundred MB it had freed (measured at 100,000 abstracts). Linux
-    (glibc) only; elsewhere nothing changes."""
-    if sys.platform != "linux":
-        return
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL("libc.so.6").mallopt(_M_MMAP_THRESHOLD, _MAPPED_FROM)
 
 
 def _similarity_and_topics(corpus: Corpus, cache_dir: Path) -> None:
@@ -231,6 +212,7 @@ def _similarity_and_topics(corpus: Corpus, cache_dir: Path) -> None:
     if model is None and workers_for(len(corpus), fork_safe=True) > 1:
         texts = [a.similarity_text for a in corpus.abstracts]
         terms, weights = weigh(texts)
+        release_memory()  # what counting freed, before the helper inherits the heap
         search = DuplicateSearch(terms, weights, texts)
         topics = topic_cache.load(corpus, cache_dir) or compute_topics(terms, weights)
         release_memory()
