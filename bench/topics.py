@@ -115,8 +115,8 @@ def baseline(
 def reference(model: SimilarityModel, k: int, seed: int = SEED) -> Topics:
     """Plain TF-IDF (every term) + spherical k-means (k-means++), centroid labels."""
     terms = model.terms
-    x = _Vectors(terms.indptr, terms.indices.astype(np.int64), model.weights, terms.n_terms)
-    blocks = x.blocks()
+    x = _Vectors(terms.indptr, terms.indices.astype(np.int32), model.weights, terms.n_terms)
+    blocks = list(x.blocks())
     rng = np.random.default_rng(seed)
     centroids = _kmeans_plus_plus(x, blocks, k, rng)
     empty = np.zeros(x.n_rows, dtype=bool)

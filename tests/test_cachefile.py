@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import stat
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -187,3 +189,41 @@ def test_runs_read_from_the_file_are_the_mapped_arrays_items(tmp_path: Path) -> 
     assert runs.take(np.array([49_990]), np.array([10])).tolist() == values[-10:].tolist()
     with pytest.raises(IndexError):
         runs.take(np.array([49_995]), np.array([10]))
+
+
+def test_a_mapped_file_takes_arrays_written_in_pieces_or_made_when_their_turn_comes(
+    tmp_path: Path,
+) -> None:
+    corpus = make_corpus(ROWS)
+    head = cachefile.header("test", 1, corpus)
+    path = cachefile.path_for(tmp_path / "cache", "test", 1, corpus)
+    made: list[str] = []
+
+    def pieces() -> Iterator[np.ndarray[Any, Any]]:
+        made.append("pieces")
+        yield from (np.arange(0, 3, dtype=np.int32), np.arange(3, 7, dtype=np.int32))
+
+    def later() -> np.ndarray[Any, Any]:
+        made.append("later")
+        return np.array([0.5], dtype=np.float32)
+
+    arrays: dict[str, Any] = {
+        "pieces": cachefile.Streamed(np.dtype(np.int32), 7, pieces),
+        "later": cachefile.Deferred(later),
+    }
+    cachefile.save_mapped(path, head, arrays, {})
+    assert made == ["pieces", "later"]
+    mapped = cachefile.load_mapped(path, head)
+    assert mapped is not None
+    assert mapped.arrays["pieces"].tolist() == list(range(7))
+    assert mapped.arrays["later"].tolist() == [0.5]
+
+
+def test_pieces_that_do_not_add_up_to_their_length_are_not_saved(tmp_path: Path) -> None:
+    corpus = make_corpus(ROWS)
+    head = cachefile.header("test", 1, corpus)
+    path = cachefile.path_for(tmp_path / "cache", "test", 1, corpus)
+    short = cachefile.Streamed(np.dtype(np.int32), 5, lambda: iter([np.arange(3, dtype=np.int32)]))
+    with pytest.raises(ValueError):
+        cachefile.save_mapped(path, head, {"short": short}, {})
+    assert not path.exists()

@@ -31,7 +31,7 @@ import re
 import struct
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -352,11 +352,35 @@ class Mapped:
                 self._map.madvise(mmap.MADV_DONTNEED, first, end - first)
 
 
+@dataclass(frozen=True, slots=True)
+class Streamed:
+    """A 1-D array written to a mapped file piece by piece, never whole in memory:
+    `pieces()` yields its consecutive parts, `length` items of `dtype` in all."""
+
+    dtype: np.dtype[Any]
+    length: int
+    pieces: Callable[[], Iterator[Array]]
+
+
+@dataclass(frozen=True, slots=True)
+class Deferred:
+    """An array made (`make()`) only when the members before it have been written: work
+    that ends meanwhile (the near-duplicates found by a helper) need not be waited for
+    before the file is begun."""
+
+    make: Callable[[], Array]
+
+
 def save_mapped(
-    path: Path, head: dict[str, Any], arrays: dict[str, Array], strings: dict[str, list[str]]
+    path: Path,
+    head: dict[str, Any],
+    arrays: Mapping[str, Array | Streamed | Deferred],
+    strings: dict[str, list[str]],
 ) -> None:
     """Write a cache file as `save` does (atomically, into a private folder,
-    pruning old files of its kind), each array's data aligned for mapping.
+    pruning old files of its kind), each array's data aligned for mapping; a
+    `Streamed` array is written as its pieces come, a `Deferred` one made when its
+    turn comes (in the order of `arrays`).
 
     Raises OSError when it cannot be written, ValueError for a string holding NUL.
     """
@@ -373,11 +397,13 @@ def save_mapped(
 
 
 def _entries(
-    head: dict[str, Any], arrays: dict[str, Array], strings: dict[str, list[str]]
-) -> dict[str, Array]:
+    head: dict[str, Any],
+    arrays: Mapping[str, Array | Streamed | Deferred],
+    strings: dict[str, list[str]],
+) -> dict[str, Array | Streamed | Deferred]:
     """The members of a cache file, named as `tui.cachefile` names them: the header (with
     each string list's length), each string list as one NUL-separated UTF-8 blob, the arrays."""
-    entries: dict[str, Array] = {}
+    entries: dict[str, Array | Streamed | Deferred] = {}
     counts = {}
     for name, values in strings.items():
         blob = _SEPARATOR.join(values)
@@ -386,28 +412,44 @@ def _entries(
         entries[_STRINGS + name] = np.frombuffer(blob.encode("utf-8", "surrogatepass"), np.uint8)
         counts[name] = len(values)
     for name, array in arrays.items():
-        entries[_ARRAY + name] = np.asarray(array)
+        entries[_ARRAY + name] = array
     text = json.dumps({**head, "strings": counts}, sort_keys=True)
     entries[_HEADER] = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
     return entries
 
 
-def _write_member(archive: zipfile.ZipFile, offset: int, name: str, array: Array) -> None:
+def _write_member(
+    archive: zipfile.ZipFile, offset: int, name: str, array: Array | Streamed | Deferred
+) -> None:
     """One stored `.npy` member, padded so that it starts (and its data starts) aligned."""
-    array = np.ascontiguousarray(array)
+    if isinstance(array, Deferred):
+        array = array.make()
+    if isinstance(array, Streamed):
+        shape, dtype = (array.length,), np.dtype(array.dtype)
+        pieces: Iterator[Array] = (np.ascontiguousarray(p, dtype=dtype) for p in array.pieces())
+    else:
+        array = np.ascontiguousarray(array)
+        shape, dtype, pieces = array.shape, array.dtype, iter([array])
     header = io.BytesIO()
-    np.lib.format.write_array_header_1_0(header, np.lib.format.header_data_from_array_1_0(array))
+    described = {"descr": np.lib.format.dtype_to_descr(dtype), "fortran_order": False}
+    np.lib.format.write_array_header_1_0(header, {**described, "shape": shape})
     info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
     info.compress_type = zipfile.ZIP_STORED
-    info.file_size = header.tell() + array.nbytes
+    info.file_size = header.tell() + math.prod(shape) * dtype.itemsize
     pad = -(offset + _LOCAL_HEADER.size + len(name.encode("utf-8"))) % _ALIGN
     if 0 < pad < 4:  # a field is at least its 4-byte heading
         pad += _ALIGN
     if pad:
         info.extra = struct.pack("<HH", _PADDING_FIELD, pad - 4) + bytes(pad - 4)
+    expected = math.prod(shape) * dtype.itemsize
+    written = 0
     with archive.open(info, "w") as member:
         member.write(header.getvalue())
-        member.write(array.reshape(-1).view(np.uint8).data)
+        for piece in pieces:
+            member.write(piece.reshape(-1).view(np.uint8).data)
+            written += piece.nbytes
+    if written != expected:  # zipfile would record what was written: a wrong shape
+        raise ValueError(f"{name}: the pieces written do not add up to its shape")
 
 
 def load_mapped(path: Path, head: dict[str, Any]) -> Mapped | None:

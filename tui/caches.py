@@ -200,22 +200,27 @@ def _similarity_and_topics(corpus: Corpus, cache_dir: Path) -> None:
     the slowest two parts of the model and the topics at once. Forking is safe here
     for the reason the index's helper is (see `main`).
     """
+    from tui.search.blocks import release_memory
     from tui.search.parallel import workers_for
     from tui.similar import cache as similar_cache
     from tui.similar import topic_cache
     from tui.similar.forked import DuplicateSearch
-    from tui.similar.model import SimilarityModel, weigh
+    from tui.similar.model import weigh
     from tui.similar.topics import compute_topics
 
     model = similar_cache.load(corpus, cache_dir)
     if model is None and workers_for(len(corpus), fork_safe=True) > 1:
         texts = [a.similarity_text for a in corpus.abstracts]
         terms, weights = weigh(texts)
+        release_memory()  # what counting freed, before the helper inherits the heap
         search = DuplicateSearch(terms, weights, texts)
         topics = topic_cache.load(corpus, cache_dir) or compute_topics(terms, weights)
-        model = SimilarityModel.assemble(terms, weights, search.result())
-        with contextlib.suppress(OSError):
-            similar_cache.save(model, corpus, cache_dir)
+        release_memory()
+        try:  # the near-duplicates are asked for last: the file is written meanwhile
+            with contextlib.suppress(OSError):
+                similar_cache.save_built(terms, weights, search.result, corpus, cache_dir)
+        finally:
+            search.close()
         print("similar", flush=True)
         with contextlib.suppress(OSError):
             topic_cache.save(topics, corpus, cache_dir)

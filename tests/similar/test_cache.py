@@ -13,6 +13,7 @@ from tests.pickles import RunsCode, object_array
 from tests.similar.fixtures import I_GRAPH, TEXTS, make_corpus
 from tui import cachefile
 from tui.similar import SimilarityModel, cache, load_or_build
+from tui.similar import model as similar_model
 
 
 def test_cache_is_written_then_reused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -175,3 +176,33 @@ def test_a_cache_whose_arrays_do_not_fit_is_rebuilt(
     cachefile.save(path, head, arrays, contents.strings)
     assert cache.load(corpus, tmp_path) is None
     assert load_or_build(corpus, tmp_path).similar(I_GRAPH) == built.similar(I_GRAPH)
+
+
+def test_a_model_saved_from_its_parts_is_the_file_of_the_whole_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Postings made a few at a time, so the inverted index is written in many pieces.
+    monkeypatch.setattr(similar_model, "_POSTINGS", 7)
+    corpus = make_corpus()
+    model = SimilarityModel.build(corpus)
+    whole = cache.save(model, corpus, tmp_path / "whole").read_bytes()
+    terms, weights = similar_model.weigh(TEXTS)
+    parts = cache.save_built(terms, weights, lambda: model.duplicates, corpus, tmp_path / "parts")
+    assert parts.read_bytes() == whole
+
+
+def test_postings_made_piece_by_piece_are_the_rows_of_each_term_in_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    terms, weights = similar_model.weigh(TEXTS)
+    order = np.argsort(terms.indices, kind="stable")
+    row_of = np.repeat(np.arange(terms.n_docs), np.diff(terms.indptr))
+    for size in (1, 5, 1 << 21):
+        monkeypatch.setattr(similar_model, "_POSTINGS", size)
+        postings = similar_model._invert(terms, weights)
+        assert postings.rows.tolist() == row_of[order].tolist()
+        assert postings.weights.tolist() == weights[order].tolist()
+        assert postings.indptr.tolist() == [
+            0,
+            *np.cumsum(np.bincount(terms.indices, minlength=terms.n_terms)).tolist(),
+        ]

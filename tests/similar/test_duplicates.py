@@ -10,6 +10,7 @@ import pytest
 
 from tests.similar.fixtures import TEXTS, make_corpus
 from tui.similar import SimilarityModel
+from tui.similar import duplicates as duplicates_module
 from tui.similar.duplicates import (
     DUPLICATE_COSINE,
     close_pairs,
@@ -134,3 +135,16 @@ def test_like_ranks_as_a_scan_that_checks_each_close_candidate(
 def test_a_corpus_without_shared_words_has_no_near_duplicates() -> None:
     model = SimilarityModel.build(make_corpus(["Zebras gallop.", "Quantum chromodynamics."]))
     assert model.near_duplicates(0) == model.near_duplicates(1) == []
+
+
+def test_pairs_found_a_few_rows_at_a_time_are_those_found_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    model = SimilarityModel.from_texts(_texts(80))
+    expected = close_pairs(model.terms, model.weights, DUPLICATE_COSINE)
+    assert len(expected[0])
+    monkeypatch.setattr(duplicates_module, "_PREFIX_ROWS", 3)
+    monkeypatch.setattr(duplicates_module, "_CHUNK", 5)
+    found = close_pairs(model.terms, model.weights, DUPLICATE_COSINE)
+    for a, b in zip(found, expected, strict=True):
+        assert a.tolist() == b.tolist()

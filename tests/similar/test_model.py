@@ -19,7 +19,8 @@ from tests.similar.fixtures import (
 from tui.corpus.stem import stem
 from tui.corpus.stopwords import STOPWORDS
 from tui.similar import SimilarityModel
-from tui.similar.terms import content_tokens
+from tui.similar import model as similar_model
+from tui.similar.terms import content_tokens, count_terms
 
 
 @pytest.fixture(scope="module")
@@ -158,3 +159,17 @@ def test_empty_corpus_builds() -> None:
     model = SimilarityModel.build(make_corpus([]))
     assert len(model) == 0
     assert model.like([0], None, 3) == []
+
+
+def test_weights_made_a_few_rows_at_a_time_are_those_of_the_whole_matrix(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    terms = count_terms(TEXTS)
+    n = terms.n_docs
+    idf = np.log((1.0 + n) / (1.0 + terms.document_frequency())) + 1.0
+    weights = (1.0 + np.log(terms.counts.astype(np.float64))) * idf[terms.indices]
+    row_of = np.repeat(np.arange(n), np.diff(terms.indptr))
+    norms = np.sqrt(np.bincount(row_of, weights=weights * weights, minlength=n))
+    expected = (weights / norms[row_of]).astype(np.float32)
+    monkeypatch.setattr(similar_model, "_ROWS", 2)
+    assert similar_model._tfidf(terms).tolist() == expected.tolist()

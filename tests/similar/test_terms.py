@@ -14,7 +14,7 @@ from tui.corpus.stem import stem_words
 from tui.corpus.stopwords import STOPWORDS
 from tui.corpus.tokens import tokenize
 from tui.similar import terms as terms_module
-from tui.similar.terms import TermMatrix, count_terms
+from tui.similar.terms import TermCounter, TermMatrix, count_terms
 
 _LATEX = re.compile(r"\\[A-Za-z]+")
 _BREAK = re.compile(r"[.,;:!?()\[\]{}$\"“”]")
@@ -131,3 +131,20 @@ def test_counts_do_not_depend_on_how_texts_are_batched(monkeypatch: pytest.Monke
     monkeypatch.setattr(terms_module, "_BLOCK_TEXTS", 2)
     assert _same(count_terms(texts), whole)
     assert _same(whole, _reference(texts))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.sampled_from([*_WORDS, ".", ","]), max_size=12).map(" ".join),
+        max_size=10,
+    ),
+    st.integers(min_value=1, max_value=4),
+)
+def test_counts_made_in_blocks_of_any_size_are_those_of_the_whole(
+    texts: list[str], size: int
+) -> None:
+    counter = TermCounter()
+    for start in range(0, len(texts), size):
+        counter.add(texts[start : start + size])
+    assert _same(counter.matrix(), _reference(texts))

@@ -11,6 +11,7 @@ import pytest
 from tests.similar.fixtures import make_corpus
 from tui.corpus.model import Corpus
 from tui.similar import SimilarityModel, topic_cache
+from tui.similar import topics as topics_module
 from tui.similar.labels import label_groups
 from tui.similar.topics import compute_topics, topic_count
 
@@ -142,3 +143,20 @@ def test_a_damaged_cache_is_ignored(tmp_path: Path) -> None:
     rebuilt = topic_cache.load_or_build(corpus, tmp_path, model)
     assert rebuilt.count == topic_count(len(corpus))
     assert topic_cache.load(corpus, tmp_path) is not None
+
+
+def test_blocks_made_from_the_rows_in_use_are_those_of_every_row_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    corpus, _ = themed_corpus()
+    model = SimilarityModel.build(corpus)
+    terms, weights = model.terms, model.weights
+    monkeypatch.setattr(topics_module, "_BLOCK_ROWS", 5)
+    features = topics_module._features(terms)
+    whole = topics_module._vectors(terms, weights, features, np.arange(terms.n_docs))
+    for made, expected in zip(
+        topics_module._all_blocks(terms, weights, features), whole.blocks(), strict=True
+    ):
+        assert made.rows.tolist() == expected.rows.tolist()
+        assert made.features.tolist() == expected.features.tolist()
+        assert made.weights.tolist() == expected.weights.tolist()

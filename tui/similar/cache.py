@@ -14,7 +14,8 @@ anything unreadable, foreign or not matching is ignored and rebuilt.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +24,8 @@ import numpy as np
 from tui import cachefile
 from tui.corpus.model import Corpus
 from tui.similar import mapfile
-from tui.similar.duplicates import Duplicates
-from tui.similar.model import Postings, SimilarityModel
+from tui.similar.duplicates import Duplicates, FloatArray
+from tui.similar.model import Postings, SimilarityModel, posting_offsets, posting_pieces
 from tui.similar.terms import TermMatrix
 
 # Bump when the tokenization, stopwords or file layout change.
@@ -59,27 +60,71 @@ def save(model: SimilarityModel, corpus: Corpus, cache_dir: Path) -> Path:
 
     Raises OSError when it cannot be written.
     """
+    postings = model.postings
+    inverted: dict[str, Array | cachefile.Streamed] = {
+        "post_indptr": postings.indptr,
+        "post_rows": postings.rows,
+        "post_weights": postings.weights,
+    }
+    return _save(model.terms, model.weights, inverted, lambda: model.duplicates, corpus, cache_dir)
+
+
+def save_built(
+    terms: TermMatrix,
+    weights: FloatArray,
+    duplicates: Callable[[], Duplicates],
+    corpus: Corpus,
+    cache_dir: Path,
+) -> Path:
+    """Write the model of `weigh`'s `terms` and `weights` and their near-duplicates for
+    `corpus`, as `save` writes a model, making its inverted index piece by piece as it
+    is written (the file is what `save` would write; the index is never whole in
+    memory). `duplicates()` is called once the rest of the file is written, so a
+    helper finding them has that long to finish. Raises OSError when it cannot be
+    written."""
+    indptr = posting_offsets(terms)
+
+    def pieces(which: int) -> Callable[[], Iterator[Array]]:
+        return lambda: (piece[which] for piece in posting_pieces(terms, weights, indptr))
+
+    entries = len(terms.indices)
+    inverted: dict[str, Array | cachefile.Streamed] = {
+        "post_indptr": indptr,
+        "post_rows": cachefile.Streamed(np.dtype(np.int32), entries, pieces(0)),
+        "post_weights": cachefile.Streamed(np.dtype(np.float32), entries, pieces(1)),
+    }
+    return _save(terms, weights, inverted, duplicates, corpus, cache_dir)
+
+
+def _save(
+    terms: TermMatrix,
+    weights: FloatArray,
+    inverted: dict[str, Array | cachefile.Streamed],
+    duplicates: Callable[[], Duplicates],
+    corpus: Corpus,
+    cache_dir: Path,
+) -> Path:
     target = cache_path(corpus, cache_dir)
-    terms, postings, duplicates = model.terms, model.postings, model.duplicates
-    arrays: dict[str, Array] = {
+    dups = functools.cache(duplicates)
+    arrays: dict[str, Array | cachefile.Streamed | cachefile.Deferred] = {
         "indptr": terms.indptr,
         "indices": terms.indices,
         "counts": terms.counts,
         "parts": terms.parts,
-        "weights": model.weights,
-        "post_indptr": postings.indptr,
-        "post_rows": postings.rows,
-        "post_weights": postings.weights,
-        "dup_indptr": duplicates.indptr,
-        "dup_rows": duplicates.rows,
-        "dup_cosines": duplicates.cosines,
+        "weights": weights,
+        **inverted,
+        # Last: asked for once the rest is written.
+        "dup_indptr": cachefile.Deferred(lambda: _typed(dups().indptr, "dup_indptr")),
+        "dup_rows": cachefile.Deferred(lambda: _typed(dups().rows, "dup_rows")),
+        "dup_cosines": cachefile.Deferred(lambda: _typed(dups().cosines, "dup_cosines")),
+    }
+    typed = {
+        name: a if isinstance(a, cachefile.Streamed | cachefile.Deferred) else _typed(a, name)
+        for name, a in arrays.items()
     }
     try:
         mapfile.save(
-            target,
-            cachefile.header(_KIND, CACHE_VERSION, corpus),
-            {name: np.asarray(a, dtype=_DTYPES[name]) for name, a in arrays.items()},
-            {"vocab": terms.vocab},
+            target, cachefile.header(_KIND, CACHE_VERSION, corpus), typed, {"vocab": terms.vocab}
         )
     except ValueError as err:  # a word holding NUL: not cacheable
         raise OSError(str(err)) from err
@@ -115,6 +160,10 @@ def load(corpus: Corpus, cache_dir: Path) -> SimilarityModel | None:
 
 
 Chunks = Callable[[Array], Any]
+
+
+def _typed(array: Array, name: str) -> Array:
+    return np.asarray(array, dtype=_DTYPES[name])
 
 
 def _consistent(a: dict[str, Array], n_docs: int, n_terms: int, chunks: Chunks) -> bool:

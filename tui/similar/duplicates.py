@@ -45,7 +45,9 @@ DUPLICATE_RATIO = 70.0
 # cosine rounds up to the threshold is still examined.
 _SLACK = 1e-3
 # Pairs of prefix entries generated at once (bounds the memory of the search).
-_CHUNK = 1 << 22
+_CHUNK = 1 << 20
+# Rows whose prefixes are made at once (bounds the memory of their temporaries).
+_PREFIX_ROWS = 8192
 # Abstracts whose pairs are summed together (a block of entries small enough to search).
 _ROW_BLOCK = 1024
 
@@ -143,27 +145,40 @@ class _Prefixes:
 
 
 def _prefixes(terms: TermMatrix, weights: FloatArray, threshold: float) -> _Prefixes:
-    """The prefixes of every row, terms ranked rarest first (ties: lower id first)."""
+    """The prefixes of every row, terms ranked rarest first (ties: lower id first); made
+    a block of rows at a time (every row's prefix is its own)."""
     n, n_terms = terms.n_docs, terms.n_terms
-    lengths = np.diff(terms.indptr)
-    row_of = np.repeat(np.arange(n, dtype=np.int64), lengths)
     df = np.bincount(terms.indices, minlength=n_terms)
     rank = np.empty(n_terms, dtype=np.int64)
     rank[np.lexsort((np.arange(n_terms), df))] = np.arange(n_terms)
-    # Each row's entries rarest first; what is left of its squared norm from each on.
-    order = np.argsort(row_of * n_terms + rank[terms.indices])
-    squares = weights[order].astype(np.float64) ** 2
-    left = np.cumsum(squares[::-1])[::-1]
-    left -= np.repeat(np.r_[left, 0.0][terms.indptr[1:]], lengths)
-    in_prefix = left >= (threshold - _SLACK) ** 2
-    suffix = np.bincount(row_of[order[~in_prefix]], weights=squares[~in_prefix], minlength=n)
-    positions = order[in_prefix]
-    beyond = np.sqrt(np.maximum(left - squares, 0.0))[in_prefix]
-    del order, squares, left
-    csr = np.argsort(positions)
+    found: list[tuple[npt.NDArray[np.int64], ScoreArray, npt.NDArray[np.int64]]] = []
+    suffix = np.zeros(n, dtype=np.float64)
+    for lo in range(0, n, _PREFIX_ROWS):
+        hi = min(lo + _PREFIX_ROWS, n)
+        start, end = terms.indptr[lo], terms.indptr[hi]
+        lengths = np.diff(terms.indptr[lo : hi + 1])
+        row_of = np.repeat(np.arange(hi - lo, dtype=np.int64), lengths)
+        # Each row's entries rarest first; what is left of its squared norm from each on.
+        order = np.argsort(row_of * n_terms + rank[terms.indices[start:end]]) + start
+        squares = weights[order].astype(np.float64) ** 2
+        left = np.cumsum(squares[::-1])[::-1]
+        left -= np.repeat(np.r_[left, 0.0][terms.indptr[lo + 1 : hi + 1] - start], lengths)
+        in_prefix = left >= (threshold - _SLACK) ** 2
+        suffix[lo:hi] = np.bincount(
+            row_of[~in_prefix], weights=squares[~in_prefix], minlength=hi - lo
+        )
+        positions = order[in_prefix]
+        beyond = np.sqrt(np.maximum(left - squares, 0.0))[in_prefix]
+        csr = np.argsort(positions)
+        found.append(
+            (positions[csr], beyond[csr], np.bincount(row_of[in_prefix], minlength=hi - lo))
+        )
     ptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(row_of[positions], minlength=n), out=ptr[1:])
-    return _Prefixes(ptr, positions[csr], beyond[csr], np.sqrt(suffix))
+    if found:
+        np.cumsum(np.concatenate([c for _, _, c in found]), out=ptr[1:])
+    positions = np.concatenate([p for p, _, _ in found]) if found else np.zeros(0, np.int64)
+    beyond = np.concatenate([b for _, b, _ in found]) if found else np.zeros(0, np.float64)
+    return _Prefixes(ptr, positions, beyond, np.sqrt(suffix))
 
 
 def _candidates(
@@ -193,10 +208,14 @@ def _candidates(
     cuts = np.unique(np.searchsorted(per_row, np.arange(_CHUNK, per_row[-1] + _CHUNK, _CHUNK)))
     found: list[npt.NDArray[np.int64]] = []
     parts: list[ScoreArray] = []
+    # The entries that pair with a later one, by owner: each span of rows is a slice.
+    pairing = np.flatnonzero(after > 0)
+    pairing = pairing[np.argsort(owner[pairing], kind="stable")]
+    ends = np.searchsorted(owner[pairing], [*(cuts + 1).tolist(), n])
     low = 0
-    for high in [*cuts.tolist(), n]:
-        firsts = np.flatnonzero((owner >= low) & (owner <= high) & (after > 0))
-        low = high + 1
+    for high in ends.tolist():
+        firsts = np.sort(pairing[low:high])
+        low = high
         count = after[firsts]
         partner = run_positions(firsts + 1, count)
         firsts = np.repeat(firsts, count)

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from tui.search.postings import run_positions
+
 # pick_terms' rule for when a pair is how a word is written.
 from tui.similar.terms import _PAIR_SHARE as PAIR_SHARE
 from tui.similar.terms import TermMatrix
@@ -73,23 +75,27 @@ def label_groups(
     candidate = df >= MIN_LABEL_DOCS
     if n_groups == 1:
         candidate &= df <= max(COMMON_SHARE * n, MIN_LABEL_DOCS)
-    entry_group = np.repeat(groups, np.diff(terms.indptr))
-    entry_row = np.repeat(np.arange(n, dtype=np.int64), np.diff(terms.indptr))
-    use = (entry_group >= 0) & candidate[terms.indices]
-    # Group numbers are small: as 16-bit keys the stable sort is a radix sort (5x quicker).
-    keys = entry_group[use].astype(np.int16) if n_groups < 2**15 else entry_group[use]
-    order = np.argsort(keys, kind="stable")
-    del keys
-    rows, words = entry_row[use][order], terms.indices[use][order].astype(np.int64)
-    uses = 1.0 + np.log(terms.counts[use][order].astype(np.float64))
-    bounds = np.searchsorted(entry_group[use][order], np.arange(n_groups + 1))
     sizes = np.bincount(groups[groups >= 0], minlength=n_groups)
     pair_ids = np.flatnonzero(terms.parts[:, 1] >= 0)
     pairs = dict(zip(map(tuple, terms.parts[pair_ids].tolist()), pair_ids.tolist(), strict=True))
+    # Each group's rows, ascending; its entries are gathered one group at a time, so no
+    # array the size of the whole matrix is made.
+    by_group = np.argsort(groups, kind="stable")
+    bounds = np.searchsorted(groups[by_group], np.arange(n_groups + 1))
     labels = []
     for g in range(n_groups):
-        lo, hi = int(bounds[g]), int(bounds[g + 1])
-        group = _Uses(rows[lo:hi], words[lo:hi], uses[lo:hi])
+        members = by_group[bounds[g] : bounds[g + 1]]
+        starts = terms.indptr[members]
+        lengths = terms.indptr[members + 1] - starts
+        at = run_positions(starts, lengths)
+        words = terms.indices[at]
+        use = candidate[words]
+        at = at[use]
+        group = _Uses(
+            np.repeat(members.astype(np.int64), lengths)[use],
+            words[use].astype(np.int64),
+            1.0 + np.log(terms.counts[at].astype(np.float64)),
+        )
         rules = _Rules(top, min_lift if n_groups > 1 else None, pairs)
         labels.append(_cover(terms, group, int(sizes[g]), df, rules))
     return labels

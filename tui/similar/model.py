@@ -14,7 +14,7 @@ no SciPy needed. Near-duplicates are found once, when the model is built
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,16 +52,27 @@ class Postings:
     weights: FloatArray
 
 
+# Rows weighed at once, and postings made at once (bound the memory of a build's temporaries).
+_ROWS = 8192
+_POSTINGS = 1 << 21
+
+
 def _tfidf(terms: TermMatrix) -> FloatArray:
-    """Sublinear TF times smoothed IDF, each row scaled to unit length."""
+    """Sublinear TF times smoothed IDF, each row scaled to unit length (a block of rows
+    at a time: each row's weights are summed in the same order either way)."""
     n = terms.n_docs
     df = terms.document_frequency()
     idf = np.log((1.0 + n) / (1.0 + df)) + 1.0
-    weights = (1.0 + np.log(terms.counts.astype(np.float64))) * idf[terms.indices]
-    row_of = np.repeat(np.arange(n), np.diff(terms.indptr))
-    norms = np.sqrt(np.bincount(row_of, weights=weights * weights, minlength=n))
-    norms[norms == 0] = 1.0
-    unit: FloatArray = (weights / norms[row_of]).astype(np.float32)
+    unit: FloatArray = np.empty(len(terms.indices), dtype=np.float32)
+    for lo in range(0, n, _ROWS):
+        hi = min(lo + _ROWS, n)
+        start, end = terms.indptr[lo], terms.indptr[hi]
+        counts = terms.counts[start:end].astype(np.float64)
+        weights = (1.0 + np.log(counts)) * idf[terms.indices[start:end]]
+        row_of = np.repeat(np.arange(hi - lo), np.diff(terms.indptr[lo : hi + 1]))
+        norms = np.sqrt(np.bincount(row_of, weights=weights * weights, minlength=hi - lo))
+        norms[norms == 0] = 1.0
+        unit[start:end] = weights / norms[row_of]
     return unit
 
 
@@ -72,14 +83,37 @@ def weigh(texts: Sequence[str]) -> tuple[TermMatrix, FloatArray]:
     return terms, _tfidf(terms)
 
 
-def _invert(terms: TermMatrix, weights: FloatArray) -> Postings:
-    """Regroup the CSR weights by term (a stable sort keeps rows ascending within a term)."""
-    order = np.argsort(terms.indices, kind="stable")
-    row_of = np.repeat(np.arange(terms.n_docs, dtype=np.int32), np.diff(terms.indptr))
-    counts = np.bincount(terms.indices, minlength=terms.n_terms)
+def posting_offsets(terms: TermMatrix) -> OffsetArray:
+    """Where each term's postings start in the inverted index (`Postings.indptr`)."""
     indptr = np.zeros(terms.n_terms + 1, dtype=np.int64)
-    np.cumsum(counts, out=indptr[1:])
-    return Postings(indptr, row_of[order], weights[order])
+    np.cumsum(np.bincount(terms.indices, minlength=terms.n_terms), out=indptr[1:])
+    return indptr
+
+
+def posting_pieces(
+    terms: TermMatrix, weights: FloatArray, indptr: OffsetArray
+) -> Iterator[tuple[IntArray, FloatArray]]:
+    """The inverted index's rows and weights (`Postings.rows`, `.weights`) in consecutive
+    pieces of a few terms' postings each, so that it can be written out without ever
+    being whole in memory. Each piece's entries are found in row order and sorted by
+    term with a stable sort (a radix sort: a piece spans fewer than 65,536 terms), so
+    rows stay ascending within a term."""
+    cuts = np.searchsorted(indptr, np.arange(0, int(indptr[-1]), _POSTINGS), side="right") - 1
+    cuts = np.union1d(np.r_[cuts, terms.n_terms], np.arange(0, terms.n_terms, 1 << 16))
+    for low, high in zip(cuts[:-1].tolist(), cuts[1:].tolist(), strict=True):
+        at = np.flatnonzero((terms.indices >= low) & (terms.indices < high))
+        rows = (np.searchsorted(terms.indptr, at, side="right") - 1).astype(np.int32)
+        order = np.argsort((terms.indices[at] - low).astype(np.uint16), kind="stable")
+        yield rows[order], weights[at[order]]
+
+
+def _invert(terms: TermMatrix, weights: FloatArray) -> Postings:
+    """Regroup the CSR weights by term (rows ascending within a term)."""
+    indptr = posting_offsets(terms)
+    pieces = list(posting_pieces(terms, weights, indptr))
+    rows = np.concatenate([r for r, _ in pieces]) if pieces else np.zeros(0, np.int32)
+    values = np.concatenate([w for _, w in pieces]) if pieces else np.zeros(0, np.float32)
+    return Postings(indptr, rows, values)
 
 
 @dataclass(slots=True)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +29,7 @@ import numpy.typing as npt
 from tui.corpus.stem import stem_words
 from tui.corpus.stopwords import STOPWORDS
 from tui.corpus.tokens import tokenize
+from tui.search.blocks import release_memory
 from tui.search.bulk import Vocabulary, tokenize_texts
 
 _LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")
@@ -37,7 +38,7 @@ _CLAUSE_BREAK = re.compile(r"[.,;:!?()\[\]{}$\"“”]")
 # A pair (bigram) must be in at least this many abstracts to be a term.
 _MIN_PAIR_DOCS = 2
 # Texts tokenized at once: bounds the memory of the joined text (UTF-32 when not ASCII).
-_BLOCK_TEXTS = 4096
+_BLOCK_TEXTS = 1024
 
 IntArray = npt.NDArray[np.int32]
 OffsetArray = npt.NDArray[np.int64]
@@ -84,39 +85,18 @@ class TermMatrix:
 def count_terms(texts: Iterable[str]) -> TermMatrix:
     """Count the terms of each text (stems and pairs, see the module) into a `TermMatrix`.
 
-    Texts are tokenized a block at a time by the search index's tokenizer
-    (`tui.search.bulk`: words numbered with NumPy, one Python string per distinct
-    word rather than per token); pairs, counting and the rows are then made with
-    NumPy over the whole corpus at once.
+    Texts are counted a block at a time (`TermCounter`): only each block's counts are
+    kept, never its tokens, so the memory of a count is about that of its result.
     """
-    vocab = Vocabulary()
-    content: list[bool] = []  # whether each word of `vocab` carries meaning
-    blocks: list[tuple[IntArray, npt.NDArray[np.bool_], OffsetArray]] = []
+    counter = TermCounter()
     batch: list[str] = []
     for text in texts:
-        batch.append(_clauses(text))
+        batch.append(text)
         if len(batch) == _BLOCK_TEXTS:
-            blocks.append(_content_block(batch, vocab, content))
+            counter.add(batch)
             batch = []
-    if batch or not blocks:
-        blocks.append(_content_block(batch, vocab, content))
-    words = np.concatenate([b[0] for b in blocks])
-    follows = np.concatenate([b[1] for b in blocks])
-    lengths = np.concatenate([b[2] for b in blocks])
-    del blocks
-    # Words numbered as first met among the content words, text after text, and each
-    # stem as its first word is: term numbers do not depend on how texts were batched.
-    seen, first = np.unique(words, return_index=True)
-    by_sighting = seen[np.argsort(first, kind="stable")]
-    form_of_word = np.full(len(content), -1, dtype=np.int64)
-    form_of_word[by_sighting] = np.arange(len(by_sighting))
-    forms = form_of_word[words]
-    del words
-    spelled = list(vocab.ids)  # by word number: numbers are given in insertion order
-    names = [spelled[w] for w in by_sighting.tolist()]
-    stem_ids: dict[str, int] = {}
-    stem_of_form = [stem_ids.setdefault(key, len(stem_ids)) for key in stem_words(names)]
-    return _matrix(names, stem_of_form, len(stem_ids), forms, follows, lengths)
+    counter.add(batch)
+    return counter.matrix()
 
 
 def _clauses(text: str) -> str:
@@ -127,100 +107,224 @@ def _clauses(text: str) -> str:
     return _CLAUSE_BREAK.sub(" 0 ", text)
 
 
-def _content_block(
-    texts: list[str], vocab: Vocabulary, content: list[bool]
-) -> tuple[IntArray, npt.NDArray[np.bool_], OffsetArray]:
-    """The content words of `texts` (numbered in `vocab`), whether each follows another
-    content word of its clause, and how many each text has."""
-    if not texts:
-        return np.zeros(0, np.int32), np.zeros(0, np.bool_), np.zeros(0, np.int64)
-    tokens = tokenize_texts(texts, vocab, compounds=False)
-    if len(vocab.ids) > len(content):
-        content.extend(map(_is_content, itertools.islice(vocab.ids, len(content), None)))
-    keep = np.asarray(content, dtype=np.bool_)[tokens.ids]
-    # A text's first token follows nothing (never a word of the text before).
-    after = np.zeros(len(keep), dtype=np.bool_)
-    after[1:] = keep[:-1]
-    text_starts = np.cumsum(tokens.lengths[:-1])
-    after[text_starts[text_starts < len(after)]] = False  # texts after the last token: none
-    owner = np.repeat(np.arange(len(texts)), tokens.lengths)[keep]
-    lengths = np.bincount(owner, minlength=len(texts)).astype(np.int64)
-    return tokens.ids[keep], after[keep], lengths
+# A pair of stems (or of written words) as one number: the first's number in the high half.
+_SHIFT = 32
+_LOW = (1 << _SHIFT) - 1
 
 
-def _matrix(
-    names: list[str],
-    stem_of_form: list[int],
-    n_stems: int,
-    forms: npt.NDArray[np.int64],
-    follows: npt.NDArray[np.bool_],
-    lengths: OffsetArray,
-) -> TermMatrix:
-    """The term matrix of the content words `forms` (numbered as `names`), text after
-    text (`lengths` of each); `follows[k]`: word k makes a pair with the one before.
+@dataclass(slots=True)
+class _Cells:
+    """One block's counts: its texts' terms (`keys`, ascending within a text) with their
+    `counts`, `rows[i]` of them for the block's i-th text."""
 
-    Stems are terms 0..n_stems-1, pairs come after them in the order of their stems'
-    numbers; a pair of one abstract only is dropped. Words and pairs are counted apart
-    (two sorts of their own size rather than one of both) and each row is its words
-    then its pairs, so sorted.
+    rows: OffsetArray
+    keys: npt.NDArray[np.integer[Any]]
+    counts: IntArray
+
+
+class TermCounter:
+    """Term counts made a block of texts at a time (`add`), then the matrix (`matrix`).
+
+    Texts are tokenized by the search index's tokenizer (`tui.search.bulk`: words
+    numbered with NumPy, one Python string per distinct word rather than per token).
+    Words are numbered as first met among the content words, text after text, and each
+    stem as its first word is, so numbers never change once given and do not depend
+    on how texts were batched. Between blocks only each text's distinct stems and stem
+    pairs with their counts are kept (and the counts of each written pair, for how a
+    pair is shown); a pair's document frequency, which decides whether it is a term,
+    is known only at the end.
     """
-    n_docs = len(lengths)
-    form_stem = np.asarray(stem_of_form, dtype=np.int64)
-    doc = np.repeat(np.arange(n_docs, dtype=np.int64), lengths)
-    # Each term is shown as its most frequent written form (ties: the first seen).
-    shown = [names[f] for f in _most_frequent(form_stem, np.bincount(forms)).tolist()]
-    word_cells, word_counts = np.unique(
-        doc * max(n_stems, 1) + form_stem[forms], return_counts=True
-    )
-    word_rows = np.bincount(word_cells // max(n_stems, 1), minlength=n_docs)
-    word_terms = word_cells % max(n_stems, 1)
-    del word_cells
 
-    # Pairs: a word and the one before it, when it follows it (never across texts:
-    # a text's first word follows nothing). Each distinct written pair once, then
-    # the pairs of stems they write.
-    paired = np.flatnonzero(follows)
-    n_forms = max(len(names), 1)
-    written, written_of, written_count = np.unique(
-        forms[paired - 1] * n_forms + forms[paired], return_inverse=True, return_counts=True
-    )
-    written_code = form_stem[written // n_forms] * n_stems + form_stem[written % n_forms]
-    codes, pair_of_written = np.unique(written_code, return_inverse=True)
-    n_pairs = max(len(codes), 1)
-    pair_cells, pair_counts = np.unique(
-        doc[paired] * n_pairs + pair_of_written[written_of.reshape(-1)], return_counts=True
-    )
-    del doc, written_of
-    pair_docs = np.bincount(pair_cells % n_pairs, minlength=len(codes))
-    keep = pair_docs >= _MIN_PAIR_DOCS
-    kept_cell = keep[pair_cells % n_pairs]
-    pair_cells, pair_counts = pair_cells[kept_cell], pair_counts[kept_cell]
-    pair_rows = np.bincount(pair_cells // n_pairs, minlength=n_docs)
-    pair_terms = n_stems + (np.cumsum(keep, dtype=np.int64) - 1)[pair_cells % n_pairs]
-    del pair_cells
-    best_written = written[_most_frequent(pair_of_written, written_count)][keep]
-    for code in best_written.tolist():
-        shown.append(f"{names[code // n_forms]} {names[code % n_forms]}")
-    kept_codes = codes[keep]
-    parts = np.full((n_stems + len(kept_codes), 2), -1, dtype=np.int32)
-    parts[:n_stems, 0] = np.arange(n_stems)
-    parts[n_stems:, 0] = kept_codes // max(n_stems, 1)
-    parts[n_stems:, 1] = kept_codes % max(n_stems, 1)
+    def __init__(self) -> None:
+        self._vocab = Vocabulary()
+        self._spelled: list[str] = []  # the vocabulary's words by number
+        self._content = np.zeros(0, dtype=np.bool_)  # whether each carries meaning
+        self._form_of_word = np.zeros(0, dtype=np.int64)  # its content-word number, or -1
+        self._names: list[str] = []  # content words by number
+        self._form_stem = np.zeros(0, dtype=np.int64)
+        self._form_count = np.zeros(0, dtype=np.int64)  # occurrences of each content word
+        self._stem_ids: dict[str, int] = {}
+        self._words: list[_Cells] = []
+        self._pairs: list[_Cells] = []
+        # Each block's distinct pairs of stems, with the number of its texts using each.
+        self._pair_docs: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]] = []
+        self._written: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]] = []
 
-    # Each row: its words, then its pairs.
-    indptr = np.zeros(n_docs + 1, dtype=np.int64)
-    np.cumsum(word_rows + pair_rows, out=indptr[1:])
-    word_at = np.arange(len(word_terms)) + np.repeat(
-        indptr[:-1] - np.cumsum(word_rows) + word_rows, word_rows
-    )
-    pair_at = np.arange(len(pair_terms)) + np.repeat(
-        indptr[:-1] + word_rows - np.cumsum(pair_rows) + pair_rows, pair_rows
-    )
-    indices = np.empty(int(indptr[-1]), dtype=np.int32)
-    counts = np.empty(int(indptr[-1]), dtype=np.int32)
-    indices[word_at], counts[word_at] = word_terms, word_counts
-    indices[pair_at], counts[pair_at] = pair_terms, pair_counts
-    return TermMatrix(shown, indptr, indices, counts, parts)
+    def add(self, texts: Sequence[str]) -> None:
+        """Count the next texts (the rows after those counted so far)."""
+        if not texts:
+            return
+        tokens = tokenize_texts([_clauses(t) for t in texts], self._vocab, compounds=False)
+        self._grow_vocabulary()
+        keep = self._content[tokens.ids]
+        # Whether each content word follows another of its clause: a text's first token
+        # follows nothing (never a word of the text before).
+        after = np.zeros(len(keep), dtype=np.bool_)
+        after[1:] = keep[:-1]
+        text_starts = np.cumsum(tokens.lengths[:-1])
+        after[text_starts[text_starts < len(after)]] = False
+        doc = np.repeat(np.arange(len(texts), dtype=np.int64), tokens.lengths)[keep]
+        follows = after[keep]
+        forms = self._forms(tokens.ids[keep])
+        del tokens, keep, after
+        self._form_count += np.bincount(forms, minlength=len(self._form_count))
+        stems = self._form_stem[forms]
+        words = _cells(doc, stems, len(texts), span=len(self._stem_ids))
+        words.keys = words.keys.astype(np.int32)  # term numbers already
+        self._words.append(words)
+        paired = np.flatnonzero(follows)
+        written = (forms[paired - 1] << _SHIFT) | forms[paired]
+        self._written.append(_tally(written))
+        pairs = _cells(doc[paired], (stems[paired - 1] << _SHIFT) | stems[paired], len(texts))
+        self._pairs.append(pairs)
+        self._pair_docs.append(
+            _tally(pairs.keys.astype(np.int64))
+        )  # a text's pairs are distinct cells
+        del doc, follows, forms, stems, paired, written
+        release_memory()
+
+    def _grow_vocabulary(self) -> None:
+        """Take in the words the tokenizer has numbered since the last block."""
+        new = list(itertools.islice(self._vocab.ids, len(self._spelled), None))
+        if new:
+            self._spelled += new
+            flags = np.fromiter(map(_is_content, new), dtype=np.bool_, count=len(new))
+            self._content = np.concatenate([self._content, flags])
+            unseen = np.full(len(new), -1, dtype=np.int64)
+            self._form_of_word = np.concatenate([self._form_of_word, unseen])
+
+    def _forms(self, words: IntArray) -> npt.NDArray[np.int64]:
+        """The content-word numbers of `words` (vocabulary numbers), numbering those met
+        for the first time in the order they are met."""
+        fresh = words[self._form_of_word[words] < 0]
+        if len(fresh):
+            seen, first = np.unique(fresh, return_index=True)
+            new = seen[np.argsort(first)]
+            start = len(self._names)
+            self._form_of_word[new] = np.arange(start, start + len(new))
+            names = [self._spelled[w] for w in new.tolist()]
+            self._names += names
+            stem_ids = self._stem_ids
+            stems = [stem_ids.setdefault(key, len(stem_ids)) for key in stem_words(names)]
+            self._form_stem = np.concatenate([self._form_stem, np.asarray(stems, np.int64)])
+            self._form_count = np.concatenate([self._form_count, np.zeros(len(new), np.int64)])
+        forms: npt.NDArray[np.int64] = self._form_of_word[words]
+        return forms
+
+    def matrix(self) -> TermMatrix:
+        """The term matrix of every text added (this counter's counts are used up).
+
+        Stems are terms 0..n_stems-1, pairs come after them in the order of their stems'
+        numbers; a pair of one abstract only is dropped. Each term is shown as its most
+        frequent written form (ties: the first met); each row is its words, then its
+        pairs, so sorted.
+        """
+        n_stems = len(self._stem_ids)
+        names = self._names
+        shown = [names[f] for f in _most_frequent(self._form_stem, self._form_count).tolist()]
+        codes, docs = _tally(
+            _joined([c for c, _ in self._pair_docs]), _joined([d for _, d in self._pair_docs])
+        )
+        self._pair_docs = []
+        kept = codes[docs >= _MIN_PAIR_DOCS]
+        del codes, docs
+        for first, second in self._most_written(kept).tolist():
+            shown.append(f"{names[first]} {names[second]}")
+        parts = np.full((n_stems + len(kept), 2), -1, dtype=np.int32)
+        parts[:n_stems, 0] = np.arange(n_stems)
+        parts[n_stems:, 0] = kept >> _SHIFT
+        parts[n_stems:, 1] = kept & _LOW
+        # Pairs renumbered as terms, those of one abstract dropped, block by block.
+        for block in self._pairs:
+            at = np.searchsorted(kept, block.keys)
+            found = at < len(kept)
+            found[found] = kept[at[found]] == block.keys[found]
+            doc = np.repeat(np.arange(len(block.rows)), block.rows)[found]
+            block.rows = np.bincount(doc, minlength=len(block.rows))
+            block.keys = n_stems + at[found]
+            block.counts = block.counts[found]
+            release_memory()
+        return self._rows(shown, parts)
+
+    def _most_written(self, kept: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """For each pair of stems in `kept` (ascending codes), the two content words most
+        often written for it (ties: the first-met words), as rows of (first, second)."""
+        written, count = _tally(
+            _joined([w for w, _ in self._written]), _joined([c for _, c in self._written])
+        )
+        self._written = []
+        stems = (self._form_stem[written >> _SHIFT] << _SHIFT) | self._form_stem[written & _LOW]
+        pair = np.searchsorted(kept, stems)
+        used = pair < len(kept)
+        used[used] = kept[pair[used]] == stems[used]
+        best = written[used][_most_frequent(pair[used], count[used])]
+        return np.stack([best >> _SHIFT, best & _LOW], axis=1)
+
+    def _rows(self, shown: list[str], parts: IntArray) -> TermMatrix:
+        """The matrix from each block's word and (renumbered) pair counts, which are let
+        go of block by block as they are copied in: the matrix's pages are only taken
+        as they are written, so the counts and the matrix are not both whole at once."""
+        word_rows = _joined([c.rows for c in self._words])
+        pair_rows = _joined([c.rows for c in self._pairs])
+        n_docs = len(word_rows)
+        indptr = np.zeros(n_docs + 1, dtype=np.int64)
+        np.cumsum(word_rows + pair_rows, out=indptr[1:])
+        indices = np.empty(int(indptr[-1]), dtype=np.int32)
+        counts = np.empty(int(indptr[-1]), dtype=np.int32)
+        first = 0
+        self._words.reverse()
+        self._pairs.reverse()
+        while self._words:
+            words, pairs = self._words.pop(), self._pairs.pop()
+            m = len(words.rows)
+            starts = indptr[first : first + m]
+            word_at = np.arange(len(words.keys)) + np.repeat(
+                starts - np.cumsum(words.rows) + words.rows, words.rows
+            )
+            pair_at = np.arange(len(pairs.keys)) + np.repeat(
+                starts + words.rows - np.cumsum(pairs.rows) + pairs.rows, pairs.rows
+            )
+            indices[word_at], counts[word_at] = words.keys, words.counts
+            indices[pair_at], counts[pair_at] = pairs.keys, pairs.counts
+            first += m
+            del words, pairs, word_at, pair_at
+            release_memory()
+        return TermMatrix(shown, indptr, indices, counts, parts)
+
+
+def _joined(arrays: list[npt.NDArray[Any]]) -> npt.NDArray[Any]:
+    return np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.int64)
+
+
+def _tally(
+    keys: npt.NDArray[np.int64], weights: npt.NDArray[np.int64] | None = None
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The distinct `keys`, ascending, and how often each occurs (or the sum of its
+    `weights`)."""
+    order = np.argsort(keys, kind="stable") if weights is not None else None
+    ordered = keys[order] if order is not None else np.sort(keys)
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]]) if len(ordered) else ordered
+    distinct: npt.NDArray[np.int64] = ordered[starts]
+    if weights is None or order is None:
+        return distinct, np.diff(np.r_[starts, len(ordered)]).astype(np.int64)
+    summed = np.add.reduceat(weights[order], starts) if len(starts) else weights[:0]
+    return distinct, summed.astype(np.int64)
+
+
+def _cells(
+    doc: npt.NDArray[np.int64], keys: npt.NDArray[np.int64], m: int, span: int | None = None
+) -> _Cells:
+    """The distinct (doc, key) of `m` texts with their counts, by doc then key. `span`: a
+    bound on the keys, when small (else the keys are numbered first)."""
+    distinct = None
+    if span is None:
+        distinct, keys = np.unique(keys, return_inverse=True)
+        span = len(distinct)
+    span = max(span, 1)
+    cells, counts = _tally(doc * span + keys.reshape(-1))
+    rows = np.bincount(cells // span, minlength=m).astype(np.int64)
+    keys = cells % span
+    return _Cells(rows, keys if distinct is None else distinct[keys], counts.astype(np.int32))
 
 
 def _most_frequent(group: npt.NDArray[np.int64], count: npt.NDArray[Any]) -> npt.NDArray[np.int64]:

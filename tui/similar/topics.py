@@ -24,11 +24,13 @@ split into near-duplicates rather than new subjects.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
+from tui.search.postings import run_positions
 from tui.similar.labels import label_groups
 from tui.similar.terms import TermMatrix
 
@@ -48,6 +50,8 @@ FIT_SAMPLE = 20_000
 MAX_FEATURES = 65_536
 # Rows per padded block of the similarity computation (bounds its memory).
 _BLOCK_ROWS = 512
+# Rows made into feature vectors at once (bounds the memory of their temporaries).
+_VECTOR_ROWS = 8192
 
 
 def topic_count(n_docs: int) -> int:
@@ -84,7 +88,7 @@ class _Vectors:
     """Unit rows over the kept features, in CSR form."""
 
     indptr: npt.NDArray[np.int64]
-    features: npt.NDArray[np.int64]
+    features: npt.NDArray[np.int32]
     weights: FloatArray
     n_features: int
 
@@ -92,34 +96,29 @@ class _Vectors:
     def n_rows(self) -> int:
         return len(self.indptr) - 1
 
-    def rows(self, chosen: npt.NDArray[np.int64]) -> _Vectors:
-        """The rows `chosen`, in that order."""
-        starts = self.indptr[chosen]
-        lengths = self.indptr[chosen + 1] - starts
-        indptr = np.zeros(len(chosen) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=indptr[1:])
-        gather = np.repeat(starts - indptr[:-1], lengths) + np.arange(int(indptr[-1]))
-        return _Vectors(indptr, self.features[gather], self.weights[gather], self.n_features)
-
     def row_of(self) -> npt.NDArray[np.int64]:
         return np.repeat(np.arange(self.n_rows, dtype=np.int64), np.diff(self.indptr))
 
-    def blocks(self) -> list[_Block]:
-        """The rows as padded blocks (see `_Block`), rows of similar length together."""
-        lengths = np.diff(self.indptr)
-        order = np.argsort(lengths, kind="stable")
-        blocks = []
+    def blocks(self) -> Iterator[_Block]:
+        """The rows as padded blocks (see `_Block`), rows of similar length together,
+        each made as it is asked for."""
+        order = np.argsort(np.diff(self.indptr), kind="stable")
         for start in range(0, self.n_rows, _BLOCK_ROWS):
             rows = order[start : start + _BLOCK_ROWS]
-            width = max(int(lengths[rows].max()), 1)
-            used = np.arange(width)[None, :] < lengths[rows][:, None]
-            source = (self.indptr[rows][:, None] + np.arange(width)[None, :])[used]
-            features = np.full((len(rows), width), self.n_features, dtype=np.int32)
-            weights = np.zeros((len(rows), width), dtype=np.float32)
-            features[used] = self.features[source]
-            weights[used] = self.weights[source]
-            blocks.append(_Block(rows, features, weights))
-        return blocks
+            yield _pad(self, rows, rows)
+
+
+def _pad(x: _Vectors, rows: npt.NDArray[np.int64], names: npt.NDArray[np.int64]) -> _Block:
+    """Rows `rows` of `x` as one padded block, each named by its entry of `names`."""
+    lengths = np.diff(x.indptr)[rows]
+    width = max(int(lengths.max()), 1)
+    used = np.arange(width)[None, :] < lengths[:, None]
+    source = (x.indptr[rows][:, None] + np.arange(width)[None, :])[used]
+    features = np.full((len(rows), width), x.n_features, dtype=np.int32)
+    weights = np.zeros((len(rows), width), dtype=np.float32)
+    features[used] = x.features[source]
+    weights[used] = x.weights[source]
+    return _Block(names, features, weights)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,32 +132,68 @@ class _Block:
     weights: FloatArray
 
 
-def _vectors(terms: TermMatrix, weights: FloatArray) -> _Vectors:
-    """The TF-IDF rows over the features (terms in 2+ abstracts, in at most `COMMON_SHARE`
-    of them, at most `MAX_FEATURES` of the most widespread), renormalised to unit length."""
+@dataclass(frozen=True, slots=True)
+class _Features:
+    """The terms that are features (`feature_of[t]`: its number, or -1) and how many of
+    them each row has."""
+
+    feature_of: npt.NDArray[np.int32]
+    n_features: int
+    lengths: npt.NDArray[np.int64]
+
+
+def _features(terms: TermMatrix) -> _Features:
+    """The features: terms in 2+ abstracts, in at most `COMMON_SHARE` of them, at most
+    `MAX_FEATURES` of the most widespread."""
     df = terms.document_frequency()
     keep = (df >= 2) & (df <= COMMON_SHARE * terms.n_docs)
     if int(keep.sum()) > MAX_FEATURES:
         order = np.lexsort((np.arange(len(df)), -np.where(keep, df, 0)))
         keep = np.zeros(len(df), dtype=bool)
         keep[order[:MAX_FEATURES]] = True
-    feature_of = np.cumsum(keep, dtype=np.int64) - 1
-    kept = keep[terms.indices]
-    row_of = np.repeat(np.arange(terms.n_docs, dtype=np.int64), np.diff(terms.indptr))[kept]
-    values = weights[kept].astype(np.float64)
-    norms = np.sqrt(np.bincount(row_of, weights=values * values, minlength=terms.n_docs))
+    feature_of = np.where(keep, np.cumsum(keep) - 1, -1).astype(np.int32)
+    n = terms.n_docs
+    lengths = np.zeros(n, dtype=np.int64)
+    for lo in range(0, n, _VECTOR_ROWS):
+        hi = min(lo + _VECTOR_ROWS, n)
+        kept = keep[terms.indices[terms.indptr[lo] : terms.indptr[hi]]]
+        row_of = np.repeat(np.arange(hi - lo), np.diff(terms.indptr[lo : hi + 1]))
+        lengths[lo:hi] = np.bincount(row_of[kept], minlength=hi - lo)
+    return _Features(feature_of, int(keep.sum()), lengths)
+
+
+def _vectors(
+    terms: TermMatrix, weights: FloatArray, features: _Features, rows: npt.NDArray[np.int64]
+) -> _Vectors:
+    """The TF-IDF rows `rows` (in that order) over the features, renormalised to unit
+    length. Made for the rows asked for only: all of them at once would copy most of
+    the matrix."""
+    starts = terms.indptr[rows]
+    lengths = terms.indptr[rows + 1] - starts
+    at = run_positions(starts, lengths)
+    feature = features.feature_of[terms.indices[at]]
+    kept = feature >= 0
+    at = at[kept]
+    row_of = np.repeat(np.arange(len(rows)), lengths)[kept]
+    values = weights[at].astype(np.float64)
+    norms = np.sqrt(np.bincount(row_of, weights=values * values, minlength=len(rows)))
     norms[norms == 0] = 1.0
-    indptr = np.zeros(terms.n_docs + 1, dtype=np.int64)
-    np.cumsum(np.bincount(row_of, minlength=terms.n_docs), out=indptr[1:])
-    return _Vectors(
-        indptr,
-        feature_of[terms.indices[kept]],
-        (values / norms[row_of]).astype(np.float32),
-        int(keep.sum()),
-    )
+    indptr = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(row_of, minlength=len(rows)), out=indptr[1:])
+    unit: FloatArray = (values / norms[row_of]).astype(np.float32)
+    return _Vectors(indptr, feature[kept], unit, features.n_features)
 
 
-def _similarities(blocks: list[_Block], n_rows: int, centroids: FloatArray) -> FloatArray:
+def _all_blocks(terms: TermMatrix, weights: FloatArray, features: _Features) -> Iterator[_Block]:
+    """Every row as padded blocks, as `_Vectors.blocks` makes them, each block's vectors
+    made as it is asked for."""
+    order = np.argsort(features.lengths, kind="stable")
+    for start in range(0, terms.n_docs, _BLOCK_ROWS):
+        rows = order[start : start + _BLOCK_ROWS]
+        yield _pad(_vectors(terms, weights, features, rows), np.arange(len(rows)), rows)
+
+
+def _similarities(blocks: Iterable[_Block], n_rows: int, centroids: FloatArray) -> FloatArray:
     """Cosine of every row with every centroid (rows x k)."""
     k, n_features = centroids.shape
     columns = np.zeros((n_features + 1, k), dtype=np.float32)  # the last: padding
@@ -225,20 +260,19 @@ def _assign(similarities: FloatArray, empty: npt.NDArray[np.bool_]) -> LabelArra
 def cluster(terms: TermMatrix, weights: FloatArray, k: int, seed: int = SEED) -> LabelArray:
     """Spherical k-means: each abstract's cluster (0..k-1, unnumbered), -1 for one with no
     shared term."""
-    x = _vectors(terms, weights)
-    empty = np.diff(x.indptr) == 0
+    features = _features(terms)
+    n = terms.n_docs
+    empty = features.lengths == 0
     if k <= 1 or int((~empty).sum()) <= k:
-        labels = (
-            np.zeros(x.n_rows, dtype=np.int32) if k <= 1 else np.arange(x.n_rows, dtype=np.int32)
-        )
+        labels = np.zeros(n, dtype=np.int32) if k <= 1 else np.arange(n, dtype=np.int32)
         labels[empty] = -1
         return labels
     rng = np.random.default_rng(seed)
     fit_rows = np.flatnonzero(~empty)
     if len(fit_rows) > FIT_SAMPLE:
         fit_rows = np.sort(rng.choice(fit_rows, FIT_SAMPLE, replace=False))
-    fit = x.rows(fit_rows)
-    blocks = fit.blocks()
+    fit = _vectors(terms, weights, features, fit_rows)
+    blocks = list(fit.blocks())  # used every round
     centroids = _kmeans_plus_plus(fit, blocks, k, rng)
     k = len(centroids)
     fit_empty = np.zeros(fit.n_rows, dtype=bool)
@@ -251,7 +285,7 @@ def cluster(terms: TermMatrix, weights: FloatArray, k: int, seed: int = SEED) ->
         labels = new
         if moved <= fit.n_rows * SETTLED_SHARE:
             break
-    return _assign(_similarities(x.blocks(), x.n_rows, centroids), empty)
+    return _assign(_similarities(_all_blocks(terms, weights, features), n, centroids), empty)
 
 
 def _numbered(labels: LabelArray) -> LabelArray:
