@@ -13,6 +13,7 @@ from tests.ui.helpers import wait_for_userdata, wait_until
 from tui.search.index import SearchIndex
 from tui.triage import feed as feed_core
 from tui.ui.app import make_app
+from tui.ui.controllers import search as search_controller
 from tui.ui.screens.feed import FeedScreen
 
 
@@ -60,6 +61,7 @@ async def test_a_search_result_after_quitting_began_is_dropped(
         return search(self, *args, **kwargs)
 
     monkeypatch.setattr(SearchIndex, "search", slow_search)
+    monkeypatch.setattr(search_controller, "INLINE_SEARCH_MAX", 0)  # in its worker
     app = make_app([seeds_dir])
     applied: list[str] = []
     async with app.run_test(size=(80, 24)) as pilot:

@@ -68,6 +68,7 @@ from tui.ui.quitting import QuitSequence
 from tui.ui.screens.abstracts_view import AbstractsView
 from tui.ui.widgets.abstract_list import AbstractList
 from tui.ui.widgets.detail import DetailPane, DetailView
+from tui.ui.widgets.filter_input import FilterInput
 from tui.ui.widgets.header import AppHeader
 
 if TYPE_CHECKING:
@@ -199,7 +200,7 @@ class AbstractsApp(Host):
         yield AppHeader(id="header")
         with Horizontal(id="main"):
             with Vertical(id="list-pane"):
-                yield Input(placeholder=FILTER_PLACEHOLDERS[-1], id="filter")
+                yield FilterInput(placeholder=FILTER_PLACEHOLDERS[-1], id="filter")
                 yield Static(id="query-error")
                 yield AbstractList(self.corpus, id="list")
             yield DetailPane(id="detail")
@@ -372,7 +373,18 @@ class AbstractsApp(Host):
             return
         self._repaint_marks(event.ids)
         current = self.abstract_list.current
-        if current is not None and current.id in event.ids:
+        if current is not None and current.id in event.ids and current is self._shown_detail:
+            # Only its marks changed: the meta line (and the note box), not a new view.
+            bookmarked, read, note = self.session.user.view_of(current)
+            data = self.session.user.userdata
+            self.detail.show_marks(
+                bookmarked=bookmarked,
+                read=read,
+                note=note or "",
+                dismissed=data is not None and data.is_dismissed(current.id),
+                tags=data.tags_of(current.id) if data is not None else frozenset(),
+            )
+        elif current is not None and current.id in event.ids:
             self._redraw_detail()
         self.refresh_header()
 

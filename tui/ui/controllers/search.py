@@ -8,7 +8,7 @@ match, so a stale result never paints over a newer one.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -27,6 +27,10 @@ if TYPE_CHECKING:
     from tui.ui.host import Host
 
 __all__ = ["FILTER_PLACEHOLDERS", "PARTIAL_INDEX_SIZE", "Order", "SearchController"]
+
+#: Up to this many abstracts a search runs on the UI's thread once the whole index is
+#: ready: about 2 ms at 6,506 (bench/search.py), less than a worker's start and hand-over.
+INLINE_SEARCH_MAX = 20_000
 
 # The filter's placeholder, longest first: the longest that fits the box is shown.
 FILTER_PLACEHOLDERS = (
@@ -169,20 +173,38 @@ class SearchController:
             self._start_search(self.state.query_text, self.state.order)
 
     def _start_search(self, text: str, order: Order) -> None:
+        """Search for `text`: here and now when the whole index is ready and the corpus
+        small enough to answer in a few milliseconds (a thread would only add its
+        start and the hand-over back), else in an exclusive thread worker."""
+        loaders = self.session.loaders
+        if (
+            loaders.index is not None
+            and loaders.partial is None
+            and len(self.session.corpus) <= INLINE_SEARCH_MAX
+        ):
+            self._search(text, order, deliver=lambda show: show())
+            return
+        post = self.app.post
         self.app.run_worker(
-            lambda: self._search(text, order), thread=True, exclusive=True, group="search"
+            lambda: self._search(text, order, deliver=post),
+            thread=True,
+            exclusive=True,
+            group="search",
         )
 
-    def _search(self, text: str, order: Order) -> None:
+    def _search(
+        self, text: str, order: Order, deliver: Callable[[Callable[[], object]], object]
+    ) -> None:
+        """Search, and hand what is to be shown to `deliver` (posted from a worker)."""
         from tui.search.query import QueryError, parse_query
 
-        app, session = self.app, self.session
+        session = self.session
         loaders = session.loaders
         try:
             query = parse_query(text)
         except QueryError as error:
             message = str(error)
-            app.post(lambda: self._show_query_error(text, message))
+            deliver(lambda: self._show_query_error(text, message))
             return
         topics = loaders.topic_numbers
         if (
@@ -190,7 +212,7 @@ class SearchController:
             and loaders.topics_pending
             and any(f.name == "topic" for f in query.fields)
         ):
-            app.post(lambda: self._wait_for_topics(text))
+            deliver(lambda: self._wait_for_topics(text))
             return  # searched again once they are ready
         index, partial = loaders.index_for_search()
         if index is None:
@@ -203,7 +225,7 @@ class SearchController:
         counts = (result.matched, result.close)
         rows = list(result.indices)
         searched = None if partial is None else len(partial)
-        app.post(lambda: self.apply_search(text, order, rows, spans, counts, searched))
+        deliver(lambda: self.apply_search(text, order, rows, spans, counts, searched))
 
     def apply_search(
         self,
