@@ -206,3 +206,44 @@ async def test_a_search_typed_while_the_files_are_read_answers_from_the_first_on
         await wait_until(pilot, lambda: len(app.abstract_list.rows) == 12, timeout=30)
         assert "searched" not in header_status(app)
         assert "of 12" in header_status(app)
+
+
+async def test_keys_typed_before_the_index_is_ready_leave_one_search_waiting(
+    seeds_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each key typed while the index loads starts a search; a newer one supersedes it,
+    and the older stops waiting for the index. Threads left waiting would fill the
+    workers' pool, and the user data's worker (and the index's own) would never start:
+    keys typed in the first second of a warm start left the data unopened until quit."""
+    from tui.session.loaders import Loaders
+
+    release = threading.Event()
+    warm = Loaders.warm
+
+    def held_warm(self: Loaders) -> None:
+        release.wait(20)
+        warm(self)
+
+    waiting: list[int] = [0]
+    index_for_search = Loaders.index_for_search
+
+    def counted(self: Loaders, *args: object):  # type: ignore[no-untyped-def]
+        waiting[0] += 1
+        try:
+            return index_for_search(self, *args)
+        finally:
+            waiting[0] -= 1
+
+    monkeypatch.setattr(Loaders, "warm", held_warm)
+    monkeypatch.setattr(Loaders, "index_for_search", counted)
+    app = make_app([seeds_dir])
+    try:
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.press("slash", *"graph neural networks")
+            await wait_until(pilot, lambda: app.filter_input.value == "graph neural networks")
+            await wait_until(pilot, lambda: waiting[0] == 1, timeout=5)
+            release.set()
+            await wait_until(pilot, lambda: app.search.match_counts is not None, timeout=30)
+            assert waiting[0] == 0
+    finally:
+        release.set()

@@ -159,11 +159,16 @@ class Loaders:
             self.partial = (SearchIndex.build(first), first)
             return self.partial
 
-    def index_for_search(self) -> tuple[SearchIndex | None, Corpus | None]:
+    def index_for_search(
+        self, superseded: Callable[[], bool] = lambda: False
+    ) -> tuple[SearchIndex | None, Corpus | None]:
         """The whole index (waiting for the start-up load or build), or meanwhile the
-        partial one with its corpus."""
+        partial one with its corpus; (None, None) once the app is closing or the search
+        is `superseded` by a newer one, so that a key typed before the index is ready
+        leaves no thread behind waiting for it (every waiting thread is one the
+        workers' pool cannot give the index's own worker or the user data's)."""
         while not self._index_settled.wait(0.05):
-            if self._closing():
+            if self._closing() or superseded():
                 return None, None
             if (partial := self._ensure_partial()) is not None:
                 return partial

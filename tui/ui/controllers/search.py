@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from rich.text import Text
+from textual.worker import get_current_worker
 
 from tui.session.events import InboxOpened, IndexReady, MarksChanged, SearchAgain, TopicsChanged
 from tui.session.filter import Order
@@ -185,15 +186,20 @@ class SearchController:
             self._search(text, order, deliver=lambda show: show())
             return
         post = self.app.post
-        self.app.run_worker(
-            lambda: self._search(text, order, deliver=post),
-            thread=True,
-            exclusive=True,
-            group="search",
-        )
+
+        def search() -> None:
+            # A newer key cancels this worker (exclusive): it stops waiting for the index.
+            worker = get_current_worker()
+            self._search(text, order, deliver=post, superseded=lambda: worker.is_cancelled)
+
+        self.app.run_worker(search, thread=True, exclusive=True, group="search")
 
     def _search(
-        self, text: str, order: Order, deliver: Callable[[Callable[[], object]], object]
+        self,
+        text: str,
+        order: Order,
+        deliver: Callable[[Callable[[], object]], object],
+        superseded: Callable[[], bool] = lambda: False,
     ) -> None:
         """Search, and hand what is to be shown to `deliver` (posted from a worker)."""
         from tui.search.query import QueryError, parse_query
@@ -214,7 +220,7 @@ class SearchController:
         ):
             deliver(lambda: self._wait_for_topics(text))
             return  # searched again once they are ready
-        index, partial = loaders.index_for_search()
+        index, partial = loaders.index_for_search(superseded)
         if index is None:
             return
         corpus = session.corpus if partial is None else partial
