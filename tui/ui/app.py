@@ -373,18 +373,8 @@ class AbstractsApp(Host):
             return
         self._repaint_marks(event.ids)
         current = self.abstract_list.current
-        if current is not None and current.id in event.ids and current is self._shown_detail:
-            # Only its marks changed: the meta line (and the note box), not a new view.
-            bookmarked, read, note = self.session.user.view_of(current)
-            data = self.session.user.userdata
-            self.detail.show_marks(
-                bookmarked=bookmarked,
-                read=read,
-                note=note or "",
-                dismissed=data is not None and data.is_dismissed(current.id),
-                tags=data.tags_of(current.id) if data is not None else frozenset(),
-            )
-        elif current is not None and current.id in event.ids:
+        if current is not None and current.id in event.ids:
+            # The pane replaces only the parts whose text changed: the meta line here.
             self._redraw_detail()
         self.refresh_header()
 

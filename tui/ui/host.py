@@ -9,7 +9,8 @@ controller is tested with any `Host` (tests/ui use the real app).
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 from textual.app import App
@@ -64,6 +65,10 @@ class Host(App[int]):
     def closing(self) -> bool:
         """True once quitting has begun or the app is going away: a late result from a
         worker must not touch the widgets."""
+
+    def action_command(self, name: str) -> Callable[[], Awaitable[object]]:
+        """A palette entry's callback that runs the app's action `name`, as its key does."""
+        return partial(self.run_action, name)
 
     def post(self, callback: Callable[[], object]) -> None:
         """From a worker's thread: run `callback` on the event loop, later, unless the

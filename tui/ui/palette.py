@@ -7,7 +7,7 @@ other screen only Help (and Textual's own entries: theme, keys, screenshot, quit
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -69,11 +69,6 @@ def help_sections(app: Host) -> list[HelpSection]:
     return sections
 
 
-def action(app: Host, name: str) -> Callable[[], Awaitable[object]]:
-    """A palette entry's callback that runs the app's action `name`, as its key does."""
-    return partial(app.run_action, name)
-
-
 def commands_for(
     app: Host, screen: Screen[object], parts: Iterable[Callable[[], Iterable[SystemCommand]]]
 ) -> Iterator[SystemCommand]:
@@ -84,13 +79,13 @@ def commands_for(
         for commands in parts:
             yield from commands()
         return
-    yield SystemCommand("Help", "Every key binding", action(app, "help"))
+    yield SystemCommand("Help", "Every key binding", app.action_command("help"))
     if isinstance(screen, AbstractsView):
         yield from view_commands(screen)
         yield SystemCommand(
-            "Undo", "Undo the last bookmark, read or note change (u)", action(app, "undo")
+            "Undo", "Undo the last bookmark, read or note change (u)", app.action_command("undo")
         )
-        yield SystemCommand("Redo", "Redo what was undone (Ctrl+R)", action(app, "redo"))
+        yield SystemCommand("Redo", "Redo what was undone (Ctrl+R)", app.action_command("redo"))
 
 
 def view_commands(view: AbstractsView) -> Iterator[SystemCommand]:
@@ -114,14 +109,16 @@ def view_commands(view: AbstractsView) -> Iterator[SystemCommand]:
 
 def app_commands(app: Host) -> Iterator[SystemCommand]:
     """The main screen's own entries after Textual's (theme, quit, …)."""
-    yield SystemCommand("Filter", "Focus the filter box", action(app, "focus_filter"))
-    yield SystemCommand("Help", "Every key binding", action(app, "help"))
+    yield SystemCommand("Filter", "Focus the filter box", app.action_command("focus_filter"))
+    yield SystemCommand("Help", "Every key binding", app.action_command("help"))
     yield SystemCommand(
-        "Load report", "Files loaded and problems found", action(app, "load_report")
+        "Load report", "Files loaded and problems found", app.action_command("load_report")
     )
     yield SystemCommand(
-        "Toggle LaTeX source", "Rendered text or the source", action(app, "toggle_raw")
+        "Toggle LaTeX source", "Rendered text or the source", app.action_command("toggle_raw")
     )
     yield SystemCommand(
-        "Toggle order", "Relevance or file order for filtered results", action(app, "toggle_order")
+        "Toggle order",
+        "Relevance or file order for filtered results",
+        app.action_command("toggle_order"),
     )

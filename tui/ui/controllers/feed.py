@@ -150,5 +150,5 @@ class FeedController:
         yield SystemCommand(
             "Not interested",
             "Dismiss the selected abstract; it and ones like it sink in the feed (x)",
-            lambda: app.run_action("dismiss"),
+            app.action_command("dismiss"),
         )

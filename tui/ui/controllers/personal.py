@@ -396,11 +396,7 @@ class PersonalController:
         )
 
     def commands(self) -> Iterable[SystemCommand]:
-        app = self.app
-
-        def run(name: str) -> Callable[[], object]:
-            return lambda: app.run_action(name)
-
+        run = self.app.action_command
         yield SystemCommand(
             "Toggle bookmark", "Bookmark the selected abstract (b)", run("toggle_bookmark")
         )
