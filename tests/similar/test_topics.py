@@ -160,3 +160,14 @@ def test_blocks_made_from_the_rows_in_use_are_those_of_every_row_at_once(
         assert made.rows.tolist() == expected.rows.tolist()
         assert made.features.tolist() == expected.features.tolist()
         assert made.weights.tolist() == expected.weights.tolist()
+
+
+def test_a_corpus_without_topics_reads_its_cache_back(tmp_path: Path) -> None:
+    """Two abstracts that share no word have no topic; their cache, read at the next
+    start, is no topics (it raised, and the app ended, on every start after the first)."""
+    corpus = make_corpus(["Quokkas smile in the sun.", "Glaciers carve deep valleys."])
+    model = SimilarityModel.build(corpus)
+    built = topic_cache.load_or_build(corpus, tmp_path, model)
+    assert built.count == 0
+    loaded = topic_cache.load(corpus, tmp_path)
+    assert loaded is not None and loaded.count == 0 and loaded.labels == []

@@ -69,3 +69,22 @@ async def test_the_note_open_in_the_editor_is_saved_when_the_app_crashes(
 
 def _raise() -> None:
     raise Boom("from a callback")
+
+
+def test_a_workers_failure_is_logged_with_the_traceback_of_its_error(tmp_path: Path) -> None:
+    """Textual raises WorkerFailed without the failing code's frames; the log has them."""
+    from textual.worker import WorkerFailed
+
+    from tui.ui.crash import write_crash_log
+
+    def fault_in_the_worker() -> None:
+        raise ValueError("zip() argument 2 is shorter than argument 1")
+
+    try:
+        fault_in_the_worker()
+    except ValueError as error:
+        failed = WorkerFailed(error)
+    path = write_crash_log(tmp_path, failed)
+    assert path is not None
+    text = path.read_text(encoding="utf-8")
+    assert "fault_in_the_worker" in text and "zip() argument 2" in text

@@ -76,7 +76,7 @@ def load(corpus: Corpus, cache_dir: Path) -> Topics | None:
     ):
         return None
     ends = np.cumsum(counts).tolist()
-    starts = [0, *ends[:-1]]
+    starts = [0, *ends[:-1]] if ends else []  # no topics: no labels to cut
     return Topics(number, [flat[a:b] for a, b in zip(starts, ends, strict=True)])
 
 

@@ -21,6 +21,11 @@ def write_crash_log(data_dir: Path, error: BaseException) -> Path | None:
     when it could not be written (the traceback is still printed on the terminal)."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
     text = "".join(traceback.format_exception(error))
+    # A worker's failure (Textual's WorkerFailed) is raised without the traceback of the
+    # error it carries: that one is where the fault is.
+    cause = getattr(error, "error", None)
+    if isinstance(cause, BaseException) and cause is not error.__cause__:
+        text += "\nThe worker's error:\n" + "".join(traceback.format_exception(cause))
     try:
         data_dir.mkdir(parents=True, exist_ok=True)
         for attempt in range(100):
