@@ -18,7 +18,7 @@ async def test_bookmark_and_note_survive_a_restart(seeds_dir: Path, data_dir: Pa
         target = app.abstract_list.current
         await pilot.press("b")
         assert app.personal.userdata.is_bookmarked(target.id)
-        row = app.abstract_list._row_text(target, 100, False).plain
+        row = "".join(s.text for s in app.abstract_list._row_segments(target, 100, False))
         assert row.startswith("★")
         await pilot.press("n")
         assert isinstance(app.screen, NoteEditorScreen)
@@ -33,7 +33,10 @@ async def test_bookmark_and_note_survive_a_restart(seeds_dir: Path, data_dir: Pa
         await wait_for_userdata(pilot)
         assert again.personal.userdata.is_bookmarked(target.id)
         assert again.personal.userdata.note(target.id) == "read [this] later"
-        row = again.abstract_list._row_text(again.corpus.by_id[target.id], 100, False).plain
+        row = "".join(
+            s.text
+            for s in again.abstract_list._row_segments(again.corpus.by_id[target.id], 100, False)
+        )
         assert row.startswith("★✎")
 
 
@@ -124,7 +127,7 @@ async def test_an_abstract_shown_for_a_few_seconds_becomes_read(seeds_dir: Path)
         assert app.personal.userdata.is_read(current.id)
         assert not app.personal.userdata.is_read(app.corpus.abstracts[1].id)
         assert not app.personal.userdata.is_read(first.id)  # shown at launch: not read
-        row = app.abstract_list._row_text(current, 100, False).plain
+        row = "".join(s.text for s in app.abstract_list._row_segments(current, 100, False))
         assert "•" not in row[:3]  # read rows lose the unread dot
 
 
@@ -189,7 +192,9 @@ async def test_emptying_a_note_deletes_it(seeds_dir: Path) -> None:
         await pilot.press("n", "backspace", "escape")
         assert target.id not in app.personal.userdata.noted_ids()
         assert app.personal.userdata.note(target.id) is None
-        assert "✎" not in app.abstract_list._row_text(target, 100, False).plain
+        assert "✎" not in "".join(
+            s.text for s in app.abstract_list._row_segments(target, 100, False)
+        )
 
 
 async def test_r_is_not_undone_by_the_dwell_timer(seeds_dir: Path) -> None:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rich.text import Text
-
 from tests.ui.helpers import wait_until
 from tui.corpus.load import load_corpus
 from tui.ui.app import make_app
@@ -90,8 +88,10 @@ async def test_hostile_text_renders_literally(tmp_path: Path) -> None:
         assert "[bold red]x[/]" in body
         assert "[link=http://evil]click[/link]" in body
         assert "\x1b" not in body
-        row = app.abstract_list._row_text(app.corpus.abstracts[0], 100, False)
-        assert isinstance(row, Text) and "[bold red]" in row.plain
+        row = "".join(
+            s.text for s in app.abstract_list._row_segments(app.corpus.abstracts[0], 100, False)
+        )
+        assert "[bold red]" in row
         await pilot.press("v")  # the LaTeX source view is just as harmless
         source = body_text(app)
         assert "[bold red]x[/]" in source
@@ -228,3 +228,19 @@ async def test_load_report_names_each_files_format_and_counts_entries_without_ab
         assert [str(c.header) for c in table.columns][4:] == ["Format", "No abstract"]
         assert list(table.columns[4].cells)[:2] == ["bibtex-like", "text"]
         assert list(table.columns[5].cells) == ["3", "", "", "", "3"]
+
+
+async def test_a_click_on_a_scrolled_list_selects_the_row_under_the_pointer(
+    seeds_dir: Path,
+) -> None:
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 20)) as pilot:
+        await pilot.pause()
+        listing = app.abstract_list
+        await pilot.press("end")
+        await pilot.pause()
+        top = int(listing.scroll_y)
+        assert top > 0
+        await pilot.click("#list", offset=(10, 2))
+        assert listing.cursor == top + 2
+        assert app.detail.view.abstract is app.corpus.abstracts[listing.rows[top + 2]]

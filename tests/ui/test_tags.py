@@ -14,7 +14,7 @@ from tui.ui.screens.tags import TagsScreen
 def _row_text(app, position: int) -> str:
     abstract = app.corpus.abstracts[app.abstract_list.rows[position]]
     width = app.abstract_list.scrollable_content_region.width
-    return app.abstract_list._row_text(abstract, width, False).plain
+    return "".join(s.text for s in app.abstract_list._row_segments(abstract, width, False))
 
 
 async def _type(pilot, text: str) -> None:

@@ -99,6 +99,21 @@ async def test_quitting_right_after_typing_saves_the_filter_as_typed(
         assert json.loads(app.personal.userdata.get_state(key))["filter"] == "vision"
 
 
+async def test_the_resume_timer_firing_after_the_widgets_went_does_nothing(
+    seeds_dir: Path, data_dir: Path
+) -> None:
+    # At the app's end the screen's widgets are removed before the app's own timers
+    # stop: the resume save's timer, set by a key shortly before, could fire then.
+    app = make_app([seeds_dir], data_dir=data_dir)
+    async with app.run_test(size=(100, 18)) as pilot:
+        await wait_for_userdata(pilot)
+        key = f"resume:{app.corpus.fingerprint}"
+        before = app.personal.userdata.get_state(key)
+        await app.query_one("#main").remove()
+        app.triage.save_resume()
+        assert app.personal.userdata.get_state(key) == before
+
+
 async def test_overview_filters_by_a_term_shared_by_two_collections(tmp_path: Path) -> None:
     body = (
         "Diffusion models sample images with a learned denoiser and guidance.\n\n"

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.segment import Segment
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.widget import Widget
@@ -86,13 +87,13 @@ async def test_a_bookmark_redraws_only_its_row(corpus: Corpus) -> None:
         listing.set_marks(marks)
         await pilot.pause()
         drawn: list[str] = []
-        row_text = listing._row_text
+        row_segments = listing._row_segments
 
-        def spy(abstract: Any, width: int, is_cursor: bool) -> Text:
+        def spy(abstract: Any, width: int, is_cursor: bool, matches: Any = None) -> list[Segment]:
             drawn.append(abstract.id)
-            return row_text(abstract, width, is_cursor)
+            return row_segments(abstract, width, is_cursor, matches)
 
-        listing._row_text = spy  # type: ignore[method-assign]
+        listing._row_segments = spy  # type: ignore[method-assign]
         target = corpus.abstracts[listing.rows[3]]
         bookmarked.add(target.id)
         listing.set_marks(marks)
@@ -240,3 +241,40 @@ async def test_typing_in_the_filter_box_lays_out_nothing_and_keeps_the_cursor_in
         # Longer than the box: scrolled so the cursor, at the end, shows.
         assert field.scroll_x > 0
         assert field.scroll_x + field.content_region.width > len(field.value)
+
+
+async def test_a_new_query_draws_again_only_the_rows_whose_matches_changed(
+    corpus: Corpus,
+) -> None:
+    app = Host(lambda: AbstractList(corpus))
+    async with app.run_test(size=(80, 20)) as pilot:
+        listing = app.query_one(AbstractList)
+        first = corpus.abstracts[listing.rows[0]].headline
+        word = first.split()[0]
+
+        def spans_of(term: str) -> Any:
+            def spans(text: str) -> list[tuple[int, int]]:
+                at = text.find(term)
+                return [] if at < 0 or not term else [(at, at + len(term))]
+
+            return spans
+
+        listing.set_highlighter(spans_of(word))
+        await pilot.pause()
+        drawn: list[str] = []
+        row_segments = listing._row_segments
+
+        def spy(abstract: Any, width: int, is_cursor: bool, matches: Any = None) -> list[Segment]:
+            drawn.append(abstract.id)
+            return row_segments(abstract, width, is_cursor, matches)
+
+        listing._row_segments = spy  # type: ignore[method-assign]
+        # The same matches from another query (another object): nothing drawn again.
+        listing.set_highlighter(spans_of(word))
+        await pilot.pause()
+        assert drawn == []
+        # Matches that differ: the first row, whose headline has them, is drawn again
+        # with the new highlight.
+        listing.set_highlighter(spans_of(word[:1]))
+        await pilot.pause()
+        assert corpus.abstracts[listing.rows[0]].id in drawn

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from textual.app import SystemCommand
+from textual.css.query import NoMatches
 
 from tui.session.events import DataOpened
 from tui.triage.navigation import next_unread
@@ -297,20 +298,25 @@ class TriageController:
         data = self.session.user.userdata
         if data is None:
             return
-        current = app.abstract_list.current
+        try:
+            listing, detail = app.abstract_list, app.detail
+        except NoMatches:
+            # The app is closing and its widgets are gone: a timer set before can still
+            # fire. The quit saved where the user was before they went.
+            return
+        current = listing.current
         state = {
             "selected": current.id if current else None,
             "filter": self._filter_text(),
             "order": self.session.filter.order,
-            "scroll": int(app.abstract_list.scroll_y),
-            "detail_scroll": int(app.detail.scroll_y),
+            "scroll": int(listing.scroll_y),
+            "detail_scroll": int(detail.scroll_y),
         }
         data.set_state(self._resume_key, json.dumps(state))
 
     def _filter_text(self) -> str:
         """The filter as the user typed it. The input holds it; the search's copy can lag
         a key behind (the input's Changed message is still on its way when `q` quits)."""
-        from textual.css.query import NoMatches
         from textual.widgets import Input
 
         try:

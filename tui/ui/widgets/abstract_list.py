@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -97,10 +99,10 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
         # matches: a divider line is drawn above the first of them (None: no divider).
         self._divider: int | None = None
         self._styles: dict[str, Style] = {}
-        # Rendered rows: a cursor move, a scroll or a new answer redraws from here, not
-        # from Rich. A row's key holds its position and abstract, its marks, and
-        # `_version`, which changes when what every row shows may have (matches, styles,
-        # the abstracts themselves): new rows or marks need no clearing.
+        # Rendered rows: a cursor move, a scroll or a new answer redraws from here. A
+        # row's key holds its abstract, its marks, the matches in its headline, and
+        # `_version`, which changes when what every row shows may have (styles, the
+        # abstracts themselves): new rows, marks or queries need no clearing.
         self._strips: LRUCache[tuple[object, ...], Strip] = LRUCache(512)
         self._version = 0
         # The marks each row on screen was drawn with (row position -> marks key): a
@@ -216,11 +218,16 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
                 self.refresh_line(top + y)
 
     def set_highlighter(self, spans: Spans | None) -> None:
-        """Highlight what `spans` finds in each headline (None: nothing)."""
+        """Highlight what `spans` finds in each headline (None: nothing).
+
+        Rows drawn before are kept: a row's strip is found by the matches it shows, so
+        an abstract whose headline matches the new query where it matched the old one
+        (most of them, from one keystroke to the next) is not drawn again."""
         if spans is self.highlight_spans:
             return
         self.highlight_spans = spans
-        self._changed()
+        self._drawn_marks.clear()
+        self.refresh()
 
     def _changed(self) -> None:
         """What every row shows may have changed: forget rendered rows and redraw."""
@@ -306,8 +313,11 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
             self.post_message(self.Chosen(self, current))
 
     async def _on_click(self, event: events.Click) -> None:
-        row = event.style.meta.get("row")
-        if isinstance(row, int):
+        # The row under the pointer, from where it is (rows carry no meta: adding it
+        # to every segment of every row cost more than drawing them).
+        offset = event.get_content_offset(self)
+        row = None if offset is None else self._row_at(int(self.scroll_y) + offset.y)
+        if row is not None and row < len(self._rows):
             self.cursor = row
             if event.chain > 1 and (current := self.current) is not None:
                 self.post_message(self.Chosen(self, current))
@@ -342,11 +352,12 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
         is_cursor = row == self.cursor
         marked = self._mark_key(abstract.id)
         self._drawn_marks[row] = marked
-        key = (row, index, marked, is_cursor, width, self.has_focus, self._version)
+        matches = self._matches(abstract)
+        key = (index, marked, matches, is_cursor, width, self.has_focus, self._version)
         if (strip := self._strips.get(key)) is None:
-            text = self._row_text(abstract, width, is_cursor)
-            segments = list(text.render(self.app.console))
-            strip = Strip(segments).crop_extend(0, width, base).apply_meta({"row": row})
+            strip = Strip(self._row_segments(abstract, width, is_cursor, matches)).crop_extend(
+                0, width, base
+            )
             self._strips[key] = strip
         return strip
 
@@ -409,24 +420,51 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
             + styles.text_style
         )
 
-    def _row_text(self, abstract: Abstract, width: int, is_cursor: bool) -> Text:
+    def _matches(self, abstract: Abstract) -> tuple[tuple[int, int], ...]:
+        """Where the headline matches the search, in order (none without a search)."""
+        spans = self.highlight_spans
+        return () if spans is None else tuple(sorted(spans(abstract.headline)))
+
+    def _row_segments(
+        self,
+        abstract: Abstract,
+        width: int,
+        is_cursor: bool,
+        matches: tuple[tuple[int, int], ...] | None = None,
+    ) -> list[Segment]:
+        """The row's segments, `width` cells: marks, headline (its matches highlighted),
+        tags, then the collection or the paper's author and venue columns.
+
+        Built as segments, not as a Rich `Text` rendered by Rich: a new answer draws
+        every visible row, and Rich's span machinery cost several times the rest of a
+        keystroke. Each segment's style is the list's own under the part's (and the
+        cursor's over it), as `Text.assemble(..., style=base)` then `stylize(cursor)`
+        would make it; Rich caches the sums.
+        """
         marks = self.marks
-        is_read = abstract.id in marks.read
-        mark_style = self._style("mark")
-        marker = Text.assemble(
-            (marks.judged(abstract.id), mark_style),
-            ("✎" if abstract.id in marks.noted else " ", mark_style),
-            (marks.unread(abstract.id), mark_style),
-            " ",
-        )
+        ident = abstract.id
+        base = self._style("base")
+        cursor = self._style("cursor") if is_cursor else None
+
+        def styled(style: Style) -> Style:
+            style = base + style
+            return style if cursor is None else style + cursor
+
+        plain = base if cursor is None else base + cursor
+        mark = styled(self._style("mark"))
+        segments = [
+            Segment(marks.judged(ident), mark),
+            Segment("✎" if ident in marks.noted else " ", mark),
+            Segment(marks.unread(ident), mark),
+            Segment(" ", plain),
+        ]
         paper = abstract.paper
-        tags = marks.tags.get(abstract.id)
-        tag_text = Text()
+        tags = marks.tags.get(ident)
+        tag = ""
         if tags and width >= 40:
             # Compact and cut first: at most a fifth of the row, after the headline.
-            tag_text = Text(visible_line(format_tags(tags)), style=self._style("meta"))
-            tag_text.truncate(min(tag_text.cell_len, width // 5), overflow="ellipsis")
-            tag_text.append(" ")
+            tag = visible_line(format_tags(tags))
+            tag = _cut_cells(tag, min(cell_len(tag), width // 5))
         if paper is None:
             meta = visible_line(abstract.collection.short)
             meta_width = min(len(meta), max(0, width // 4))
@@ -439,25 +477,45 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
                 venue_width
             )
             meta_width = len(meta)
-        headline_width = max(1, width - marker.cell_len - meta_width - tag_text.cell_len - 1)
-        headline = Text(abstract.headline, style=self._style("read" if is_read else "unread"))
-        if self.highlight_spans is not None:
+        tag_cells = cell_len(tag) + 1 if tag else 0
+        marker_cells = sum(cell_len(segment.text) for segment in segments)
+        headline_width = max(1, width - marker_cells - meta_width - tag_cells - 1)
+        # Shown as it is (never obeyed); one character for one, so the spans still fit.
+        headline = visible_line(abstract.headline)
+        shown = _cut_cells(headline, headline_width)
+        pad = " " * (headline_width - cell_len(shown))
+        own = styled(self._style("read" if ident in marks.read else "unread"))
+        if matches is None:
+            matches = self._matches(abstract)
+        if not matches:
+            segments.append(Segment(shown + pad, own))
+        else:
             # On the cursor row the accent background would hide accent-coloured matches.
             match = self._style("match-cursor" if is_cursor else "match")
-            for start, end in self.highlight_spans(abstract.headline):
-                headline.stylize(match, start, end)
-        headline.truncate(headline_width, overflow="ellipsis", pad=True)
-        line = Text.assemble(
-            marker,
-            headline,
-            " ",
-            tag_text,
-            (meta[:meta_width], self._style("meta")),
-            # The widget's own colours under every span: without them a light theme
-            # shows the terminal's default background behind the row.
-            style=self._style("base"),
-        )
-        line.no_wrap = True
-        if is_cursor:
-            line.stylize(self._style("cursor"))
-        return line
+            matched = styled(self._style("read" if ident in marks.read else "unread") + match)
+            # A match cut by the ellipsis ends at the text's end (the ellipsis with it).
+            cut = len(shown)
+            at = 0
+            for start, end in matches:
+                start, end = max(start, at), min(end, cut)
+                if start >= end:
+                    continue
+                if start > at:
+                    segments.append(Segment(shown[at:start], own))
+                segments.append(Segment(shown[start:end], matched))
+                at = end
+            if pad or at < cut:
+                segments.append(Segment(shown[at:] + pad, own))
+        segments.append(Segment(" ", plain))
+        if tag:
+            segments.append(Segment(tag + " ", styled(self._style("meta"))))
+        if meta_width:
+            segments.append(Segment(meta[:meta_width], styled(self._style("meta"))))
+        return segments
+
+
+def _cut_cells(text: str, width: int) -> str:
+    """`text` in at most `width` cells, ending in `…` when cut (as Rich's ellipsis)."""
+    if cell_len(text) <= width:
+        return text
+    return set_cell_size(text, width - 1) + "…" if width > 0 else ""
