@@ -78,6 +78,19 @@ def corpus() -> Corpus:
 # -- the list ------------------------------------------------------------------------
 
 
+def _rows_drawn(listing: AbstractList) -> list[str]:
+    """The ids of the rows `listing` builds from now on, in order."""
+    drawn: list[str] = []
+    row_segments = listing._row_segments
+
+    def spy(abstract: Any, width: int, is_cursor: bool, matches: Any = None) -> list[Segment]:
+        drawn.append(abstract.id)
+        return row_segments(abstract, width, is_cursor, matches)
+
+    listing._row_segments = spy  # type: ignore[method-assign]
+    return drawn
+
+
 async def test_a_bookmark_redraws_only_its_row(corpus: Corpus) -> None:
     bookmarked: set[str] = set()
     marks = RowMarks(bookmarked=bookmarked)  # the store's sets change in place
@@ -86,14 +99,7 @@ async def test_a_bookmark_redraws_only_its_row(corpus: Corpus) -> None:
         listing = app.query_one(AbstractList)
         listing.set_marks(marks)
         await pilot.pause()
-        drawn: list[str] = []
-        row_segments = listing._row_segments
-
-        def spy(abstract: Any, width: int, is_cursor: bool, matches: Any = None) -> list[Segment]:
-            drawn.append(abstract.id)
-            return row_segments(abstract, width, is_cursor, matches)
-
-        listing._row_segments = spy  # type: ignore[method-assign]
+        drawn = _rows_drawn(listing)
         target = corpus.abstracts[listing.rows[3]]
         bookmarked.add(target.id)
         listing.set_marks(marks)
@@ -261,14 +267,7 @@ async def test_a_new_query_draws_again_only_the_rows_whose_matches_changed(
 
         listing.set_highlighter(spans_of(word))
         await pilot.pause()
-        drawn: list[str] = []
-        row_segments = listing._row_segments
-
-        def spy(abstract: Any, width: int, is_cursor: bool, matches: Any = None) -> list[Segment]:
-            drawn.append(abstract.id)
-            return row_segments(abstract, width, is_cursor, matches)
-
-        listing._row_segments = spy  # type: ignore[method-assign]
+        drawn = _rows_drawn(listing)
         # The same matches from another query (another object): nothing drawn again.
         listing.set_highlighter(spans_of(word))
         await pilot.pause()
