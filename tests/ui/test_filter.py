@@ -36,6 +36,29 @@ async def test_typing_filters_and_shows_the_count(seeds_dir: Path) -> None:
         assert any(word.startswith("contrastive") for word in highlighted)
 
 
+async def test_no_frame_shows_the_typed_text_without_its_answer(seeds_dir: Path) -> None:
+    # Once the index is ready (small corpora search at once): each frame painted while
+    # typing shows the filter's text and the list's answer to that same text.
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_until(pilot, lambda: app.search.index is not None)
+        await pilot.press("slash")
+        behind: list[str] = []
+        display = app._display
+
+        def checked(screen, update) -> None:  # type: ignore[no-untyped-def]
+            if app.search.state.query_text != app.filter_input.value:
+                behind.append(app.filter_input.value)
+            display(screen, update)
+
+        app._display = checked  # type: ignore[method-assign]
+        for key in "contrastive learning":
+            await pilot.press("space" if key == " " else key)
+            await pilot.pause(0.02)
+        assert app.search.state.query_text == "contrastive learning"
+        assert behind == []
+
+
 async def test_zero_results_show_an_empty_state(seeds_dir: Path) -> None:
     app = make_app([seeds_dir])
     async with app.run_test(size=(140, 40)) as pilot:

@@ -27,7 +27,7 @@ async def test_u_brings_back_a_note_deleted_by_emptying_it(seeds_dir: Path) -> N
         assert data.note(target.id) is None
         await pilot.press("u")
         assert data.note(target.id) == "first\nsecond"
-        assert "✎" in app.abstract_list._row_text(target, 100, False).plain
+        assert "✎" in "".join(s.text for s in app.abstract_list._row_segments(target, 100, False))
         await pilot.press("ctrl+r")
         assert data.note(target.id) is None
         await pilot.press("u", "u")  # before the note was written at all

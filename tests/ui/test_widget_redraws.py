@@ -234,7 +234,7 @@ async def test_the_header_gives_the_status_at_most_its_share_and_the_title_the_r
 
 
 async def test_typing_in_the_filter_box_lays_out_nothing_and_keeps_the_cursor_in_view() -> None:
-    app = Host(lambda: FilterInput())
+    app = Host(lambda: FilterInput(on_value=lambda _: None))
     async with app.run_test(size=(60, 5)) as pilot:
         field = app.query_one(FilterInput)
         field.focus()
@@ -247,6 +247,20 @@ async def test_typing_in_the_filter_box_lays_out_nothing_and_keeps_the_cursor_in
         # Longer than the box: scrolled so the cursor, at the end, shows.
         assert field.scroll_x > 0
         assert field.scroll_x + field.content_region.width > len(field.value)
+
+
+async def test_the_filter_box_hands_each_new_text_over_in_the_keys_own_handler() -> None:
+    values: list[str] = []
+    app = Host(lambda: FilterInput(on_value=values.append))
+    async with app.run_test(size=(60, 5)) as pilot:
+        field = app.query_one(FilterInput)
+        field.focus()
+        await settle(app, pilot)
+        field.value = "graph"
+        # Before any message is processed: the hand-over is not a posted message.
+        assert values == ["graph"]
+        await pilot.press("s", "backspace")
+        assert values == ["graph", "graphs", "graph"]
 
 
 async def test_a_new_query_draws_again_only_the_rows_whose_matches_changed(

@@ -200,7 +200,11 @@ class AbstractsApp(Host):
         yield AppHeader(id="header")
         with Horizontal(id="main"):
             with Vertical(id="list-pane"):
-                yield FilterInput(placeholder=FILTER_PLACEHOLDERS[-1], id="filter")
+                yield FilterInput(
+                    on_value=lambda value: self.search.filter_changed(value),
+                    placeholder=FILTER_PLACEHOLDERS[-1],
+                    id="filter",
+                )
                 yield Static(id="query-error")
                 yield AbstractList(self.corpus, id="list")
             yield DetailPane(id="detail")
@@ -495,10 +499,6 @@ class AbstractsApp(Host):
     @on(AbstractList.Chosen)
     def _on_chosen(self) -> None:
         self.screen.set_focus(self.detail)
-
-    @on(Input.Changed, "#filter")
-    def _on_filter_changed(self, event: Input.Changed) -> None:
-        self.search.filter_changed(event.value)
 
     def on_note_editor_screen_changed(self, message: NoteEditorScreen.Changed) -> None:
         self.notes.save_note(message.abstract, message.text)  # announced: the ✎ mark

@@ -105,6 +105,9 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
         # abstracts themselves): new rows, marks or queries need no clearing.
         self._strips: LRUCache[tuple[object, ...], Strip] = LRUCache(512)
         self._version = 0
+        # The matches of the current search in each headline drawn (corpus index ->
+        # spans), forgotten with the search.
+        self._found: dict[int, tuple[tuple[int, int], ...]] = {}
         # The marks each row on screen was drawn with (row position -> marks key): a
         # marks change redraws the lines whose marks differ. The sets in `RowMarks` are
         # the store's own, changed in place, so old and new marks cannot be compared.
@@ -226,6 +229,7 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
         if spans is self.highlight_spans:
             return
         self.highlight_spans = spans
+        self._found.clear()
         self._drawn_marks.clear()
         self.refresh()
 
@@ -421,9 +425,15 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
         )
 
     def _matches(self, abstract: Abstract) -> tuple[tuple[int, int], ...]:
-        """Where the headline matches the search, in order (none without a search)."""
+        """Where the headline matches the search, in order (none without a search);
+        found once per search, as every frame that draws the row asks again."""
         spans = self.highlight_spans
-        return () if spans is None else tuple(sorted(spans(abstract.headline)))
+        if spans is None:
+            return ()
+        found = self._found.get(abstract.index)
+        if found is None:
+            found = self._found[abstract.index] = tuple(sorted(spans(abstract.headline)))
+        return found
 
     def _row_segments(
         self,
@@ -464,7 +474,7 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
         if tags and width >= 40:
             # Compact and cut first: at most a fifth of the row, after the headline.
             tag = visible_line(format_tags(tags))
-            tag = _cut_cells(tag, min(cell_len(tag), width // 5))
+            tag = _cut_cells(tag, min(_cells(tag), width // 5))
         if paper is None:
             meta = visible_line(abstract.collection.short)
             meta_width = min(len(meta), max(0, width // 4))
@@ -477,13 +487,16 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
                 venue_width
             )
             meta_width = len(meta)
-        tag_cells = cell_len(tag) + 1 if tag else 0
-        marker_cells = sum(cell_len(segment.text) for segment in segments)
+        tag_cells = _cells(tag) + 1 if tag else 0
+        marker_cells = sum(_cells(segment.text) for segment in segments)
         headline_width = max(1, width - marker_cells - meta_width - tag_cells - 1)
         # Shown as it is (never obeyed); one character for one, so the spans still fit.
         headline = visible_line(abstract.headline)
-        shown = _cut_cells(headline, headline_width)
-        pad = " " * (headline_width - cell_len(shown))
+        cells = _cells(headline)
+        # A cut headline fills its width exactly (Rich's `set_cell_size` pads a wide
+        # character it splits); a short one is padded to it.
+        shown = _cut_cells(headline, headline_width) if cells > headline_width else headline
+        pad = " " * max(0, headline_width - cells)
         own = styled(self._style("read" if ident in marks.read else "unread"))
         if matches is None:
             matches = self._matches(abstract)
@@ -514,8 +527,15 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
         return segments
 
 
+def _cells(text: str) -> int:
+    """How many cells `text` takes (a printable ASCII character: one)."""
+    return len(text) if text.isascii() and text.isprintable() else cell_len(text)
+
+
 def _cut_cells(text: str, width: int) -> str:
     """`text` in at most `width` cells, ending in `…` when cut (as Rich's ellipsis)."""
+    if text.isascii() and text.isprintable():  # one cell a character
+        return text if len(text) <= width else text[: max(0, width - 1)] + "…" * (width > 0)
     if cell_len(text) <= width:
         return text
     return set_cell_size(text, width - 1) + "…" if width > 0 else ""
