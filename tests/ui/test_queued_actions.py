@@ -123,12 +123,10 @@ async def test_a_note_closed_before_the_data_opens_is_saved_when_it_does(
         assert data.note(target.id) is None and not data.bookmarked_ids()
 
 
-async def test_a_note_typed_before_the_data_opened_survives_an_early_quit(
+async def test_a_note_typed_before_the_data_opened_is_saved_by_an_early_quit(
     seeds_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import json
-
-    from tui.commands.export import main_import
+    from tui.store.userdata import UserData
 
     data_dir = tmp_path / "data"
     app = make_app([seeds_dir], data_dir=data_dir)
@@ -137,6 +135,36 @@ async def test_a_note_typed_before_the_data_opened_survives_an_early_quit(
         target = app.abstract_list.current
         await pilot.press("n", *"typed at once")
         await pilot.press("escape", "q")
+    assert app.return_value == 0
+    assert app.personal.rescue_path is None
+    stored = UserData.open(data_dir)
+    try:
+        assert stored.note(target.id) == "typed at once"
+    finally:
+        stored.close()
+
+
+async def test_a_note_typed_before_the_data_opened_survives_an_early_quit_that_cannot_open_it(
+    seeds_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    from tui.commands.export import main_import
+    from tui.store.userdata import UserData
+
+    data_dir = tmp_path / "data"
+    app = make_app([seeds_dir], data_dir=data_dir)
+    held_closed(app, monkeypatch)
+    async with app.run_test(size=(140, 40)) as pilot:
+        target = app.abstract_list.current
+        await pilot.press("n", *"typed at once")
+
+        def cannot_open(_path: Path) -> UserData:
+            raise OSError("the data dir is gone")
+
+        monkeypatch.setattr(UserData, "open", staticmethod(cannot_open))
+        await pilot.press("escape", "q")
+    monkeypatch.undo()
     assert app.return_value == 1  # the exit status: something could only go to a rescue file
     rescue = app.personal.rescue_path
     assert rescue is not None and rescue.exists()
@@ -144,10 +172,34 @@ async def test_a_note_typed_before_the_data_opened_survives_an_early_quit(
     assert [(n["id"], n["text"]) for n in doc["notes"]] == [(target.id, "typed at once")]
     # And `abstracts import` brings it back.
     assert main_import([str(rescue), "--data-dir", str(data_dir)]) == 0
+    stored = UserData.open(data_dir)
+    try:
+        assert stored.note(target.id) == "typed at once"
+    finally:
+        stored.close()
+
+
+async def test_keys_pressed_before_the_data_opened_are_saved_by_an_early_quit(
+    seeds_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data_dir = tmp_path / "data"
+    app = make_app([seeds_dir], data_dir=data_dir)
+    held_closed(app, monkeypatch)
+    async with app.run_test(size=(140, 40)) as pilot:
+        first = app.abstract_list.current
+        await pilot.press("b", "j")
+        second = app.abstract_list.current
+        await pilot.press("x", "j", "r")
+        third = app.abstract_list.current
+        assert app.personal.userdata is None
+        await pilot.press("q")
+    assert app.return_value == 0
     from tui.store.userdata import UserData
 
     stored = UserData.open(data_dir)
     try:
-        assert stored.note(target.id) == "typed at once"
+        assert stored.bookmarked_ids() == {first.id}
+        assert stored.is_dismissed(second.id)
+        assert stored.read_ids() == {third.id}
     finally:
         stored.close()

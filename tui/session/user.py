@@ -55,16 +55,32 @@ class UserState:
     def opened(self, userdata: UserData, report: AttachReport) -> None:
         """The data opened (on the UI's thread): changes can be undone from now on, the
         store's reports are events, the changes asked for meanwhile run in order."""
+        bus = self._bus
+        userdata.listener = lambda event: bus.emit(StoreReported(event))
+        replayed = self._take(userdata)
+        self._bus.emit(DataOpened(report, replayed))
+
+    @property
+    def queued(self) -> int:
+        """How many changes wait for the data to open."""
+        return len(self._queued)
+
+    def take_at_quit(self, userdata: UserData) -> int:
+        """The app quits before its data opened, with changes asked for: they are applied
+        to `userdata`, opened for them, so that closing it saves them. Edited abstracts
+        are not re-attached (the corpus may not be read whole yet) and nothing is
+        announced to the screens. Returns how many changes were applied."""
+        return self._take(userdata)
+
+    def _take(self, userdata: UserData) -> int:
         from tui.triage.undo import CorpusTarget, UndoStack
 
         self.userdata = userdata
         self.undo_stack = UndoStack(target=CorpusTarget(userdata, self._corpus))
-        bus = self._bus
-        userdata.listener = lambda event: bus.emit(StoreReported(event))
         queued, self._queued = self._queued, []
         for step in queued:
             step(userdata)
-        self._bus.emit(DataOpened(report, len(queued)))
+        return len(queued)
 
     def when_open(self, step: Step) -> bool:
         """Run `step` on the user's data now (True), or, while it is still opening, queue

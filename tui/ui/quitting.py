@@ -73,6 +73,7 @@ class QuitSequence:
 
     def _close_store(self) -> int:
         app, personal = self._app, self._personal
+        personal.save_queued()
         personal.close()
         if personal.rescue_path is None and personal.rescue_text is None:
             # Notes typed before the data opened, and the app quit before it did.

@@ -375,6 +375,22 @@ class PersonalController:
         elif not quiet:
             app.notify("Refreshed with changes saved by another instance.", timeout=3)
 
+    def save_queued(self) -> None:
+        """On quit before the data opened: the keys pressed meanwhile (`b`, `x`, `r`, tags)
+        would be dropped with the queue, so the data is opened here to take them, and
+        `close` saves them. (The opening worker, if still running, sees the app closing
+        and closes its own copy without changing anything.)"""
+        user = self.session.user
+        if user.userdata is not None or not user.queued:
+            return
+        from tui.store.userdata import UserData
+
+        try:
+            userdata = UserData.open(self.session.data_dir)
+        except Exception:  # the quit goes on; notes typed meanwhile go to a rescue file
+            return
+        user.take_at_quit(userdata)
+
     def close(self) -> None:
         """On quit: everything pending is written before the process ends (notes typed
         before the data opened are the quit sequence's: `NotesController.rescue_early_notes`)."""
