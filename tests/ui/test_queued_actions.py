@@ -123,25 +123,47 @@ async def test_a_note_closed_before_the_data_opens_is_saved_when_it_does(
         assert data.note(target.id) is None and not data.bookmarked_ids()
 
 
-async def test_a_note_typed_before_the_data_opened_is_saved_by_an_early_quit(
-    seeds_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def early_note_then_quit(
+    seeds_dir: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch, *, store_gone: bool
+) -> tuple[AbstractsApp, str]:
+    """Type a note before the data opens and quit before it does (with the store unable
+    to open at quit when `store_gone`); returns the app and the abstract's id."""
     from tui.store.userdata import UserData
 
-    data_dir = tmp_path / "data"
     app = make_app([seeds_dir], data_dir=data_dir)
     held_closed(app, monkeypatch)
     async with app.run_test(size=(140, 40)) as pilot:
         target = app.abstract_list.current
         await pilot.press("n", *"typed at once")
+        if store_gone:
+
+            def cannot_open(_path: Path) -> UserData:
+                raise OSError("the data dir is gone")
+
+            monkeypatch.setattr(UserData, "open", staticmethod(cannot_open))
         await pilot.press("escape", "q")
-    assert app.return_value == 0
-    assert app.personal.rescue_path is None
+    monkeypatch.undo()
+    return app, target.id
+
+
+def stored_note(data_dir: Path, abstract_id: str) -> str | None:
+    from tui.store.userdata import UserData
+
     stored = UserData.open(data_dir)
     try:
-        assert stored.note(target.id) == "typed at once"
+        return stored.note(abstract_id)
     finally:
         stored.close()
+
+
+async def test_a_note_typed_before_the_data_opened_is_saved_by_an_early_quit(
+    seeds_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data_dir = tmp_path / "data"
+    app, target = await early_note_then_quit(seeds_dir, data_dir, monkeypatch, store_gone=False)
+    assert app.return_value == 0
+    assert app.personal.rescue_path is None
+    assert stored_note(data_dir, target) == "typed at once"
 
 
 async def test_a_note_typed_before_the_data_opened_survives_an_early_quit_that_cannot_open_it(
@@ -150,33 +172,17 @@ async def test_a_note_typed_before_the_data_opened_survives_an_early_quit_that_c
     import json
 
     from tui.commands.export import main_import
-    from tui.store.userdata import UserData
 
     data_dir = tmp_path / "data"
-    app = make_app([seeds_dir], data_dir=data_dir)
-    held_closed(app, monkeypatch)
-    async with app.run_test(size=(140, 40)) as pilot:
-        target = app.abstract_list.current
-        await pilot.press("n", *"typed at once")
-
-        def cannot_open(_path: Path) -> UserData:
-            raise OSError("the data dir is gone")
-
-        monkeypatch.setattr(UserData, "open", staticmethod(cannot_open))
-        await pilot.press("escape", "q")
-    monkeypatch.undo()
+    app, target = await early_note_then_quit(seeds_dir, data_dir, monkeypatch, store_gone=True)
     assert app.return_value == 1  # the exit status: something could only go to a rescue file
     rescue = app.personal.rescue_path
     assert rescue is not None and rescue.exists()
     doc = json.loads(rescue.read_text(encoding="utf-8"))
-    assert [(n["id"], n["text"]) for n in doc["notes"]] == [(target.id, "typed at once")]
+    assert [(n["id"], n["text"]) for n in doc["notes"]] == [(target, "typed at once")]
     # And `abstracts import` brings it back.
     assert main_import([str(rescue), "--data-dir", str(data_dir)]) == 0
-    stored = UserData.open(data_dir)
-    try:
-        assert stored.note(target.id) == "typed at once"
-    finally:
-        stored.close()
+    assert stored_note(data_dir, target) == "typed at once"
 
 
 async def test_keys_pressed_before_the_data_opened_are_saved_by_an_early_quit(
