@@ -209,3 +209,25 @@ async def test_keys_pressed_before_the_data_opened_are_saved_by_an_early_quit(
         assert stored.read_ids() == {third.id}
     finally:
         stored.close()
+
+
+async def test_an_early_quit_remembers_the_filter_typed_before_the_data_opened(
+    seeds_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    from tui.store.userdata import UserData
+
+    data_dir = tmp_path / "data"
+    app = make_app([seeds_dir], data_dir=data_dir)
+    held_closed(app, monkeypatch)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("slash", *"graph")
+        await pilot.press("enter", "q")
+    assert app.return_value == 0
+    stored = UserData.open(data_dir)
+    try:
+        state = stored.get_state(f"resume:{app.corpus.fingerprint}")
+    finally:
+        stored.close()
+    assert state is not None and json.loads(state)["filter"] == "graph"

@@ -58,6 +58,7 @@ class QuitSequence:
         self.finished = True
         self.guard.begin()
         app.stop_background()
+        self._personal.open_for_quit()
         for screen in app.screen_stack:
             if isinstance(screen, NoteEditorScreen):
                 self._notes.save_note(screen.abstract, screen.text)
@@ -73,7 +74,6 @@ class QuitSequence:
 
     def _close_store(self) -> int:
         app, personal = self._app, self._personal
-        personal.save_queued()
         personal.close()
         if personal.rescue_path is None and personal.rescue_text is None:
             # Notes typed before the data opened, and the app quit before it did.

@@ -375,13 +375,14 @@ class PersonalController:
         elif not quiet:
             app.notify("Refreshed with changes saved by another instance.", timeout=3)
 
-    def save_queued(self) -> None:
-        """On quit before the data opened: the keys pressed meanwhile (`b`, `x`, `r`, tags)
-        would be dropped with the queue, so the data is opened here to take them, and
-        `close` saves them. (The opening worker, if still running, sees the app closing
-        and closes its own copy without changing anything.)"""
+    def open_for_quit(self) -> None:
+        """On quit before the data opened: the keys pressed meanwhile (`b`, `x`, `r`, tags,
+        notes) would be dropped with the queue, and where the user was would not be
+        remembered, so the data is opened here: the queue is applied in order, the quit
+        saves where the user is, and `close` writes it all. (The opening worker, if still
+        running, sees the app closing and closes its own copy without changing anything.)"""
         user = self.session.user
-        if user.userdata is not None or not user.queued:
+        if user.userdata is not None:
             return
         from tui.store.userdata import UserData
 
