@@ -6,15 +6,20 @@ The data is held closed by replacing the controller's `open` until the test open
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
 from tests.ui.helpers import record_notifications, wait_for_userdata
+from tui.store.userdata import UserData
 from tui.ui.app import AbstractsApp, make_app
 from tui.ui.controllers.personal import PersonalController
 from tui.ui.screens.note_editor import NoteEditorScreen
 from tui.ui.screens.notes import NotesScreen
+
+T = TypeVar("T")
 
 
 def held_closed(app: AbstractsApp, monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -146,14 +151,17 @@ async def early_note_then_quit(
     return app, target.id
 
 
-def stored_note(data_dir: Path, abstract_id: str) -> str | None:
-    from tui.store.userdata import UserData
-
-    stored = UserData.open(data_dir)
+def stored(data_dir: Path, read: Callable[[UserData], T]) -> T:
+    """What `read` finds in the data saved in `data_dir` (opened and closed for it)."""
+    data = UserData.open(data_dir)
     try:
-        return stored.note(abstract_id)
+        return read(data)
     finally:
-        stored.close()
+        data.close()
+
+
+def stored_note(data_dir: Path, abstract_id: str) -> str | None:
+    return stored(data_dir, lambda data: data.note(abstract_id))
 
 
 async def test_a_note_typed_before_the_data_opened_is_saved_by_an_early_quit(
@@ -200,23 +208,15 @@ async def test_keys_pressed_before_the_data_opened_are_saved_by_an_early_quit(
         assert app.personal.userdata is None
         await pilot.press("q")
     assert app.return_value == 0
-    from tui.store.userdata import UserData
-
-    stored = UserData.open(data_dir)
-    try:
-        assert stored.bookmarked_ids() == {first.id}
-        assert stored.is_dismissed(second.id)
-        assert stored.read_ids() == {third.id}
-    finally:
-        stored.close()
+    assert stored(data_dir, lambda data: data.bookmarked_ids()) == {first.id}
+    assert stored(data_dir, lambda data: data.is_dismissed(second.id))
+    assert stored(data_dir, lambda data: data.read_ids()) == {third.id}
 
 
 async def test_an_early_quit_remembers_the_filter_typed_before_the_data_opened(
     seeds_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import json
-
-    from tui.store.userdata import UserData
 
     data_dir = tmp_path / "data"
     app = make_app([seeds_dir], data_dir=data_dir)
@@ -225,9 +225,5 @@ async def test_an_early_quit_remembers_the_filter_typed_before_the_data_opened(
         await pilot.press("slash", *"graph")
         await pilot.press("enter", "q")
     assert app.return_value == 0
-    stored = UserData.open(data_dir)
-    try:
-        state = stored.get_state(f"resume:{app.corpus.fingerprint}")
-    finally:
-        stored.close()
+    state = stored(data_dir, lambda data: data.get_state(f"resume:{app.corpus.fingerprint}"))
     assert state is not None and json.loads(state)["filter"] == "graph"
