@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tui.corpus.model import Abstract, Collection, SourceRef, abstract_id
 
@@ -194,54 +194,80 @@ def _bench_bulk(corpus: Path, runs: int) -> Bulk:
 def _sqlite_reference(abstracts: list[Abstract]) -> tuple[float, float, float]:
     """SQLite alone, on the store's settings (WAL, synchronous=FULL, its cache size): the
     same rows as a first tag (records with their text, and tags), a later tag and `A`
-    written with executemany in one transaction each; the rows are made beforehand."""
+    written with executemany in one transaction each; the rows are made beforehand.
+
+    The records are those of the schema of the code measured: from version 6 a record
+    names its origin (file, collection, venue, year: one row for them all here), before
+    it each record held them (so `--before` a revision of schema 5 writes those rows)."""
     import sqlite3
 
     from tui.store.schema import MIGRATIONS
 
     now = time.time()
-    rec = [
-        (
-            a.id,
-            a.text,
-            "",
-            str(a.sources[0].path.absolute()),
-            a.sources[0].position,
-            a.collection.label,
-            a.collection.venue,
-            a.collection.year,
-            None,
-            now,
-            now,
-        )
-        for a in abstracts
-    ]
-    marks = [(a.id, now) for a in abstracts]
-    statements = (
-        (
-            "INSERT OR IGNORE INTO records(id, text, headline, source, position, collection, "
-            "venue, year, paper, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            rec,
-        ),
-        ("INSERT OR IGNORE INTO tags(id, tag, created) VALUES (?, 'a', ?)", marks),
-        ("INSERT OR IGNORE INTO tags(id, tag, created) VALUES (?, 'b', ?)", marks),
-        ("INSERT OR IGNORE INTO reads(id, read_at) VALUES (?, ?)", marks),
-    )
+    marks: list[tuple[Any, ...]] = [(a.id, now) for a in abstracts]
     with tempfile.TemporaryDirectory() as tmp:
         conn = sqlite3.connect(Path(tmp) / "reference.db", isolation_level=None)
         for pragma in ("journal_mode = WAL", "synchronous = FULL", "cache_size = -32768"):
             conn.execute(f"PRAGMA {pragma}")
         MIGRATIONS[0][1](conn)  # the tables of a new store
+        columns = {r[1] for r in conn.execute("SELECT * FROM pragma_table_info('records')")}
+        statements: list[tuple[str, list[tuple[Any, ...]]]] = [
+            _reference_records(abstracts, "origin" in columns, now),
+            ("INSERT OR IGNORE INTO tags(id, tag, created) VALUES (?, 'a', ?)", marks),
+            ("INSERT OR IGNORE INTO tags(id, tag, created) VALUES (?, 'b', ?)", marks),
+            ("INSERT OR IGNORE INTO reads(id, read_at) VALUES (?, ?)", marks),
+        ]
         took = []
         for group in ((0, 1), (2,), (3,)):
             t0 = time.perf_counter()
             conn.execute("BEGIN IMMEDIATE")
+            if group[0] == 0 and "origin" in columns:
+                conn.execute(
+                    "INSERT INTO origins(origin, source, collection, venue, year) "
+                    "VALUES (1, ?, ?, ?, ?)",
+                    (
+                        str(abstracts[0].sources[0].path.absolute()),
+                        *abstracts[0].collection._fields(),
+                    ),
+                )
             for k in group:
                 conn.executemany(*statements[k])
             conn.execute("COMMIT")
             took.append(time.perf_counter() - t0)
         conn.close()
     return took[0], took[1], took[2]
+
+
+def _reference_records(
+    abstracts: list[Abstract], origins: bool, now: float
+) -> tuple[str, list[tuple[Any, ...]]]:
+    """The reference's statement and rows for the records of a first tag."""
+    if origins:
+        return (
+            "INSERT OR IGNORE INTO records(id, text, headline, origin, position, paper, "
+            "created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(a.id, a.text, "", 1, a.sources[0].position, None, now, now) for a in abstracts],
+        )
+    return (
+        "INSERT OR IGNORE INTO records(id, text, headline, source, position, collection, "
+        "venue, year, paper, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                a.id,
+                a.text,
+                "",
+                str(a.sources[0].path.absolute()),
+                a.sources[0].position,
+                a.collection.label,
+                a.collection.venue,
+                a.collection.year,
+                None,
+                now,
+                now,
+            )
+            for a in abstracts
+        ],
+    )
 
 
 def _bench_bulk_turns(corpus: Path, runs: int, before: str | None) -> dict[str, Bulk]:
