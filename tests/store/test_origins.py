@@ -250,3 +250,18 @@ def test_a_headline_made_from_the_text_is_made_once() -> None:
     assert made == "A first sentence."
     assert snap.headline is made
     assert snap == Snapshot("A first sentence. And more.", "")  # the cache is not a field
+
+
+def test_snapshots_made_for_a_bulk_step_are_those_made_one_at_a_time() -> None:
+    one = [make_abstract(f"Paragraph {n}.", "f.txt", n) for n in range(1, 4)]
+    path = one[0].sources[0].path  # one Path per file, shared, as the loader does
+    misc = Collection("Misc", None, None)
+    same_file_other_label = Abstract("m", "Other label.", misc, [SourceRef(path, 9)])
+    no_file = Abstract("n", "No file.", misc, [])
+    with_paper = Abstract("p", "A paper.", misc, [SourceRef(Path("/abs/lib.bib"), 1)], _PAPER)
+    abstracts = [*one, same_file_other_label, no_file, with_paper, *one]
+    many = Snapshot.of_many(abstracts, "/d")
+    assert many == [Snapshot.of(a, headline=False, cwd="/d") for a in abstracts]
+    assert many[0].origin is many[2].origin and many[3].origin != many[0].origin
+    assert (many[4].source, many[5].source) == ("", "/abs/lib.bib")
+    assert Snapshot.of_many([], "/d") == []

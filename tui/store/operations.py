@@ -222,11 +222,8 @@ class SetTags(Operation):
         # In the step's order (the list's, mostly the files'): in id order, snapshotting
         # jumped about memory and took four times as long, and sorting the records for
         # the writing cost more than it saved.
-        made = {
-            i: Snapshot.of(a, headline=False, cwd=cwd)
-            for i in self.ids
-            if i not in have and (a := by_id.get(i)) is not None
-        }
+        new = {i: a for i in self.ids if i not in have and (a := by_id.get(i)) is not None}
+        made = dict(zip(new, Snapshot.of_many(new.values(), cwd), strict=True))
         if not made:
             return self
         # Not `replace`, which inspects the fields each time.

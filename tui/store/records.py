@@ -11,6 +11,7 @@ import functools
 import json
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -170,6 +171,27 @@ class Snapshot(Record):
             sources[0].position if sources else 0,
             abstract.paper,
         )
+
+    @classmethod
+    def of_many(cls, abstracts: Iterable[Abstract], cwd: str) -> list[Snapshot]:
+        """`of(a, headline=False, cwd=cwd)` of each abstract, for a bulk step: the origin
+        of each file is made once, found again by its objects' identities (the abstracts
+        of a file share their path and collection, and are alive throughout)."""
+        origins: dict[tuple[int, int], Origin] = {}
+        made = []
+        at = cls.at
+        for a in abstracts:
+            sources, collection = a.sources, a.collection
+            path = sources[0].path if sources else None
+            key = (id(path), id(collection))
+            origin = origins.get(key)
+            if origin is None:
+                name = "" if path is None else str(path)
+                label, venue, year = collection.label, collection.venue, collection.year
+                origin = origins[key] = _origin_of(name, cwd, label, venue, year)
+            position = sources[0].position if sources else 0
+            made.append(at(origin, a.text, "", position, a.paper))
+        return made
 
     @property
     def source(self) -> str:
