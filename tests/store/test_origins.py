@@ -5,6 +5,8 @@ the database and in memory; a record keeps its file's name after the file is gon
 
 from __future__ import annotations
 
+import copy
+import pickle
 import sqlite3
 from pathlib import Path
 
@@ -265,3 +267,9 @@ def test_snapshots_made_for_a_bulk_step_are_those_made_one_at_a_time() -> None:
     assert many[0].origin is many[2].origin and many[3].origin != many[0].origin
     assert (many[4].source, many[5].source) == ("", "/abs/lib.bib")
     assert Snapshot.of_many([], "/d") == []
+
+
+def test_a_snapshot_copies_and_pickles_as_it_is() -> None:
+    snap = Snapshot("Text.", "Head", "/d/a.txt", 3, "C", "V", 2020, _PAPER)
+    assert copy.copy(snap) == snap
+    assert pickle.loads(pickle.dumps(snap)) == snap

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from tui.corpus._record import Record
 from tui.corpus.model import Abstract, Collection, venue_year
@@ -150,6 +151,13 @@ class Snapshot(Record):
         _set(snap, "position", position)
         _set(snap, "paper", paper)
         return snap
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Its fields are not `__init__`'s arguments (the origin stands for four of them).
+        return (
+            Snapshot.at,
+            (self.origin, self.text, self.given_headline, self.position, self.paper),
+        )
 
     @classmethod
     def of(cls, abstract: Abstract, *, headline: bool = True, cwd: str | None = None) -> Snapshot:
