@@ -11,9 +11,10 @@ and synthetic abstracts): tagging every abstract with a first tag (each record m
 and written with its text) and with a later one, and marking every abstract read (`A`).
 Each prints the median time until the call returns, until committed after it returns
 (the "saving…" the header shows) and the two together (asked to committed), against a
-reference measured in the same run: SQLite alone writing the same rows (records, tags or
-read marks; the records as the schema of the code measured holds them) with
-executemany in one transaction on the same settings; and the process's CPU time from
+reference measured in the same run: SQLite alone writing the same data as plain rows (a
+row per record, as the `records` table of the code measured holds one; tags; read
+marks) with executemany in one transaction on the same settings (from schema 6 the
+store keeps a first tag's records in one pack instead); and the process's CPU time from
 asked to committed, which other work on a shared machine sways less. `--before REV`
 measures the bulk steps of the code at REV too (and its reference, with its schema's
 records), in turns with this code's, and prints old / new. The machine's load is

@@ -44,7 +44,7 @@ def test_the_release_store_keeps_every_row_in_strict_tables(data_dir: Path, rele
         )
         if name != "sqlite_sequence"
     }
-    assert strict == dict.fromkeys([*TABLES, "origins"], True)
+    assert strict == dict.fromkeys([*TABLES, "origins", "record_packs"], True)
     assert schema.foreign_reason(store.conn, schema.SCHEMA_VERSION) is None
     assert store.integrity_check() == "ok"
     store.close()

@@ -116,7 +116,7 @@ def test_a_new_store_has_the_paper_column() -> None:
     schema.migrate(conn)
     assert conn.execute("PRAGMA user_version").fetchone() == (schema.SCHEMA_VERSION,)
     assert schema.foreign_reason(conn, schema.SCHEMA_VERSION) is None
-    assert schema.foreign_reason(conn, 5) == "tables abstracts does not make: origins"
+    assert schema.foreign_reason(conn, 5) == "tables abstracts does not make: origins, record_packs"
 
 
 def test_a_bookmarked_paper_is_stored_with_its_paper(data_dir: Path) -> None:

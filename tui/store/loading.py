@@ -11,18 +11,16 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from tui.store.names import name_key
-from tui.store.origins import read_origins
+from tui.store.origins import NO_ORIGIN, read_origins
+from tui.store.packs import PACK_COLUMNS, read_packs
 from tui.store.records import (
     ConflictCopy,
     NoteRow,
-    Origin,
     SavedSearch,
     Snapshot,
     StoreData,
     paper_of,
 )
-
-_NO_ORIGIN = Origin()
 
 Rows = Callable[[str], Iterable[tuple[Any, ...]]]
 
@@ -31,12 +29,16 @@ def read_all(rows: Rows, data: StoreData) -> None:
     """Fill `data` from every table, each read with `rows(sql)`."""
     # Each origin read once: the records of a file share it (and its path's text).
     origins = read_origins(rows("SELECT origin, source, collection, venue, year FROM origins"))
+    # Records of bulk steps first: one also in `records` (written on its own) is read there.
+    data.records.update(
+        read_packs(rows(f"SELECT {PACK_COLUMNS} FROM record_packs ORDER BY pack"), origins)
+    )
     for i, text, headline, origin, position, paper in rows(
         "SELECT id, text, headline, origin, position, paper FROM records"
     ):
         # An origin missing (no version of abstracts removes one): the record still reads.
         data.records[i] = Snapshot.at(
-            origins.get(origin) or _NO_ORIGIN, text, headline, position, paper_of(paper)
+            origins.get(origin) or NO_ORIGIN, text, headline, position, paper_of(paper)
         )
     data.bookmarks = dict(rows("SELECT id, created FROM bookmarks"))
     data.dismissals = dict(rows("SELECT id, created FROM dismissals"))

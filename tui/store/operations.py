@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol
 
 from tui.store import sql
+from tui.store.packs import put_pack
 from tui.store.records import (
     ConflictCopy,
     OrphanReattached,
@@ -230,8 +231,8 @@ class SetTags(Operation):
         return SetTags(self.tag, self.ids, True, self.at, tuple(made.items()))
 
     def write(self, conn: sqlite3.Connection) -> OpResult:
-        if self.on:  # taking a tag off keeps no record
-            sql.put_records(conn, self.records, self.at)
+        if self.on:  # taking a tag off keeps no record; those made go in one pack
+            put_pack(conn, self.records, self.at)
         sql.set_tags(conn, self.tag, self.ids, self.on, self.at)
         return OpResult(self)
 

@@ -1,4 +1,5 @@
-"""Version 6 of the schema: where a record came from is held once, in `origins`, and the
+"""Version 6 of the schema: where a record came from is held once, in `origins`; the
+records a bulk step makes are kept together, in `record_packs` (see `packs.py`); and the
 step that brings a version-5 store into it keeping every row.
 
 A record keeps what its abstract looked like so the user's marks and notes survive the
@@ -20,6 +21,9 @@ from typing import Any
 from tui.store.records import Origin
 from tui.store.strict import V5_TABLES
 
+#: The origin of a record whose origin row is missing (no version of abstracts removes one).
+NO_ORIGIN = Origin()
+
 # The records and origins of version 6; every other table is as in version 5. The
 # index on `source` serves the look-up of an origin when a record is written.
 _V6_ORIGINS = (
@@ -39,6 +43,17 @@ _V6_ORIGINS = (
         created REAL NOT NULL,
         updated REAL NOT NULL,
         paper TEXT) STRICT""",
+    # The records made by one bulk step, together (see `packs.py`).
+    """CREATE TABLE record_packs(
+        pack INTEGER PRIMARY KEY,
+        created REAL NOT NULL,
+        ids TEXT NOT NULL,
+        origins TEXT NOT NULL,
+        positions TEXT NOT NULL,
+        headlines TEXT NOT NULL,
+        papers TEXT NOT NULL,
+        lengths TEXT NOT NULL,
+        texts TEXT NOT NULL) STRICT""",
 )
 # V5_TABLES[0] is its records table.
 V6_TABLES = _V6_ORIGINS + V5_TABLES[1:]
@@ -75,7 +90,8 @@ def read_origins(rows: Iterable[tuple[Any, ...]]) -> dict[int, Origin]:
 def v5_to_v6(conn: sqlite3.Connection) -> None:
     """Move every record of a version-5 store into the records and origins of version 6
     (inside the migration's transaction): one origin per distinct (source, collection,
-    venue, year), in the order of the records that first name it."""
+    venue, year), in the order of the records that first name it. No pack is made: a
+    record of version 5 stays a row of `records`."""
     conn.execute("ALTER TABLE records RENAME TO records_v5")
     for statement in _V6_ORIGINS:
         conn.execute(statement)

@@ -10,7 +10,8 @@ JSON text, NULL for a conference paragraph) in a `paper` column of `records`.
 Version 5 makes every table STRICT (see `strict.py`), so a value of the wrong type is
 refused when written rather than checked on every load. Version 6 holds where a record
 came from (source file, collection, venue, year) once per file, in `origins`, named by
-each record (see `origins.py`), so a bulk step writes a smaller row per record.
+each record (see `origins.py`), and keeps the records a bulk step makes together, one
+row of `record_packs` per step (see `packs.py`).
 """
 
 from __future__ import annotations
