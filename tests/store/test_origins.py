@@ -273,3 +273,13 @@ def test_a_snapshot_copies_and_pickles_as_it_is() -> None:
     snap = Snapshot("Text.", "Head", "/d/a.txt", 3, "C", "V", 2020, _PAPER)
     assert copy.copy(snap) == snap
     assert pickle.loads(pickle.dumps(snap)) == snap
+
+
+def test_an_origin_without_venue_or_year_is_found_again(tmp_path: Path) -> None:
+    store = Store.open(tmp_path)
+    for n, at in enumerate((1.0, 2.0)):
+        snap = Snapshot(f"Text {n}.", "", "/d/misc.txt", n, "Misc")  # venue and year unknown
+        store.apply([SetBookmark(f"r{n}", True, snap, at)])
+    assert store.conn.execute("SELECT count(*) FROM origins").fetchone() == (1,)
+    assert store.load().records["r1"] == Snapshot("Text 1.", "", "/d/misc.txt", 1, "Misc")
+    store.close()
