@@ -5,9 +5,9 @@ step that brings a version-5 store into it keeping every row.
 A record keeps what its abstract looked like so the user's marks and notes survive the
 corpus file going away (see `records.Snapshot`). Up to version 5 each record held its
 source file's path, the collection label, venue and year as text of its own, the same
-for every abstract of a file: tagging 100,000 abstracts wrote them 100,000 times, and
-binding the values was half of SQLite's time for a step. Now each (source, collection,
-venue, year) is one row of `origins`, and a record names it by its integer. Origins are
+for every abstract of a file: tagging 100,000 abstracts wrote them 100,000 times. Now
+each (source, collection, venue, year) is one row of `origins`, and a record (or a
+pack's record) names it by its integer. Origins are
 never removed (no record ever is), so an origin named by a record is always there;
 loading still reads a record whose origin is missing, with an empty source.
 """
