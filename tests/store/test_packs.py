@@ -126,7 +126,7 @@ def test_a_damaged_pack_is_passed_over_and_the_rest_is_read(
     with store.transaction() as conn:
         conn.execute(f"UPDATE record_packs SET {column} = ? WHERE pack = 1", (value,))
     records = store.load().records
-    assert a.id not in records and records[b.id] == Snapshot.of(b, headline=False)
+    assert records == {b.id: Snapshot.of(b, headline=False)}  # nothing of the damaged pack
     store.close()
 
 

@@ -40,7 +40,7 @@ def put_pack(conn: sqlite3.Connection, records: Sequence[tuple[str, Snapshot]], 
             json.dumps([i for i, _ in records]),
             json.dumps([numbers[id(s.origin)] for _, s in records]),
             json.dumps([s.position for _, s in records]),
-            json.dumps([s.given_headline for _, s in records], ensure_ascii=False),
+            json.dumps([s.given_headline for _, s in records]),
             json.dumps([None if s.paper is None else paper_text(s.paper) for _, s in records]),
             json.dumps([len(t) for t in texts]),
             "".join(texts),
@@ -56,20 +56,20 @@ def read_packs(
     the store still opens."""
     for row in rows:
         try:
-            records = _unpacked(row, origins)
-        except (ValueError, TypeError, RecursionError):
+            yield from _unpacked(row, origins)
+        except (ValueError, TypeError, RecursionError):  # not JSON, or not lengths
             continue
-        yield from records
 
 
 def _unpacked(row: tuple[Any, ...], origins: dict[int, Origin]) -> list[tuple[str, Snapshot]]:
+    """The records of one pack; none when its arrays or texts do not match."""
     *arrays, texts = row
     columns = [json.loads(c) for c in arrays]
     ids, lengths = columns[0], columns[-1]
     if not all(isinstance(c, list) and len(c) == len(ids) for c in columns):
-        raise ValueError("arrays of different lengths")
+        return []
     if sum(lengths) != len(texts) or not all(isinstance(i, str) for i in ids):
-        raise ValueError("texts or ids that do not match")
+        return []
     at, start, out = Snapshot.at, 0, []
     for i, number, position, headline, paper, length in zip(*columns, strict=True):
         text, start = texts[start : start + length], start + length
