@@ -180,3 +180,13 @@ def test_a_bulk_tag_from_userdata_survives_a_reopen_in_one_pack(data_dir: Path) 
     assert store.load().records == {a.id: Snapshot.of(a, headline=False) for a in abstracts}
     assert store.conn.execute("SELECT count(*) FROM record_packs").fetchone() == (1,)
     store.close()
+
+
+def test_a_pack_whose_lengths_cut_a_character_is_passed_over(tmp_path: Path) -> None:
+    store = Store.open(tmp_path)
+    a, b = make_abstract("é"), make_abstract("ü")
+    with store.transaction() as conn:
+        put_pack(conn, [(x.id, Snapshot.of(x, headline=False)) for x in (a, b)], 1.0)
+        conn.execute("UPDATE record_packs SET lengths = '[1, 3]'")  # the sum still matches
+    assert store.load().records == {}
+    store.close()

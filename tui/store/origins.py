@@ -53,7 +53,7 @@ _V6_ORIGINS = (
         headlines TEXT NOT NULL,
         papers TEXT NOT NULL,
         lengths TEXT NOT NULL,
-        texts TEXT NOT NULL) STRICT""",
+        texts BLOB NOT NULL) STRICT""",
 )
 # V5_TABLES[0] is its records table.
 V6_TABLES = _V6_ORIGINS + V5_TABLES[1:]

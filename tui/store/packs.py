@@ -4,8 +4,8 @@ Tagging 100,000 abstracts for the first time makes a record for each (its text, 
 tag outlives the corpus file). Written a row each, SQLite's per-row work (binding the
 values, inserting into the table and into the index of ids) was most of the step's time
 whatever the rows' size. A pack holds the step's records in one row: their ids,
-origins, positions, headlines and papers as JSON arrays, and their texts one after
-another with each one's length. A record written later on its own (a bookmark, a note,
+origins, positions, headlines and papers as JSON arrays, and their texts in UTF-8 one
+after another with each one's length in bytes. A record written later on its own (a bookmark, a note,
 a re-attachment, an import) goes to `records` as before, and a record in both is read
 from `records`. Packs are never changed or removed, as no record ever is.
 """
@@ -32,7 +32,9 @@ def put_pack(conn: sqlite3.Connection, records: Sequence[tuple[str, Snapshot]], 
     # each is looked up once (by identity; two equal origins are found as the same row).
     distinct = {id(s.origin): s.origin for _, s in records}
     numbers = dict(zip(distinct, origin_ids(conn, list(distinct.values())), strict=True))
-    texts = [s.text for _, s in records]
+    # UTF-8, each text on its own: joined as one `str`, a single character beyond the BMP
+    # in any text made the whole of them four bytes a character to join and encode.
+    texts = [s.text.encode() for _, s in records]
     conn.execute(
         f"INSERT INTO record_packs(created, {PACK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (
@@ -43,7 +45,7 @@ def put_pack(conn: sqlite3.Connection, records: Sequence[tuple[str, Snapshot]], 
             json.dumps([s.given_headline for _, s in records]),
             json.dumps([None if s.paper is None else paper_text(s.paper) for _, s in records]),
             json.dumps([len(t) for t in texts]),
-            "".join(texts),
+            b"".join(texts),
         ),
     )
 
@@ -57,7 +59,7 @@ def read_packs(
     for row in rows:
         try:
             yield from _unpacked(row, origins)
-        except (ValueError, TypeError, RecursionError):  # not JSON, or not lengths
+        except (ValueError, TypeError, RecursionError):  # not JSON, lengths or UTF-8
             continue
 
 
@@ -72,7 +74,7 @@ def _unpacked(row: tuple[Any, ...], origins: dict[int, Origin]) -> list[tuple[st
         return []
     at, start, out = Snapshot.at, 0, []
     for i, number, position, headline, paper, length in zip(*columns, strict=True):
-        text, start = texts[start : start + length], start + length
+        text, start = texts[start : start + length].decode(), start + length
         snap = at(origins.get(number) or NO_ORIGIN, text, headline, position, paper_of(paper))
         out.append((i, snap))
     return out
