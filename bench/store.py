@@ -9,13 +9,18 @@ fsync with synchronous=FULL).
 Then the bulk steps, at the corpus as loaded (ICLR: 6,506) and at 100,000 (the corpus
 and synthetic abstracts): tagging every abstract with a first tag (each record made
 and written with its text) and with a later one, and marking every abstract read (`A`).
-Each prints the median time until the call returns and until committed after it
-returns (the "saving…" the header shows), against a reference measured in the same
-run: SQLite alone writing the same rows (records, tags or read marks) with
-executemany in one transaction on the same settings. `--before REV` measures the bulk
-steps of the code at REV too, in turns with this code's. A temporary data directory is
-used; `--corpus` (default ../shared/corpora/iclr) supplies real abstracts when
-present, otherwise synthetic ones. Never fails a build.
+Each prints the median time until the call returns, until committed after it returns
+(the "saving…" the header shows) and the two together (asked to committed), against a
+reference measured in the same run: SQLite alone writing the same data as plain rows (a
+row per record, as the `records` table of the code measured holds one; tags; read
+marks) with executemany in one transaction on the same settings (from schema 6 the
+store keeps a first tag's records in one pack instead); and the process's CPU time from
+asked to committed, which other work on a shared machine sways less. `--before REV`
+measures the bulk steps of the code at REV too (and its reference, with its schema's
+records), in turns with this code's, and prints old / new. The machine's load is
+printed with them. A temporary data directory is used; `--corpus` (default
+../shared/corpora/iclr) supplies real abstracts when present, otherwise synthetic ones.
+Never fails a build.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tui.corpus.model import Abstract, Collection, SourceRef, abstract_id
 
@@ -90,6 +95,7 @@ def main() -> None:
         ud.close()
     attach_line = _bench_attach(args.corpus)
     rows.update(_bench_tags(args.corpus, args.rounds))
+    load = os.getloadavg()
     bulk = _bench_bulk_turns(args.corpus, args.bulk_runs, args.before)
     print(f"store bench: {args.rounds} rounds each, data dir on {tmp}")
     print(f"{'':18}{'UI waits (call returns)':>38}   {'disk (until committed)':>38}")
@@ -98,6 +104,7 @@ def main() -> None:
         print(f"{label:18}{_stats(ui):>38}   {_stats(disk):>38}   disk/UI {ratio:,.0f}x")
     print(attach_line)
     _print_bulk(bulk, args.before)
+    print(f"machine load (1, 5, 15 min) before the bulk steps {load}, after {os.getloadavg()}")
 
 
 TAG_CORPUS = 100_000
@@ -140,8 +147,10 @@ def _bench_tags(corpus: Path, rounds: int) -> dict[str, tuple[list[float], list[
     return rows
 
 
-#: A bulk step's figures: label -> (call returned, committed after the call, reference).
-Bulk = dict[str, tuple[list[float], list[float], list[float]]]
+#: A bulk step's figures: label -> (call returned, committed after the call, reference,
+#: CPU time of the process from the call to the commit: all threads, so less swayed by
+#: other work on the machine than the wall clock).
+Bulk = dict[str, tuple[list[float], list[float], list[float], list[float]]]
 
 
 def _bulk_corpora(corpus: Path) -> list[tuple[str, list[Abstract]]]:
@@ -179,14 +188,16 @@ def _bench_bulk(corpus: Path, runs: int) -> Bulk:
                     (f"A: all {size} read", partial(ud.set_read, abstracts, True)),
                 ]
                 for (label, action), reference in zip(steps, references, strict=True):
-                    t0 = time.perf_counter()
+                    cpu, t0 = time.process_time(), time.perf_counter()
                     action()
                     t1 = time.perf_counter()
                     ud.flush(timeout=None)
-                    calls, afters, refs = out.setdefault(label, ([], [], []))
+                    t2, cpu = time.perf_counter(), time.process_time() - cpu
+                    calls, afters, refs, cpus = out.setdefault(label, ([], [], [], []))
                     calls.append(t1 - t0)
-                    afters.append(time.perf_counter() - t1)
+                    afters.append(t2 - t1)
                     refs.append(reference)
+                    cpus.append(cpu)
                 ud.close()
     return out
 
@@ -194,54 +205,80 @@ def _bench_bulk(corpus: Path, runs: int) -> Bulk:
 def _sqlite_reference(abstracts: list[Abstract]) -> tuple[float, float, float]:
     """SQLite alone, on the store's settings (WAL, synchronous=FULL, its cache size): the
     same rows as a first tag (records with their text, and tags), a later tag and `A`
-    written with executemany in one transaction each; the rows are made beforehand."""
+    written with executemany in one transaction each; the rows are made beforehand.
+
+    The records are those of the schema of the code measured: from version 6 a record
+    names its origin (file, collection, venue, year: one row for them all here), before
+    it each record held them (so `--before` a revision of schema 5 writes those rows)."""
     import sqlite3
 
     from tui.store.schema import MIGRATIONS
 
     now = time.time()
-    rec = [
-        (
-            a.id,
-            a.text,
-            "",
-            str(a.sources[0].path.absolute()),
-            a.sources[0].position,
-            a.collection.label,
-            a.collection.venue,
-            a.collection.year,
-            None,
-            now,
-            now,
-        )
-        for a in abstracts
-    ]
-    marks = [(a.id, now) for a in abstracts]
-    statements = (
-        (
-            "INSERT OR IGNORE INTO records(id, text, headline, source, position, collection, "
-            "venue, year, paper, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            rec,
-        ),
-        ("INSERT OR IGNORE INTO tags(id, tag, created) VALUES (?, 'a', ?)", marks),
-        ("INSERT OR IGNORE INTO tags(id, tag, created) VALUES (?, 'b', ?)", marks),
-        ("INSERT OR IGNORE INTO reads(id, read_at) VALUES (?, ?)", marks),
-    )
+    marks: list[tuple[Any, ...]] = [(a.id, now) for a in abstracts]
     with tempfile.TemporaryDirectory() as tmp:
         conn = sqlite3.connect(Path(tmp) / "reference.db", isolation_level=None)
         for pragma in ("journal_mode = WAL", "synchronous = FULL", "cache_size = -32768"):
             conn.execute(f"PRAGMA {pragma}")
         MIGRATIONS[0][1](conn)  # the tables of a new store
+        columns = {r[1] for r in conn.execute("SELECT * FROM pragma_table_info('records')")}
+        statements: list[tuple[str, list[tuple[Any, ...]]]] = [
+            _reference_records(abstracts, "origin" in columns, now),
+            ("INSERT OR IGNORE INTO tags(id, tag, created) VALUES (?, 'a', ?)", marks),
+            ("INSERT OR IGNORE INTO tags(id, tag, created) VALUES (?, 'b', ?)", marks),
+            ("INSERT OR IGNORE INTO reads(id, read_at) VALUES (?, ?)", marks),
+        ]
         took = []
         for group in ((0, 1), (2,), (3,)):
             t0 = time.perf_counter()
             conn.execute("BEGIN IMMEDIATE")
+            if group[0] == 0 and "origin" in columns:
+                conn.execute(
+                    "INSERT INTO origins(origin, source, collection, venue, year) "
+                    "VALUES (1, ?, ?, ?, ?)",
+                    (
+                        str(abstracts[0].sources[0].path.absolute()),
+                        *abstracts[0].collection._fields(),
+                    ),
+                )
             for k in group:
                 conn.executemany(*statements[k])
             conn.execute("COMMIT")
             took.append(time.perf_counter() - t0)
         conn.close()
     return took[0], took[1], took[2]
+
+
+def _reference_records(
+    abstracts: list[Abstract], origins: bool, now: float
+) -> tuple[str, list[tuple[Any, ...]]]:
+    """The reference's statement and rows for the records of a first tag."""
+    if origins:
+        return (
+            "INSERT OR IGNORE INTO records(id, text, headline, origin, position, paper, "
+            "created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(a.id, a.text, "", 1, a.sources[0].position, None, now, now) for a in abstracts],
+        )
+    return (
+        "INSERT OR IGNORE INTO records(id, text, headline, source, position, collection, "
+        "venue, year, paper, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                a.id,
+                a.text,
+                "",
+                str(a.sources[0].path.absolute()),
+                a.sources[0].position,
+                a.collection.label,
+                a.collection.venue,
+                a.collection.year,
+                None,
+                now,
+                now,
+            )
+            for a in abstracts
+        ],
+    )
 
 
 def _bench_bulk_turns(corpus: Path, runs: int, before: str | None) -> dict[str, Bulk]:
@@ -262,7 +299,7 @@ def _bench_bulk_turns(corpus: Path, runs: int, before: str | None) -> dict[str, 
                 env = {**os.environ, "PYTHONPATH": path}
                 done = subprocess.run(child, env=env, capture_output=True, text=True, check=True)
                 for label, samples in json.loads(done.stdout).items():
-                    kept = results[name].setdefault(label, ([], [], []))
+                    kept = results[name].setdefault(label, ([], [], [], []))
                     for column, more in zip(kept, samples, strict=True):
                         column.extend(more)
     return results
@@ -271,20 +308,25 @@ def _bench_bulk_turns(corpus: Path, runs: int, before: str | None) -> dict[str, 
 def _print_bulk(results: dict[str, Bulk], before: str | None) -> None:
     med = statistics.median
     print(
-        "\nbulk steps (medians): call returns | committed after the call | "
-        "SQLite alone, same rows | committed / SQLite"
+        "\nbulk steps (medians): call returns | committed after the call | asked to committed"
+        " | SQLite alone, same rows | asked to committed / SQLite | CPU, asked to committed"
     )
     for name, bulk in results.items():
-        for label, (calls, afters, refs) in bulk.items():
+        for label, (calls, afters, refs, cpus) in bulk.items():
+            whole = med([c + a for c, a in zip(calls, afters, strict=True)])
             print(
                 f"{name:>8} {label:32} {med(calls):6.3f} s | {med(afters):6.3f} s | "
-                f"{med(refs):6.3f} s | {med(afters) / med(refs):5.2f}x   ({len(calls)} runs)"
+                f"{whole:6.3f} s | {med(refs):6.3f} s | {whole / med(refs):5.2f}x | "
+                f"{med(cpus):6.3f} s   ({len(calls)} runs)"
             )
     if before is not None:
-        for label, (_, afters, _) in results["now"].items():
-            old = results[before][label][1]
+        for label, (calls, afters, _, cpus) in results["now"].items():
+            old_calls, old_afters, _, old_cpus = results[before][label]
+            whole = med([c + a for c, a in zip(calls, afters, strict=True)])
+            old = med([c + a for c, a in zip(old_calls, old_afters, strict=True)])
             print(
-                f"{label:32} committed after the call: {before} / now {med(old) / med(afters):.1f}x"
+                f"{label:32} asked to committed: {before} / now {old / whole:.2f}x; "
+                f"CPU {med(old_cpus) / med(cpus):.2f}x"
             )
 
 

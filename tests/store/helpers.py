@@ -7,6 +7,7 @@ per paragraph) so these tests do not depend on the corpus loader's details.
 from __future__ import annotations
 
 import re
+import shutil
 import sqlite3
 import threading
 from pathlib import Path
@@ -15,12 +16,63 @@ import pytest
 
 from tui.corpus.model import Abstract, Collection, Corpus, SourceRef, abstract_id, normalise
 from tui.corpus.paper import Author, Paper, id_from_ids
+from tui.locations import database_path
 from tui.store.db import Store
 from tui.store.records import StoreEvent
 from tui.store.userdata import UserData
 
 #: A store as the release with schema 4 left it, every kind of row (see fixtures/).
 RELEASE_V4 = Path(__file__).parent / "fixtures" / "release_v4.db"
+#: The same user data as the release with schema 5 left it.
+RELEASE_V5 = Path(__file__).parent / "fixtures" / "release_v5.db"
+
+#: The tables of user data every schema since version 3 has.
+TABLES = [
+    "records",
+    "bookmarks",
+    "dismissals",
+    "reads",
+    "notes",
+    "conflict_copies",
+    "aliases",
+    "state",
+    "tags",
+    "saved_searches",
+]
+
+# A record as every schema holds it: from version 6 its source, collection, venue and
+# year are those of its origin. The columns of version 5, in the same (sorted) order.
+_RECORDS_V6 = """SELECT o.collection, r.created, r.headline, r.id, r.paper, r.position,
+    o.source, r.text, r.updated, o.venue, o.year FROM records AS r JOIN origins AS o USING (origin)"""
+
+
+def release_store(data_dir: Path, fixture: Path) -> Path:
+    """`data_dir` holding the store a release wrote (`fixture`: see fixtures/); its path."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    path = database_path(data_dir)
+    shutil.copyfile(fixture, path)
+    return path
+
+
+def every_row(path: Path) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of every table of the store at `path`, by column name, in a stable
+    order; a record with its origin's values, so stores of versions 5 and 6 compare."""
+    conn = sqlite3.connect(path)
+    try:
+        out = {}
+        v6 = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'origins'").fetchone()
+        for table in TABLES:
+            columns = sorted(
+                r[1] for r in conn.execute(f"SELECT * FROM pragma_table_info('{table}')")
+            )
+            query = f"SELECT {', '.join(columns)} FROM {table}"
+            if table == "records" and v6:
+                query = _RECORDS_V6
+            out[table] = sorted(conn.execute(query), key=repr)
+        return out
+    finally:
+        conn.close()
+
 
 HEADER = re.compile(r"^(?P<venue>\w+) (?P<year>\d{4})")
 

@@ -1,69 +1,38 @@
-"""Schema 5 (STRICT tables): a store written by the schema-4 release migrates keeping every
-row; a failed migration leaves the file as it was; values of the wrong type, which only
-older versions could store, are replaced once, named in one notice, never fatal."""
+"""Schema 5 (STRICT tables): a store written by the schema-4 release (and one written by
+the schema-5 release, into schema 6) migrates keeping every row; a failed migration
+leaves the file as it was; values of the wrong type, which only older versions could
+store, are replaced once, named in one notice, never fatal."""
 
 from __future__ import annotations
 
 import hashlib
-import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-from tests.store.helpers import RELEASE_V4
+from tests.store.helpers import RELEASE_V4, RELEASE_V5, TABLES, every_row, release_store
 from tui.commands import export as export_command
 from tui.commands.export import main_export
-from tui.locations import database_path
 from tui.store import schema
 from tui.store.db import Store, StoreUnavailable
 from tui.store.strict import v4_to_v5
 from tui.store.userdata import UserData
 
-TABLES = [
-    "records",
-    "bookmarks",
-    "dismissals",
-    "reads",
-    "notes",
-    "conflict_copies",
-    "aliases",
-    "state",
-    "tags",
-    "saved_searches",
-]
-
 
 def _release_store(data_dir: Path) -> Path:
     """`data_dir` holding the store the schema-4 release wrote (see fixtures/)."""
-    data_dir.mkdir(parents=True, exist_ok=True)
-    path = database_path(data_dir)
-    shutil.copyfile(RELEASE_V4, path)
-    return path
-
-
-def _rows(path: Path) -> dict[str, list[tuple[object, ...]]]:
-    """Every row of every table, by column name, in a stable order."""
-    conn = sqlite3.connect(path)
-    try:
-        out = {}
-        for table in TABLES:
-            columns = sorted(
-                r[1] for r in conn.execute(f"SELECT * FROM pragma_table_info('{table}')")
-            )
-            out[table] = sorted(conn.execute(f"SELECT {', '.join(columns)} FROM {table}"), key=repr)
-        return out
-    finally:
-        conn.close()
+    return release_store(data_dir, RELEASE_V4)
 
 
 def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def test_the_release_store_keeps_every_row_in_strict_tables(data_dir: Path) -> None:
-    path = _release_store(data_dir)
-    before = _rows(path)
+@pytest.mark.parametrize("release", [RELEASE_V4, RELEASE_V5], ids=["schema 4", "schema 5"])
+def test_the_release_store_keeps_every_row_in_strict_tables(data_dir: Path, release: Path) -> None:
+    path = release_store(data_dir, release)
+    before = every_row(path)
     assert sum(map(len, before.values())) == 28 and all(before.values())
     store = Store.open(data_dir)
     assert store.notices == []
@@ -75,10 +44,11 @@ def test_the_release_store_keeps_every_row_in_strict_tables(data_dir: Path) -> N
         )
         if name != "sqlite_sequence"
     }
-    assert strict == dict.fromkeys(TABLES, True)
+    assert strict == dict.fromkeys([*TABLES, "origins", "record_packs"], True)
+    assert schema.foreign_reason(store.conn, schema.SCHEMA_VERSION) is None
     assert store.integrity_check() == "ok"
     store.close()
-    assert _rows(path) == before
+    assert every_row(path) == before
 
 
 def test_the_release_stores_data_shows_after_the_migration(data_dir: Path) -> None:
@@ -109,7 +79,7 @@ def test_a_failed_migration_leaves_the_file_as_it_was(
     data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = _release_store(data_dir)
-    before = _rows(path)
+    before = every_row(path)
 
     def fails_half_way(conn: sqlite3.Connection) -> list[str]:
         v4_to_v5(conn)  # every table copied and dropped: then the step fails
@@ -118,13 +88,13 @@ def test_a_failed_migration_leaves_the_file_as_it_was(
     monkeypatch.setitem(schema.MIGRATIONS, 4, (5, fails_half_way))
     with pytest.raises(StoreUnavailable, match="disk I/O error"):
         Store.open(data_dir)
-    assert _rows(path) == before
+    assert every_row(path) == before
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone() == (4,)
     conn.close()
     monkeypatch.undo()
     Store.open(data_dir).close()
-    assert _rows(path) == before
+    assert every_row(path) == before
 
 
 def test_an_export_reads_the_release_store_without_changing_it(data_dir: Path) -> None:

@@ -122,5 +122,7 @@ async def test_a_file_name_that_is_not_utf8_shows_and_its_marks_and_notes_are_sa
     assert not list(data_dir.glob("abstracts-unsaved-*"))
     with sqlite3.connect(data_dir / "abstracts.db") as conn:
         assert conn.execute("SELECT text FROM notes").fetchall() == [("kept",)]
-        (source,) = conn.execute("SELECT source FROM records").fetchone()
+        (source,) = conn.execute(
+            "SELECT source FROM records JOIN origins USING (origin)"
+        ).fetchone()
     assert source.endswith("caf\ufffd.txt")

@@ -31,6 +31,7 @@ from tui.store.importcheck import check_document, check_nesting
 from tui.store.importcheck import read_export as read_export
 from tui.store.interchange import to_csljson as to_csljson
 from tui.store.interchange import to_ris as to_ris
+from tui.store.packs import packed
 from tui.store.records import Snapshot, StoreData, paper_text
 from tui.store.schema import SCHEMA_VERSION
 from tui.store.searches import import_search
@@ -164,6 +165,7 @@ def merge(store: Store, doc: dict[str, Any], origin: str) -> ImportReport:
     now = time.time()
     try:
         with store.transaction() as conn:
+            bulk = packed(conn)  # records of bulk steps, read once
             for r in doc.get("records", []):
                 paper = Paper.from_json(r["paper"]) if r.get("paper") is not None else None
                 if conn.execute("SELECT 1 FROM records WHERE id = ?", (r["id"],)).fetchone():
@@ -175,6 +177,15 @@ def merge(store: Store, doc: dict[str, Any], origin: str) -> ImportReport:
                             (paper_text(paper), r["id"]),
                         )
                         report.records += cur.rowcount
+                    continue
+                if (kept := bulk.get(r["id"])) is not None:
+                    # Kept in a bulk step's pack: the same, written on its own with the paper.
+                    if paper is not None and kept.paper is None:
+                        with_paper = Snapshot.at(
+                            kept.origin, kept.text, kept.given_headline, kept.position, paper
+                        )
+                        put_record(conn, r["id"], with_paper, now)
+                        report.records += 1
                     continue
                 snap = Snapshot(
                     r["text"],

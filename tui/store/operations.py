@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol
 
 from tui.store import sql
+from tui.store.packs import put_pack
 from tui.store.records import (
     ConflictCopy,
     OrphanReattached,
@@ -222,19 +223,16 @@ class SetTags(Operation):
         # In the step's order (the list's, mostly the files'): in id order, snapshotting
         # jumped about memory and took four times as long, and sorting the records for
         # the writing cost more than it saved.
-        made = {
-            i: Snapshot.of(a, headline=False, cwd=cwd)
-            for i in self.ids
-            if i not in have and (a := by_id.get(i)) is not None
-        }
+        new = {i: a for i in self.ids if i not in have and (a := by_id.get(i)) is not None}
+        made = dict(zip(new, Snapshot.of_many(new.values(), cwd), strict=True))
         if not made:
             return self
         # Not `replace`, which inspects the fields each time.
         return SetTags(self.tag, self.ids, True, self.at, tuple(made.items()))
 
     def write(self, conn: sqlite3.Connection) -> OpResult:
-        if self.on:  # taking a tag off keeps no record
-            sql.put_records(conn, self.records, self.at)
+        if self.on:  # taking a tag off keeps no record; those made go in one pack
+            put_pack(conn, self.records, self.at)
         sql.set_tags(conn, self.tag, self.ids, self.on, self.at)
         return OpResult(self)
 

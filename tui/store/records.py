@@ -11,9 +11,12 @@ import functools
 import json
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from tui.corpus._record import Record
 from tui.corpus.model import Abstract, Collection, venue_year
 from tui.corpus.paper import Paper
 from tui.sanitize import storable
@@ -50,28 +53,49 @@ def paper_of(text: object) -> Paper | None:
     return Paper.from_json(data) if isinstance(data, dict) else None
 
 
-def _absolute(path: str, cwd: str | None) -> str:
-    # Absolute: a relative path would mean something else from another directory, so it
-    # is taken from the directory of the moment (never from a cache: the directory may
-    # have changed since), or `cwd`, the one a bulk step read once for all its records.
-    return _storable_path(path, os.getcwd() if cwd is None else cwd)
+class Origin(Record):
+    """Where a record came from: its source file's absolute path (or ""), and the label,
+    venue and year of that file's collection. One is shared by the records of a file, in
+    memory as in the database (the `origins` table, see `origins.py`)."""
+
+    __match_args__ = ("source", "collection", "venue", "year")
+    __slots__ = __match_args__
+    source: str
+    collection: str
+    venue: str | None
+    year: int | None
+
+    def __init__(
+        self,
+        source: str = "",
+        collection: str = "",
+        venue: str | None = None,
+        year: int | None = None,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "source", source)
+        _set(self, "collection", collection)
+        _set(self, "venue", venue)
+        _set(self, "year", year)
+
+
+# Cached: a bulk step snapshots thousands of abstracts from a few files, and making the
+# origin (the path above all) was most of a snapshot's cost; the records of a file then
+# share one. Keyed by the path's text, which a Path keeps, where hashing a Path builds
+# its parts again every time.
+@functools.lru_cache(maxsize=256)
+def _origin(source: str, collection: str, venue: str | None, year: int | None) -> Origin:
+    return Origin(source, collection, venue, year)
 
 
 @functools.lru_cache(maxsize=256)
-def _storable_path(path: str, cwd: str) -> str:
-    # Cached: a bulk step snapshots thousands of abstracts from a few files, and making
-    # the path was most of a snapshot's cost. Keyed by the path's text, which a Path
-    # keeps, where hashing a Path builds its parts again every time.
-    return storable(str(Path(cwd, path)))
+def _origin_of(path: str, cwd: str, label: str, venue: str | None, year: int | None) -> Origin:
+    # A file name that is not UTF-8 (and a label made from one) holds lone surrogates,
+    # which SQLite and the rescue file cannot take: kept as shown, with U+FFFD.
+    return _origin(storable(str(Path(cwd, path))) if path else "", storable(label), venue, year)
 
 
-@functools.lru_cache(maxsize=256)
-def _label(label: str) -> str:
-    return storable(label)
-
-
-@dataclass(frozen=True, slots=True)
-class Snapshot:
+class Snapshot(Record):
     """What an abstract looked like when a record was made, so no record needs the files.
 
     `paper` is what its source said of the paper (title, authors, ids, links), so the
@@ -79,38 +103,123 @@ class Snapshot:
     `given_headline` is the headline as made when the record was (stored in the
     `headline` column); "" when none was made: a bulk step makes thousands of records
     and computing a headline is most of a record's cost, so `headline` makes it from
-    the text when first asked for.
+    the text when first asked for. `source`, `collection`, `venue` and `year` are those
+    of its `origin`.
+
+    Immutable, compared and hashed by its fields (a `Record`, not a frozen dataclass:
+    a bulk step makes 100,000 of them, and a frozen dataclass's `__init__`, with eight
+    fields where the origin now holds four, took three times as long).
     """
 
+    __match_args__ = ("text", "given_headline", "origin", "position", "paper")
+    # `_made`: the headline made from the text, once asked for (unset until then).
+    __slots__ = (*__match_args__, "_made")
     text: str
-    given_headline: str = ""
-    source: str = ""
-    position: int = 0
-    collection: str = ""
-    venue: str | None = None
-    year: int | None = None
-    paper: Paper | None = None
-    _made: str | None = field(default=None, init=False, repr=False, compare=False)
+    given_headline: str
+    origin: Origin
+    position: int
+    paper: Paper | None
+
+    def __init__(
+        self,
+        text: str,
+        given_headline: str = "",
+        source: str = "",
+        position: int = 0,
+        collection: str = "",
+        venue: str | None = None,
+        year: int | None = None,
+        paper: Paper | None = None,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "text", text)
+        _set(self, "given_headline", given_headline)
+        _set(self, "origin", _origin(source, collection, venue, year))
+        _set(self, "position", position)
+        _set(self, "paper", paper)
+
+    @classmethod
+    def at(
+        cls, origin: Origin, text: str, given_headline: str, position: int, paper: Paper | None
+    ) -> Snapshot:
+        """A snapshot of an abstract from `origin` (shared, not copied)."""
+        snap = object.__new__(cls)
+        _set = object.__setattr__
+        _set(snap, "text", text)
+        _set(snap, "given_headline", given_headline)
+        _set(snap, "origin", origin)
+        _set(snap, "position", position)
+        _set(snap, "paper", paper)
+        return snap
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Its fields are not `__init__`'s arguments (the origin stands for four of them).
+        return (
+            Snapshot.at,
+            (self.origin, self.text, self.given_headline, self.position, self.paper),
+        )
 
     @classmethod
     def of(cls, abstract: Abstract, *, headline: bool = True, cwd: str | None = None) -> Snapshot:
         """Snapshot a loaded abstract (its source text, first file, venue and year, and,
         unless `headline` is False, its headline: see `given_headline`). A relative
-        file name is made absolute from `cwd`, else the current directory."""
-        source = abstract.sources[0] if abstract.sources else None
-        # A file name that is not UTF-8 (and a label made from one) holds lone surrogates,
-        # which SQLite and the rescue file cannot take: kept as shown, with U+FFFD.
-        collection = abstract.collection
-        return cls(  # by position: a bulk step makes 100,000, and keywords cost a fifth more
+        file name is made absolute from `cwd`, else the current directory (that of the
+        moment, never a cached one: it may have changed since)."""
+        sources, collection = abstract.sources, abstract.collection
+        return cls.at(
+            _origin_of(
+                str(sources[0].path) if sources else "",
+                os.getcwd() if cwd is None else cwd,
+                collection.label,
+                collection.venue,
+                collection.year,
+            ),
             abstract.text,
             _headline_of(abstract) if headline else "",
-            _absolute(str(source.path), cwd) if source else "",
-            source.position if source else 0,
-            _label(collection.label),
-            collection.venue,
-            collection.year,
+            sources[0].position if sources else 0,
             abstract.paper,
         )
+
+    @classmethod
+    def of_many(cls, abstracts: Iterable[Abstract], cwd: str) -> list[Snapshot]:
+        """`of(a, headline=False, cwd=cwd)` of each abstract, for a bulk step: the origin
+        of each file is made once, found again by its objects' identities (the abstracts
+        of a file share their path and collection, and are alive throughout)."""
+        origins: dict[tuple[int, int], Origin] = {}
+        made = []
+        at = cls.at
+        for a in abstracts:
+            sources, collection = a.sources, a.collection
+            path = sources[0].path if sources else None
+            key = (id(path), id(collection))
+            origin = origins.get(key)
+            if origin is None:
+                name = "" if path is None else str(path)
+                label, venue, year = collection.label, collection.venue, collection.year
+                origin = origins[key] = _origin_of(name, cwd, label, venue, year)
+            position = sources[0].position if sources else 0
+            made.append(at(origin, a.text, "", position, a.paper))
+        return made
+
+    @property
+    def source(self) -> str:
+        """The absolute path of the file it came from ("" when unknown)."""
+        return self.origin.source
+
+    @property
+    def collection(self) -> str:
+        """The label of its file's collection (`ICLR 2023 Papers`)."""
+        return self.origin.collection
+
+    @property
+    def venue(self) -> str | None:
+        """The venue of its file's collection, if known."""
+        return self.origin.venue
+
+    @property
+    def year(self) -> int | None:
+        """The year of its file's collection, if known."""
+        return self.origin.year
 
     @property
     def headline(self) -> str:
@@ -118,11 +227,11 @@ class Snapshot:
         paper's title) as the corpus makes it, once."""
         if self.given_headline:
             return self.given_headline
-        if self._made is None:
+        made: str | None = getattr(self, "_made", None)
+        if made is None:
             made = _headline_of(Abstract("", self.text, _NO_COLLECTION, [], paper=self.paper))
-            object.__setattr__(self, "_made", made)  # a cache: frozen for everything else
-            return made
-        return self._made
+            object.__setattr__(self, "_made", made)  # a cache: immutable for everything else
+        return made
 
     @property
     def venue_year(self) -> str:

@@ -8,7 +8,10 @@ the abstract snapshots into one `records` table. Version 3 adds tags, dismissals
 source said of each record's paper (title, authors, ids, links: `Paper.to_json()` as
 JSON text, NULL for a conference paragraph) in a `paper` column of `records`.
 Version 5 makes every table STRICT (see `strict.py`), so a value of the wrong type is
-refused when written rather than checked on every load.
+refused when written rather than checked on every load. Version 6 holds where a record
+came from (source file, collection, venue, year) once per file, in `origins`, named by
+each record (see `origins.py`), and keeps the records a bulk step makes together, one
+row of `record_packs` per step (see `packs.py`).
 """
 
 from __future__ import annotations
@@ -17,9 +20,10 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from functools import cache
 
+from tui.store.origins import V6_TABLES, v5_to_v6
 from tui.store.strict import V5_TABLES, v4_to_v5
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 _V2_TABLES = (
     """CREATE TABLE records(
@@ -112,8 +116,8 @@ def _v1_to_v2(conn: sqlite3.Connection) -> None:
     conn.execute("DROP TABLE notes_v1")
 
 
-def _create_v5(conn: sqlite3.Connection) -> None:
-    for statement in V5_TABLES:
+def _create_v6(conn: sqlite3.Connection) -> None:
+    for statement in V6_TABLES:
         conn.execute(statement)
 
 
@@ -132,11 +136,12 @@ Step = Callable[[sqlite3.Connection], list[str] | None]
 
 # MIGRATIONS[v] takes a database at version v to the next one; 0 is a new file.
 MIGRATIONS: dict[int, tuple[int, Step]] = {
-    0: (5, _create_v5),
+    0: (6, _create_v6),
     1: (2, _v1_to_v2),
     2: (3, _v2_to_v3),
     3: (4, _v3_to_v4),
     4: (5, v4_to_v5),
+    5: (6, v5_to_v6),
 }
 
 
@@ -175,6 +180,7 @@ KNOWN_SCHEMAS: dict[int, Sequence[str]] = {
     3: _V3_TABLES,
     4: _V4_TABLES,
     5: V5_TABLES,
+    6: V6_TABLES,
 }
 
 

@@ -12,15 +12,16 @@ import sqlite3
 import time
 from collections.abc import Iterable, Sequence
 
+from tui.store.origins import origin_ids
 from tui.store.records import ConflictCopy, Snapshot, paper_text
 
-_PUT_RECORD = """INSERT INTO records(id, text, headline, source, position, collection, venue,
-                                      year, paper, created, updated)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+# `?7` twice: a record is made and updated at the same time, and each value bound per row
+# is part of a bulk step's cost.
+_PUT_RECORD = """INSERT INTO records(id, text, headline, origin, position, paper, created, updated)
+           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)
            ON CONFLICT(id) DO UPDATE SET text=excluded.text, headline=excluded.headline,
-             source=excluded.source, position=excluded.position,
-             collection=excluded.collection, venue=excluded.venue, year=excluded.year,
-             paper=excluded.paper, updated=excluded.updated"""
+             origin=excluded.origin, position=excluded.position, paper=excluded.paper,
+             updated=excluded.updated"""
 
 #: The tables of marks kept per abstract id, and their time column.
 MARK_TABLES = {"bookmarks": "created", "dismissals": "created", "reads": "read_at"}
@@ -43,6 +44,12 @@ def put_records(
     conn: sqlite3.Connection, records: Iterable[tuple[str, Snapshot]], at: float
 ) -> None:
     """`put_record` for each (id, snapshot), all made at `at`; of one id twice, the last wins."""
+    records = list(records)
+    # The abstracts of a step come from a few files, whose records share an origin object:
+    # each is looked up once (by identity, which costs nothing per record; two equal
+    # origins are found as the same row).
+    distinct = {id(s.origin): s.origin for _, s in records}
+    numbers = dict(zip(distinct, origin_ids(conn, list(distinct.values())), strict=True))
     # The rows made in one comprehension: a function call per row was a tenth of a bulk
     # step's writing.
     conn.executemany(
@@ -52,13 +59,9 @@ def put_records(
                 i,
                 s.text,
                 s.given_headline,
-                s.source,
+                numbers[id(s.origin)],
                 s.position,
-                s.collection,
-                s.venue,
-                s.year,
                 None if s.paper is None else paper_text(s.paper),
-                at,
                 at,
             )
             for i, s in records

@@ -1,0 +1,192 @@
+"""Records made by a bulk step kept together, one pack per step: read back exactly as
+written (whatever their texts), read from `records` when also written on their own,
+passed over when damaged without closing the store, and merged by an import like any
+record kept here."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.store.helpers import make_abstract
+from tui.corpus.model import Abstract, Collection, Corpus, SourceRef, abstract_id
+from tui.corpus.paper import Paper
+from tui.store.db import Store
+from tui.store.export import merge, to_json
+from tui.store.operations import SetBookmark, SetTags
+from tui.store.packs import packed, put_pack
+from tui.store.records import Snapshot
+from tui.store.userdata import UserData
+
+_PAPER = Paper(title="A paper", year=2021)
+
+#: Texts a pack must keep exactly: empty, beyond ASCII (and outside the BMP, where a
+#: character is two UTF-16 units), a NUL, a megabyte, and one of many of a file.
+_TEXTS = ["", "Ünïcode — “quotes” ✓ 𝔸𝔹", "before\x00after", "Long abstract. " * 70_000]
+
+
+def _records() -> list[tuple[str, Snapshot]]:
+    odd = [
+        (f"odd{n}", Snapshot(t, "", "/d/odd.txt", n, "ICLR 2023 Papers", "ICLR", 2023))
+        for n, t in enumerate(_TEXTS)
+    ]
+    shared = [
+        (f"shared{n}", Snapshot(f"Text {n}.", "", "/d/many.txt", n, "Workshop")) for n in range(200)
+    ]
+    more = [
+        ("headline", Snapshot("Given.", "A headline", "/d/café ✓.txt", 1, "Ärger", "Ä", 1999)),
+        (
+            "paper",
+            Snapshot("With a paper.", "", "/d/lib.bib", 1, "NeurIPS", "NeurIPS", 2021, _PAPER),
+        ),
+        ("no file", Snapshot("No file.")),
+    ]
+    return odd + shared + more
+
+
+def test_a_pack_reads_back_every_record_as_written(tmp_path: Path) -> None:
+    store = Store.open(tmp_path)
+    records = _records()
+    with store.transaction() as conn:
+        put_pack(conn, records, 5.0)
+    assert store.load().records == dict(records)
+    assert store.conn.execute("SELECT count(*) FROM record_packs").fetchone() == (1,)
+    assert store.conn.execute("SELECT count(*) FROM records").fetchone() == (0,)
+    assert store.conn.execute("SELECT count(*) FROM origins").fetchone() == (5,)
+    store.close()
+
+
+def test_no_records_make_no_pack(tmp_path: Path) -> None:
+    store = Store.open(tmp_path)
+    with store.transaction() as conn:
+        put_pack(conn, [], 5.0)
+    assert store.conn.execute("SELECT count(*) FROM record_packs").fetchone() == (0,)
+    store.close()
+
+
+def test_a_bulk_tag_keeps_its_new_records_in_one_pack(tmp_path: Path) -> None:
+    abstracts = [make_abstract(f"Abstract {n} about graphs.", "f.txt", n) for n in range(1, 151)]
+    store = Store.open(tmp_path)
+    made = [(a.id, Snapshot.of(a, headline=False)) for a in abstracts]
+    store.apply([SetTags("t", tuple(a.id for a in abstracts), True, 1.0, tuple(made))])
+    data = store.load()
+    assert data.records == dict(made)
+    assert set(data.tags) == {a.id for a in abstracts}
+    assert store.conn.execute("SELECT count(*) FROM record_packs").fetchone() == (1,)
+    store.close()
+
+
+def test_a_record_also_written_on_its_own_is_read_from_records(tmp_path: Path) -> None:
+    a = make_abstract("Tagged in bulk, then bookmarked from another file.", "old.txt", 7)
+    moved = Abstract(a.id, a.text, Collection("Misc"), [SourceRef(Path("new.txt"), 1)])
+    store = Store.open(tmp_path)
+    with store.transaction() as conn:
+        put_pack(conn, [(a.id, Snapshot.of(a, headline=False))], 1.0)
+    store.apply([SetBookmark(a.id, True, Snapshot.of(moved), 2.0)])
+    with store.transaction() as conn:  # and a later pack of the same record
+        put_pack(conn, [(a.id, Snapshot.of(a, headline=False))], 3.0)
+    assert store.load().records[a.id] == Snapshot.of(moved)
+    store.close()
+
+
+def test_of_one_record_in_two_packs_the_later_is_read(tmp_path: Path) -> None:
+    a = make_abstract("In two packs.", "one.txt", 1)
+    b = Abstract(a.id, a.text, a.collection, [SourceRef(Path("two.txt"), 2)])
+    store = Store.open(tmp_path)
+    for at, abstract in ((1.0, a), (2.0, b)):
+        with store.transaction() as conn:
+            put_pack(conn, [(a.id, Snapshot.of(abstract, headline=False))], at)
+    assert store.load().records[a.id] == Snapshot.of(b, headline=False)
+    assert packed(store.conn)[a.id] == Snapshot.of(b, headline=False)
+    store.close()
+
+
+@pytest.mark.parametrize(
+    ("column", "value"),
+    [
+        ("ids", "not json"),
+        ("ids", '{"a": 1}'),
+        ("ids", "[1]"),
+        ("origins", "[1, 1]"),
+        ("lengths", "[1000]"),
+        ("lengths", '["3"]'),
+        ("papers", "[" * 100_000),
+    ],
+)
+def test_a_damaged_pack_is_passed_over_and_the_rest_is_read(
+    tmp_path: Path, column: str, value: str
+) -> None:
+    store = Store.open(tmp_path)
+    a, b = make_abstract("In the damaged pack."), make_abstract("In a sound pack.")
+    for x in (a, b):
+        with store.transaction() as conn:
+            put_pack(conn, [(x.id, Snapshot.of(x, headline=False))], 1.0)
+    with store.transaction() as conn:
+        conn.execute(f"UPDATE record_packs SET {column} = ? WHERE pack = 1", (value,))
+    records = store.load().records
+    assert records == {b.id: Snapshot.of(b, headline=False)}  # nothing of the damaged pack
+    store.close()
+
+
+def test_an_import_gives_a_packed_record_its_paper_once(tmp_path: Path) -> None:
+    a = make_abstract("Tagged in bulk, its paper known elsewhere.")
+    store = Store.open(tmp_path)
+    with store.transaction() as conn:
+        put_pack(conn, [(a.id, Snapshot.of(a, headline=False))], 1.0)
+    record = {"id": a.id, "text": a.text, "headline": "h", "paper": _PAPER.to_json()}
+    doc = {"format": "abstracts", "version": 1, "records": [record]}
+    assert merge(store, dict(doc), "import").records == 1
+    kept = store.load().records[a.id]
+    assert kept.paper == _PAPER and kept.source == Snapshot.of(a).source
+    assert merge(store, dict(doc), "import").records == 0  # it has one now
+    without = {**record, "paper": None, "text": "Other text."}
+    assert merge(store, {**doc, "records": [without]}, "import").records == 0
+    assert store.load().records[a.id] == kept
+    store.close()
+
+
+def test_the_export_of_packed_records_is_that_of_records_written_one_by_one(
+    tmp_path: Path,
+) -> None:
+    abstracts = [make_abstract(f"Exported abstract {n}. More.", "f.txt", n) for n in range(1, 5)]
+    made = [(a.id, Snapshot.of(a, headline=False)) for a in abstracts]
+    packs, rows = Store.open(tmp_path / "packs"), Store.open(tmp_path / "rows")
+    with packs.transaction() as conn:
+        put_pack(conn, made, 1.0)
+    rows.apply([SetBookmark(i, True, s, 1.0) for i, s in made])
+    rows.apply([SetBookmark(i, False, None, 1.0) for i, _ in made])
+    exported = [json.loads(to_json(s.load()))["records"] for s in (packs, rows)]
+    assert exported[0] == exported[1] and len(exported[0]) == 4
+    packs.close()
+    rows.close()
+
+
+def test_a_bulk_tag_from_userdata_survives_a_reopen_in_one_pack(data_dir: Path) -> None:
+    collection = Collection("ICLR 2023 Papers", "ICLR", 2023)
+    texts = [f"Abstract {n}: 𝔸 ✓ text." for n in range(300)]
+    abstracts = [
+        Abstract(abstract_id(t), t, collection, [SourceRef(Path("f.txt"), n + 1)])
+        for n, t in enumerate(texts)
+    ]
+    ud = UserData.open(data_dir)
+    ud.attach(Corpus(abstracts, [], []))
+    ud.set_tags(on=[(a.id, "first") for a in abstracts])
+    assert ud.flush(timeout=10)
+    ud.set_tags(on=[(a.id, "later") for a in abstracts])  # records kept: no second pack
+    assert ud.close() is None
+    store = Store.open(data_dir)
+    assert store.load().records == {a.id: Snapshot.of(a, headline=False) for a in abstracts}
+    assert store.conn.execute("SELECT count(*) FROM record_packs").fetchone() == (1,)
+    store.close()
+
+
+def test_a_pack_whose_lengths_cut_a_character_is_passed_over(tmp_path: Path) -> None:
+    store = Store.open(tmp_path)
+    a, b = make_abstract("é"), make_abstract("ü")
+    with store.transaction() as conn:
+        put_pack(conn, [(x.id, Snapshot.of(x, headline=False)) for x in (a, b)], 1.0)
+        conn.execute("UPDATE record_packs SET lengths = '[1, 3]'")  # the sum still matches
+    assert store.load().records == {}
+    store.close()
