@@ -174,6 +174,27 @@ async def test_a_new_mark_on_the_shown_abstract_redraws_without_a_layout(
         assert "✓ read" in str(meta.render()) and "not bookmarked" in str(meta.render())
 
 
+async def test_the_filter_saying_how_it_matched_or_not_on_the_same_abstract_needs_no_layout(
+    corpus: Corpus,
+) -> None:
+    def spans(text: str) -> list[tuple[int, int]]:
+        return [(0, 3)]
+
+    app = Host(lambda: DetailPane())
+    async with app.run_test(size=(80, 30)) as pilot:
+        pane = app.query_one(DetailPane)
+        view = DetailView(corpus.abstracts[0], spans=spans, matched="matched: graf ≈ graph")
+        pane.show(view)
+        await settle(app, pilot)
+        meta = pane.query_one("#detail-meta")
+        # The next key: every word found as typed, so nothing to say; the line stays.
+        with counting_layouts(app) as layouts:
+            pane.show(replace(view, matched=""))
+            await pilot.pause()
+        assert layouts[0] == 0
+        assert "matched:" not in str(meta.render())
+
+
 async def test_another_abstract_in_the_pane_is_laid_out_again(corpus: Corpus) -> None:
     app = Host(lambda: DetailPane())
     async with app.run_test(size=(80, 30)) as pilot:

@@ -170,7 +170,10 @@ def meta_text(view: DetailView) -> Text:
     if len(abstract.sources) > 1 and abstract.paper is None:
         others = ", ".join(f"{visible_line(s.name)} #{s.position}" for s in abstract.sources[1:])
         parts.append(f"\nAlso in: {others}", style="dim")
-    if view.matched:
+    if view.matched or view.spans is not None:
+        # While the filter is on, the line is there even when it has nothing to say: the
+        # meta block keeps its height from one key to the next on the same abstract, so a
+        # key needs no layout of the screen (a reflow and a repaint of every widget).
         parts.append("\n" + visible_line(view.matched), style="dim")
     for other, score in view.near_duplicates:
         where = f"{visible_line(other.source.name)} #{other.source.position}"
