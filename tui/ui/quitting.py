@@ -59,7 +59,7 @@ class QuitSequence:
         self.guard.begin()
         app.stop_background()
         for screen in app.screen_stack:
-            if isinstance(screen, NoteEditorScreen):
+            if isinstance(screen, NoteEditorScreen) and screen.abstract is not None:
                 self._notes.save_note(screen.abstract, screen.text)
         self._triage.save_resume()
         return self._close_store()
@@ -94,7 +94,7 @@ class QuitSequence:
 
         app = self._app
         for screen in list(app.screen_stack):
-            if isinstance(screen, NoteEditorScreen):
+            if isinstance(screen, NoteEditorScreen) and screen.abstract is not None:
                 with contextlib.suppress(Exception):
                     self._notes.save_note(screen.abstract, screen.text)
 
