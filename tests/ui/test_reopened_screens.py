@@ -154,70 +154,61 @@ async def test_an_editor_reopened_after_an_orphans_note_shows_no_stored_copy(
         assert not orphan.display and editor.text == ""
 
 
-async def _picture(seeds_dir: Path, data_dir: Path, prepared: bool, steps) -> str:
-    """What the screen shows after `steps`, in an app that built its screens before (or
-    not), at 100x30 until the steps resize it."""
+async def _before_editor(pilot, app: AbstractsApp) -> None:
+    app.notes.save_note(app.corpus.abstracts[1], "Second.")
+    await pilot.press("n")
+    app.screen.query_one(TextArea).insert("\n".join(f"line {i} of a note" for i in range(60)))
+    await pilot.press("escape")
+
+
+async def _before_notes_view(pilot, app: AbstractsApp) -> None:
+    for row in (0, 2, 4):
+        app.notes.save_note(app.corpus.abstracts[row], f"Note on row {row}.\nMore.")
+    await pilot.press("N", "j", "j", "escape")
+    app.notes.save_note(app.corpus.abstracts[6], "A newer note.")
+
+
+#: Each screen: what is done before it is closed and changed, and the keys then.
+OPENINGS = {"editor": (_before_editor, ("j", "n")), "notes view": (_before_notes_view, ("b", "N"))}
+
+
+async def _picture(
+    seeds_dir: Path, data_dir: Path, prepared: bool, opening: str, size: tuple[int, int], theme: str
+) -> str:
+    """What the screen shows once opened again after a resize and a theme change, in an
+    app that built its screens before (or not), at 100x30 until resized."""
+    before, keys = OPENINGS[opening]
     app = make_app([seeds_dir], data_dir=data_dir)
     async with app.run_test(size=(100, 30)) as pilot:
         if prepared:
             await _prepared(pilot)
         else:
             await wait_for_userdata(pilot)
-        await steps(pilot, app)
+        await before(pilot, app)
+        app.theme = theme
+        await pilot.resize_terminal(*size)
+        await pilot.press(*keys)
         app.clear_notifications()
         steady_cursors(app)
         await pilot.pause()
         return app.export_screenshot()
 
 
-async def _same_picture_either_way(seeds_dir: Path, tmp_path: Path, monkeypatch, steps) -> None:
-    reused = await _picture(seeds_dir, tmp_path / "reused", True, steps)
-    monkeypatch.setattr(NotesController, "prepare", lambda self: None)
-    assert await _picture(seeds_dir, tmp_path / "new", False, steps) == reused
-
-
-SIZES_AND_THEMES = [((80, 24), "textual-dark"), ((120, 36), "solarized-light")]
-
-
-@pytest.mark.parametrize(("size", "theme"), SIZES_AND_THEMES)
-async def test_a_reopened_editor_looks_as_a_new_one_does(
+@pytest.mark.parametrize("opening", OPENINGS)
+@pytest.mark.parametrize(
+    ("size", "theme"), [((80, 24), "textual-dark"), ((120, 36), "solarized-light")]
+)
+async def test_a_reopened_screen_looks_as_a_new_one_does(
     seeds_dir: Path,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
+    opening: str,
     size: tuple[int, int],
     theme: str,
 ) -> None:
     """The same steps, with the screens built before and without, the terminal resized
-    and the theme changed while the editor was closed: the same picture."""
-    long = "\n".join(f"line {i} of a long note" for i in range(60))
-
-    async def steps(pilot, app: AbstractsApp) -> None:
-        app.notes.save_note(app.corpus.abstracts[1], "Second.")
-        await pilot.press("n")
-        app.screen.query_one(TextArea).insert(long)
-        await pilot.press("escape")
-        app.theme = theme
-        await pilot.resize_terminal(*size)
-        await pilot.press("j", "n")
-
-    await _same_picture_either_way(seeds_dir, tmp_path, monkeypatch, steps)
-
-
-@pytest.mark.parametrize(("size", "theme"), SIZES_AND_THEMES)
-async def test_a_reopened_notes_view_looks_as_a_new_one_does(
-    seeds_dir: Path,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    size: tuple[int, int],
-    theme: str,
-) -> None:
-    async def steps(pilot, app: AbstractsApp) -> None:
-        for row in (0, 2, 4):
-            app.notes.save_note(app.corpus.abstracts[row], f"Note on row {row}.\nMore.")
-        await pilot.press("N", "j", "j", "escape")
-        app.notes.save_note(app.corpus.abstracts[6], "A newer note.")
-        app.theme = theme
-        await pilot.resize_terminal(*size)
-        await pilot.press("b", "N")
-
-    await _same_picture_either_way(seeds_dir, tmp_path, monkeypatch, steps)
+    and the theme changed while the screen was closed: the same picture."""
+    args = (opening, size, theme)
+    reused = await _picture(seeds_dir, tmp_path / "reused", True, *args)
+    monkeypatch.setattr(NotesController, "prepare", lambda self: None)
+    assert await _picture(seeds_dir, tmp_path / "new", False, *args) == reused
