@@ -497,6 +497,10 @@ class AbstractsApp(Host):
 
     def on_descendant_focus(self) -> None:
         """Auto-read holds off while the filter has focus or a modal is open."""
+        if self.closing:
+            # A screen built off the stack (ui/screens/prepared.py) took its focus as the
+            # app was ending: its screens may be gone already.
+            return
         if self.focused is self.filter_input:
             self.search.filter_focused()
         self.personal.focus_changed()

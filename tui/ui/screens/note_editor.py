@@ -145,7 +145,11 @@ class NoteEditorScreen(ModalScreen[str]):
         self._start_at_end(area)
 
     def on_mount(self) -> None:
-        self._start_at_end(self.query_one("#note-text", TextArea))
+        area = self._area()
+        # Built before it is opened (no abstract yet), `open_on` does this; and a screen
+        # mounting as the app ends may have lost its widgets already.
+        if area is not None and self.abstract is not None:
+            self._start_at_end(area)
 
     def _start_at_end(self, area: TextArea) -> None:
         self.set_focus(area)  # now: the keys typed after `n` wait for it (ui/key_router.py)

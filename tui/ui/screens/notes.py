@@ -146,7 +146,9 @@ class NotesScreen(ModalScreen[str | None], AbstractsView):
         )
 
     def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
+        # A screen mounting as the app ends may have lost its widgets already.
+        for options in self.query("#notes-list").results(OptionList):
+            options.focus()
 
     @property
     def highlighted(self) -> Abstract | None:
@@ -219,7 +221,9 @@ class ResolveScreen(ModalScreen[tuple[str, str] | None]):
             yield KeyedOptionList(*options)
 
     def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
+        # A screen mounting as the app ends may have lost its widgets already.
+        for options in self.query("#notes-list").results(OptionList):
+            options.focus()
 
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:
