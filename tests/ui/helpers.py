@@ -73,3 +73,21 @@ def steady_cursors(app) -> None:
             # without the cursor: forget the cached lines (a private cache, Textual 8).
             widget._line_cache.clear()
         widget.refresh()
+
+
+#: The abstracts of `orphan_a_note`'s file: the first stays, the second is removed.
+KEPT = "A paper about graph neural networks for molecules and their properties."
+GONE = "A paper about reinforcement learning that will be removed from the file."
+
+
+async def orphan_a_note(paper, data_dir) -> None:
+    """Write `paper` with two abstracts, note "keep this" on the second, then remove it
+    from the file: opened again, the note is an orphan's (kept with a stored copy)."""
+    from tui.ui.app import make_app
+
+    paper.write_text(f"ICLR 2023 Papers\n\n{KEPT}\n\n{GONE}\n", encoding="utf-8")
+    app = make_app([paper], data_dir=data_dir)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        await pilot.press("j", "n", *"keep this", "escape")
+    paper.write_text(f"ICLR 2023 Papers\n\n{KEPT}\n", encoding="utf-8")

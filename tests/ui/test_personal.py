@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.ui.helpers import wait_for_userdata, wait_until
+from tests.ui.helpers import orphan_a_note, wait_for_userdata, wait_until
 from tui.ui.app import make_app
 from tui.ui.screens.note_editor import NoteEditorScreen
 from tui.ui.widgets.header import AppHeader
@@ -220,15 +220,7 @@ async def test_an_orphaned_note_opens_with_its_stored_abstract(
     from tui.ui.screens.notes import NotesScreen
 
     paper = tmp_path / "papers.txt"
-    kept = "A paper about graph neural networks for molecules and their properties."
-    gone = "A paper about reinforcement learning that will be removed from the file."
-    paper.write_text(f"ICLR 2023 Papers\n\n{kept}\n\n{gone}\n", encoding="utf-8")
-    app = make_app([paper], data_dir=data_dir)
-    async with app.run_test(size=(140, 40)) as pilot:
-        await wait_for_userdata(pilot)
-        await pilot.press("j", "n", *"keep this", "escape")
-    paper.write_text(f"ICLR 2023 Papers\n\n{kept}\n", encoding="utf-8")
-
+    await orphan_a_note(paper, data_dir)
     again = make_app([paper], data_dir=data_dir)
     async with again.run_test(size=(140, 40)) as pilot:
         await wait_for_userdata(pilot)

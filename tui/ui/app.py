@@ -48,6 +48,7 @@ from tui.session.events import (
 )
 from tui.ui import palette, view
 from tui.ui.clock import Clock, TextualClock
+from tui.ui.collector import CHECK_SECONDS, IdleCollector
 from tui.ui.controllers.exporting import ExportController
 from tui.ui.controllers.feed import FeedController
 from tui.ui.controllers.fetching import FetchController
@@ -151,6 +152,8 @@ class AbstractsApp(Host):
         self.raw = False
         #: Set by an unhandled exception (see `_handle_exception`).
         self.crashed = False
+        #: Full garbage collections at idle moments, not during a key's answer.
+        self.collector = IdleCollector()
         # The app's own observers first: a change is on screen before a controller
         # reacts to it (a resume restored over the redrawn list).
         bus = session.bus
@@ -271,6 +274,9 @@ class AbstractsApp(Host):
             # lives for the whole session, so keep it out of future collections.
             gc.freeze()
             gc.enable()
+        if not self.collector.running:
+            self.collector.start()
+            self.set_interval(CHECK_SECONDS, self.collector.check)
         self.search.warm_index()
         self.personal.open()
         self.fetching.open_inbox()
@@ -282,6 +288,7 @@ class AbstractsApp(Host):
             self.exit(self.quit_sequence.finish())
 
     def on_unmount(self) -> None:
+        self.collector.stop()
         self.quit_sequence.after_unmount()
 
     def _handle_exception(self, error: Exception) -> None:
@@ -477,6 +484,8 @@ class AbstractsApp(Host):
             self.triage.schedule_resume_save()
 
     async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, (events.InputEvent, events.Paste)):
+            self.collector.input_seen()
         if isinstance(event, (events.Key, events.MouseDown, events.MouseScrollDown)):
             # What moves the cursor after this is the user's (auto-read's launch rule).
             self.personal.user_acted()
@@ -492,6 +501,10 @@ class AbstractsApp(Host):
 
     def on_descendant_focus(self) -> None:
         """Auto-read holds off while the filter has focus or a modal is open."""
+        if self.closing:
+            # A screen built off the stack (ui/screens/prepared.py) took its focus as the
+            # app was ending: its screens may be gone already.
+            return
         if self.focused is self.filter_input:
             self.search.filter_focused()
         self.personal.focus_changed()

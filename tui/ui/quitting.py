@@ -60,7 +60,7 @@ class QuitSequence:
         app.stop_background()
         self._personal.open_for_quit()
         for screen in app.screen_stack:
-            if isinstance(screen, NoteEditorScreen):
+            if isinstance(screen, NoteEditorScreen) and screen.abstract is not None:
                 self._notes.save_note(screen.abstract, screen.text)
         self._triage.save_resume()
         return self._close_store()
@@ -95,7 +95,7 @@ class QuitSequence:
 
         app = self._app
         for screen in list(app.screen_stack):
-            if isinstance(screen, NoteEditorScreen):
+            if isinstance(screen, NoteEditorScreen) and screen.abstract is not None:
                 with contextlib.suppress(Exception):
                     self._notes.save_note(screen.abstract, screen.text)
 

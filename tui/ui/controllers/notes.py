@@ -12,12 +12,15 @@ from typing import TYPE_CHECKING
 
 from tui.corpus.model import Abstract
 from tui.sanitize import visible
+from tui.session.events import DataOpened
+from tui.ui.screens.prepared import PreparedScreen
 
 if TYPE_CHECKING:
     from tui.session import Session
     from tui.store.userdata import UserData
     from tui.ui.host import Host
     from tui.ui.screens.note_editor import NoteEditorScreen
+    from tui.ui.screens.notes import NotesScreen
 
 NOTE_DEBOUNCE_SECONDS = 1.0
 
@@ -35,6 +38,28 @@ class NotesController:
         #: The note as it was when its editor opened, by abstract id: closing the editor
         #: records the whole session as one undo step.
         self._note_before: dict[str, str | None] = {}
+        #: The note editor and the notes view, built once the data has opened and shown
+        #: again at each `n` and `N` (ui/screens/prepared.py): opened, they answer at once.
+        self._editor = PreparedScreen("note-editor", self._new_editor)
+        self._view = PreparedScreen("notes", self._new_view)
+        session.bus.subscribe(DataOpened, lambda _: app.call_after_refresh(self.prepare))
+
+    def prepare(self) -> None:
+        """Build the note editor and the notes view off the screen stack (after the first
+        paint, once the data has opened: while the user reads)."""
+        if not self.app.closing:
+            self._editor.prepare(self.app)
+            self._view.prepare(self.app)
+
+    def _new_editor(self) -> NoteEditorScreen:
+        from tui.ui.screens.note_editor import NoteEditorScreen
+
+        return NoteEditorScreen(debounce=NOTE_DEBOUNCE_SECONDS)
+
+    def _new_view(self) -> NotesScreen:
+        from tui.ui.screens.notes import NotesScreen
+
+        return NotesScreen(self.session.corpus)
 
     def edit_note(self) -> None:
         if (abstract := self.app.abstract_list.current) is None:
@@ -81,22 +106,16 @@ class NotesController:
         from tui.ui.screens.note_editor import NoteEditorScreen
 
         for screen in self.app.screen_stack:
-            if isinstance(screen, NoteEditorScreen) and screen.abstract.id == abstract.id:
+            if not isinstance(screen, NoteEditorScreen) or screen.abstract is None:
+                continue
+            if screen.abstract.id == abstract.id:
                 return screen
         return None
 
     def _open_editor(self, abstract: Abstract, text: str, *, orphaned: bool = False) -> None:
-        from tui.ui.screens.note_editor import NoteEditorScreen
-
-        self.app.push_screen(
-            NoteEditorScreen(
-                abstract,
-                text,
-                debounce=NOTE_DEBOUNCE_SECONDS,
-                orphaned=orphaned,
-            ),
-            lambda final: self._editor_closed(abstract, final),
-        )
+        editor = self._editor.ready(self.app) or self._new_editor()
+        editor.open_on(abstract, text, orphaned=orphaned)
+        self._editor.push(self.app, editor, lambda final: self._editor_closed(abstract, final))
 
     def _editor_closed(self, abstract: Abstract, final: str | None) -> None:
         """The editor closed: its last text is saved (its message may arrive after this)
@@ -217,12 +236,9 @@ class NotesController:
         self.session.user.when_open(self._show_notes)
 
     def _show_notes(self, data: UserData) -> None:
-        from tui.ui.screens.notes import NotesScreen
-
-        app, session = self.app, self.session
-        app.push_screen(
-            NotesScreen(data.notes(), session.corpus, session.user.marks()), app.jump_to
-        )
+        view = self._view.ready(self.app) or self._new_view()
+        view.show(data.notes(), self.session.user.marks())
+        self._view.push(self.app, view, self.app.jump_to)
 
     def dismiss_conflict(self, copy_id: int) -> None:
         """The user dropped a conflict copy in the notes view (the only way one goes away)."""

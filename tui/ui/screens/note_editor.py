@@ -83,14 +83,16 @@ class NoteEditorScreen(ModalScreen[str]):
 
     def __init__(
         self,
-        abstract: Abstract,
-        text: str,
+        abstract: Abstract | None = None,
+        text: str = "",
         *,
         debounce: float = 1.0,
         max_wait: float = MAX_WAIT_SECONDS,
         orphaned: bool = False,
     ) -> None:
         super().__init__()
+        #: The abstract whose note is edited (None: an editor built before it is opened,
+        #: see `open_on`).
         self.abstract = abstract
         self.orphaned = orphaned
         self.initial = text
@@ -105,25 +107,53 @@ class NoteEditorScreen(ModalScreen[str]):
         with Vertical(id="editor-box") as box:
             box.border_title = "Note"
             box.border_subtitle = "saved as you type · empty deletes · Esc closes"
-            yield Static(
-                Text(visible_line(self.abstract.headline), style="bold"), id="editor-headline"
-            )
-            if self.orphaned:
-                yield Static(
-                    Text(
-                        "This abstract is not loaded now; the note is kept with a stored copy:\n"
-                        + visible(self.abstract.text),
-                        style="dim",
-                    ),
-                    id="editor-orphan",
-                )
+            yield Static(self._headline(), id="editor-headline")
+            orphan = Static(self._orphan_text(), id="editor-orphan")
+            orphan.display = self.orphaned
+            yield orphan
             # Tab indents (a list in a note); NoteArea leaves Esc to this screen.
             yield NoteArea(self.initial, language="markdown", tab_behavior="indent", id="note-text")
 
+    def _headline(self) -> Text:
+        headline = self.abstract.headline if self.abstract is not None else ""
+        return Text(visible_line(headline), style="bold")
+
+    def _orphan_text(self) -> Text:
+        if not self.orphaned or self.abstract is None:
+            return Text()
+        return Text(
+            "This abstract is not loaded now; the note is kept with a stored copy:\n"
+            + visible(self.abstract.text),
+            style="dim",
+        )
+
+    def open_on(self, abstract: Abstract, text: str, *, orphaned: bool = False) -> None:
+        """Edit `abstract`'s note (`text`) in this editor, built before and maybe used for
+        another note: it shows this one as a new editor would (the cursor at its end, no
+        undo history of the other note), and saves nothing until it is changed."""
+        self._stop_timers()
+        self.abstract, self.initial, self.orphaned = abstract, text, orphaned
+        area = self._area()
+        if area is None:
+            return  # not composed yet: compose reads them
+        self.query_one("#editor-headline", Static).update(self._headline())
+        orphan = self.query_one("#editor-orphan", Static)
+        orphan.update(self._orphan_text())
+        orphan.display = orphaned
+        with area.prevent(TextArea.Changed):  # loading is no change of the note
+            area.load_text(text)
+        self._start_at_end(area)
+
     def on_mount(self) -> None:
-        editor = self.query_one("#note-text", TextArea)
-        self.set_focus(editor)  # now: the keys typed after `n` wait for it (ui/key_router.py)
-        editor.move_cursor(editor.document.end)
+        area = self._area()
+        # Built before it is opened (no abstract yet), `open_on` does this; and a screen
+        # mounting as the app ends may have lost its widgets already.
+        if area is not None and self.abstract is not None:
+            self._start_at_end(area)
+
+    def _start_at_end(self, area: TextArea) -> None:
+        self.set_focus(area)  # now: the keys typed after `n` wait for it (ui/key_router.py)
+        area.move_cursor(area.document.end)
 
     def _area(self) -> TextArea | None:
         """The text area, or None while the screen is still being composed (it was pushed
@@ -155,11 +185,18 @@ class NoteEditorScreen(ModalScreen[str]):
         if self._deadline is None:
             self._deadline = clock.set_timer(self, self.max_wait, self._save)
 
-    def _save(self) -> None:
+    def _stop_timers(self) -> None:
         for timer in (self._timer, self._deadline):
             if timer is not None:
                 timer.stop()
         self._timer = self._deadline = None
+
+    def _save(self) -> None:
+        self._stop_timers()
+        if self.abstract is None or self not in self.app.screen_stack:
+            # Closed (a late change of the note it showed, or a timer): closing saved it,
+            # and its text may be another abstract's by now.
+            return
         # To the app directly: a message left in this screen's queue would be lost
         # when Esc closes it.
         self.app.post_message(self.Changed(self.abstract, self.text))

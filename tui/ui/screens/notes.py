@@ -67,32 +67,59 @@ class NotesScreen(ModalScreen[str | None], AbstractsView):
 
         copy_id: int
 
-    def __init__(self, notes: Sequence[NoteRecord], corpus: Corpus, marks: RowMarks | None) -> None:
+    def __init__(self, corpus: Corpus) -> None:
         super().__init__()
-        if marks is not None:
-            self.marks = marks
-        self.notes = list(notes)
+        #: The notes listed (`show` sets them), newest first.
+        self.notes: list[NoteRecord] = []
         self.corpus = corpus
 
     def compose(self) -> ComposeResult:
-        orphaned = sum(1 for n in self.notes if n.orphaned)
         with Vertical(id="notes-box") as box:
-            box.border_title = f"Notes ({len(self.notes):,})"
+            box.border_title = self._title()
             box.border_subtitle = (
                 "Enter jumps to the abstract (an orphan's note opens) · Esc returns"
             )
-            if orphaned:
-                yield Static(
-                    Text(
-                        f"{orphaned} note(s) belong to abstracts not loaded now; they are kept with a copy "
-                        "of their abstract and re-attach when it is opened again.",
-                        style="dim",
-                    )
-                )
-            if not self.notes:
-                yield Static("No notes yet: press n on an abstract to write one.")
+            orphans = Static(self._orphans_text(), id="notes-orphans")
+            orphans.display = self._has_orphans()
+            yield orphans
+            empty = Static("No notes yet: press n on an abstract to write one.", id="notes-empty")
+            empty.display = not self.notes
+            yield empty
             yield KeyedOptionList(*(self._option(n) for n in self.notes), id="notes-list")
             yield Static(Text(f"{ACT_KEYS} · d drops a conflict copy"), classes="view-keys")
+
+    def _title(self) -> str:
+        return f"Notes ({len(self.notes):,})"
+
+    def _has_orphans(self) -> bool:
+        return any(n.orphaned for n in self.notes)
+
+    def _orphans_text(self) -> Text:
+        orphaned = sum(1 for n in self.notes if n.orphaned)
+        return Text(
+            f"{orphaned} note(s) belong to abstracts not loaded now; they are kept with a copy "
+            "of their abstract and re-attach when it is opened again.",
+            style="dim",
+        )
+
+    def show(self, notes: Sequence[NoteRecord], marks: RowMarks | None) -> None:
+        """List these notes (before each opening: the view is built once, see
+        ui/screens/prepared.py), from the first one, as a new view would."""
+        self.marks = marks if marks is not None else RowMarks()
+        self.notes = list(notes)
+        boxes = self.query("#notes-box").results(Vertical)
+        if (box := next(boxes, None)) is None:
+            return  # not composed yet: compose reads them
+        box.border_title = self._title()
+        orphans = self.query_one("#notes-orphans", Static)
+        orphans.update(self._orphans_text())
+        orphans.display = self._has_orphans()
+        self.query_one("#notes-empty", Static).display = not self.notes
+        options = self.query_one("#notes-list", OptionList)
+        options.set_options(self._option(n) for n in self.notes)
+        if self.notes:
+            options.action_first()
+        self.set_focus(options)
 
     def _option(self, note: NoteRecord) -> Option:
         # Notes, headlines and origins may come from an import: shown, never obeyed.
@@ -119,7 +146,9 @@ class NotesScreen(ModalScreen[str | None], AbstractsView):
         )
 
     def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
+        # A screen mounting as the app ends may have lost its widgets already.
+        for options in self.query("#notes-list").results(OptionList):
+            options.focus()
 
     @property
     def highlighted(self) -> Abstract | None:
@@ -192,7 +221,9 @@ class ResolveScreen(ModalScreen[tuple[str, str] | None]):
             yield KeyedOptionList(*options)
 
     def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
+        # A screen mounting as the app ends may have lost its widgets already.
+        for options in self.query("#notes-list").results(OptionList):
+            options.focus()
 
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:
