@@ -61,8 +61,30 @@ def test_texts_left_in_the_cache_read_back_as_a_loaded_corpus_holds_them(
     assert reads == []
 
 
-def test_files_read_without_the_cache_keep_their_texts(tmp_path: Path, files: list[Path]) -> None:
-    corpus = loaded_without_texts(files, tmp_path / "cache")  # nothing cached yet
+def test_files_parsed_by_a_cold_load_are_read_from_the_cache_once_it_is_saved(
+    tmp_path: Path, files: list[Path]
+) -> None:
+    held = load_corpus(files)
+    # As the app reads: the first file before the cache opens, the rest through it, the
+    # cache saved after the corpus is whole.
+    loading = Loading(files, tmp_path / "cache", defer_cache=True, keep_texts=False)
+    loading.read_next()
+    corpus = loading.publish()
+    loading.open_cache()
+    while not loading.finished:
+        loading.read_next()
+    loading.finish(corpus, save_cache=False)
+    assert all(isinstance(a._text, str) for a in corpus.abstracts)  # parsed: held so far
+    loading.save_cache()
+    assert not any(isinstance(a._text, str) for a in corpus.abstracts)
+    assert fields(corpus) == fields(held)
+
+
+def test_parsed_texts_are_kept_when_the_read_cache_cannot_be_written(
+    tmp_path: Path, files: list[Path]
+) -> None:
+    blocked = write(tmp_path / "cache", "a file where the cache folder would be")
+    corpus = loaded_without_texts(files, blocked)
     assert all(isinstance(a._text, str) for a in corpus.abstracts)
     assert [a.text for a in corpus.abstracts] == [A1, A2, A3]
 

@@ -180,6 +180,13 @@ class Abstract:
     def text(self, value: str) -> None:
         self._text = value
 
+    def store_text(self, stored: StoredTexts) -> None:
+        """Read the text from `stored` from now on (which holds this same text): the
+        abstract lets go of it, and of its rendering."""
+        if isinstance(self._text, str):
+            self._text = stored
+            self._plain = None
+
     @property
     def title(self) -> str | None:
         """The paper's title as readable text (LaTeX rendered), or None when the source has none."""

@@ -500,8 +500,9 @@ class ReadCache:
             entries,
         )
 
-    def save(self) -> None:
+    def save(self) -> bool:
         """Write what changed in one transaction; never raises (a cache is optional).
+        True when the cache holds what was stored (written now, or nothing to write).
 
         Files no longer loaded are dropped, and with any change the corpus rows
         (which point into these files' entries) are dropped too.
@@ -509,14 +510,14 @@ class ReadCache:
         gone = [n for n in self._files if n not in self._kept]
         if not self._new and not gone:
             self._close()
-            return
+            return True
         from tui.privatedir import ensure_dir
 
         try:
             ensure_dir(self.path.parent)
             conn = self._conn or connect(self.path, create=True)
             if conn is None:
-                return
+                return False
             self._conn = conn
             with transaction(conn):
                 # By name, inside the transaction: another process may have saved since.
@@ -534,10 +535,16 @@ class ReadCache:
                 conn.execute("DELETE FROM rows")
                 conn.execute("DELETE FROM meta")
         except (OSError, ValueError, sqlite3.Error):
-            return
+            return False
         finally:
             self._close()
         _prune(self.path)
+        return True
+
+    def stored(self, path: Path, digest: str, reread: Reread) -> FileTexts:
+        """The paragraphs of `path` (read with `digest`) as kept in this cache once saved,
+        read when asked for like those `lookup` leaves in it."""
+        return FileTexts(self._reader(), path, digest, reread)
 
     def _close(self) -> None:
         if self._conn is not None:
