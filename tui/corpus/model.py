@@ -8,9 +8,10 @@ reordered. The same abstract found in two files is one `Abstract` with two
 
 from __future__ import annotations
 
+import contextlib
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -113,6 +114,37 @@ class StoredTexts(Protocol):
     def text_at(self, position: int, aid: str) -> str:
         """The paragraph at `position` (1-based), whose id is `aid`."""
         ...
+
+    def texts_at(self, positions: Sequence[int], aids: Sequence[str]) -> list[str]:
+        """The paragraphs at `positions` (ascending), whose ids are `aids`, read at once."""
+        ...
+
+
+@contextlib.contextmanager
+def texts_held(abstracts: Sequence[Abstract]) -> Iterator[None]:
+    """The texts of `abstracts` kept elsewhere (`StoredTexts`), held while in the block
+    (read at once from each store) and let go after, with what was made of them: for
+    work that reads every text of a block of abstracts (indexing, counting terms), which
+    would otherwise read each one from its store alone, and more than once."""
+    groups: dict[int, tuple[StoredTexts, list[Abstract]]] = {}
+    for abstract in abstracts:
+        text = abstract._text
+        if not isinstance(text, str):
+            groups.setdefault(id(text), (text, []))[1].append(abstract)
+    taken: list[tuple[Abstract, StoredTexts, str | None]] = []
+    try:
+        for store, group in groups.values():
+            group.sort(key=lambda a: a.sources[0].position)
+            texts = store.texts_at([a.sources[0].position for a in group], [a.id for a in group])
+            for abstract, text in zip(group, texts, strict=True):
+                taken.append((abstract, store, abstract._headline))
+                abstract._text = text
+        yield
+    finally:
+        for abstract, store, headline in taken:
+            abstract._text = store
+            abstract._plain = None
+            abstract._headline = headline
 
 
 class Abstract:

@@ -367,6 +367,28 @@ class TextReader:
             self._recent[key] = found
             return found
 
+    def read_many(self, name: bytes, digest: str, positions: Sequence[int]) -> dict[int, str]:
+        """The paragraphs at `positions` (ascending) of the file `name` as read with
+        `digest`, by position, in one query; those the cache no longer holds are missing."""
+        if os.getpid() != self._pid:
+            self._reset()
+        if not positions:
+            return {}
+        with self._lock:
+            conn = self._connection()
+            if conn is None:
+                return {}
+            try:
+                rows = conn.execute(
+                    "SELECT e.position, e.text FROM files f JOIN entries e ON e.file = f.id "
+                    "WHERE f.name = ? AND f.digest = ? AND e.position BETWEEN ? AND ?",
+                    (name, digest, positions[0], positions[-1]),
+                ).fetchall()
+            except sqlite3.Error:
+                return {}
+        wanted = set(positions)
+        return {p: t for p, t in rows if p in wanted and isinstance(t, str)}
+
 
 #: Reads one paragraph from a file again: (path, digest, position, id) -> text ("" if gone).
 Reread = Callable[[Path, str, int, str], str]
@@ -391,6 +413,15 @@ class FileTexts:
         if found is None:
             found = self._reread(self._path, self._digest, position, aid)
         return found
+
+    def texts_at(self, positions: Sequence[int], aids: Sequence[str]) -> list[str]:
+        """The paragraphs at `positions` (ascending), whose ids are `aids`, in one read of
+        the cache (each one it no longer holds as `text_at` reads it)."""
+        found = self._reader.read_many(self._name, self._digest, positions)
+        return [
+            found[p] if p in found else self.text_at(p, aid)
+            for p, aid in zip(positions, aids, strict=True)
+        ]
 
 
 class ReadCache:
