@@ -148,7 +148,7 @@ def _prefixes(terms: TermMatrix, weights: FloatArray, threshold: float) -> _Pref
     """The prefixes of every row, terms ranked rarest first (ties: lower id first); made
     a block of rows at a time (every row's prefix is its own)."""
     n, n_terms = terms.n_docs, terms.n_terms
-    df = np.bincount(terms.indices, minlength=n_terms)
+    df = terms.document_frequency()
     rank = np.empty(n_terms, dtype=np.int64)
     rank[np.lexsort((np.arange(n_terms), df))] = np.arange(n_terms)
     found: list[tuple[npt.NDArray[np.int64], ScoreArray, npt.NDArray[np.int64]]] = []

@@ -31,7 +31,14 @@ from tui.similar.duplicates import (
     ScoreArray,
     find_duplicates,
 )
-from tui.similar.terms import IntArray, OffsetArray, TermMatrix, count_terms, pick_terms
+from tui.similar.terms import (
+    IntArray,
+    OffsetArray,
+    TermMatrix,
+    count_terms,
+    pick_terms,
+    summed_by,
+)
 
 __all__ = ["DUPLICATE_COSINE", "DUPLICATE_RATIO", "Postings", "ScoreArray", "SimilarityModel"]
 
@@ -114,7 +121,7 @@ def weigh(texts: Iterable[str]) -> tuple[TermMatrix, FloatArray]:
 def posting_offsets(terms: TermMatrix) -> OffsetArray:
     """Where each term's postings start in the inverted index (`Postings.indptr`)."""
     indptr = np.zeros(terms.n_terms + 1, dtype=np.int64)
-    np.cumsum(np.bincount(terms.indices, minlength=terms.n_terms), out=indptr[1:])
+    np.cumsum(terms.document_frequency(), out=indptr[1:])
     return indptr
 
 
@@ -229,7 +236,7 @@ class SimilarityModel:
         """The mean of all the abstracts' vectors scaled to unit length, dense over the
         terms (computed once): which way the average abstract of this corpus points."""
         if self._mean is None:
-            total = np.bincount(self.terms.indices, self.weights, minlength=self.terms.n_terms)
+            total = summed_by(self.terms.indices, self.terms.n_terms, self.weights)
             mean = np.asarray(total, dtype=np.float64)
             norm = float(np.sqrt(np.sum(mean * mean)))
             self._mean = mean / norm if norm > 0 else mean
