@@ -89,7 +89,7 @@ _SUM_CHUNK = 1 << 21
 def summed_by(
     keys: npt.NDArray[np.integer[Any]],
     length: int,
-    weights: npt.NDArray[np.floating[Any]] | None = None,
+    weights: npt.NDArray[np.number[Any]] | None = None,
 ) -> npt.NDArray[Any]:
     """`np.bincount(keys, weights, minlength=length)` a piece at a time: bincount copies
     its whole input as 64-bit numbers first (100 MB each for the 13 million entries of
