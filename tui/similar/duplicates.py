@@ -52,6 +52,8 @@ _CHUNK = 1 << 18
 _PREFIX_ROWS = 2048
 # Abstracts whose pairs are summed together (a block of entries small enough to search).
 _ROW_BLOCK = 1024
+# Blocks of pairs summed between two trims of the heap.
+_TRIM_BLOCKS = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,4 +286,8 @@ def _dots(
         shared = keys[at] == wanted
         products = weights[start + at[shared]] * weights[gather[shared]]
         out[lo:hi] = np.bincount(pair[shared], weights=products, minlength=hi - lo)
+        if block % _TRIM_BLOCKS == _TRIM_BLOCKS - 1:
+            # A heap that keeps every block's temporaries grows by 100 MB at 100,000
+            # abstracts; trimming after each block costs a second of page faults.
+            release_memory()
     return out
