@@ -269,14 +269,16 @@ class Abstract:
     @property
     def plain(self) -> str:
         """The abstract as readable text (LaTeX converted; see tui.corpus.latex)."""
-        if self._plain is None:
+        plain = self._plain
+        if plain is None:
             from tui.corpus.latex import to_plain
 
-            if not isinstance(self._text, str):
+            text = self._text  # once: another thread may hold or let go of it meanwhile
+            if not isinstance(text, str):
                 # Kept, the rendering would hold the text the corpus does not.
                 return to_plain(self.text)
-            self._plain = to_plain(self._text)
-        return self._plain
+            plain = self._plain = to_plain(text)
+        return plain
 
     @property
     def headline(self) -> str:
