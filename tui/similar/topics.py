@@ -186,7 +186,21 @@ def _vectors(
 ) -> _Vectors:
     """The TF-IDF rows `rows` (in that order) over the features, renormalised to unit
     length. Made for the rows asked for only: all of them at once would copy most of
-    the matrix."""
+    the matrix; and `_VECTOR_ROWS` of them at a time (their temporaries are ten arrays
+    of their entries)."""
+    if len(rows) > _VECTOR_ROWS:
+        parts = [
+            _vectors(terms, weights, features, rows[lo : lo + _VECTOR_ROWS])
+            for lo in range(0, len(rows), _VECTOR_ROWS)
+        ]
+        indptr = np.zeros(len(rows) + 1, dtype=np.int64)
+        np.cumsum(np.concatenate([np.diff(p.indptr) for p in parts]), out=indptr[1:])
+        return _Vectors(
+            indptr,
+            np.concatenate([p.features for p in parts]),
+            np.concatenate([p.weights for p in parts]),
+            features.n_features,
+        )
     starts = terms.indptr[rows]
     lengths = terms.indptr[rows + 1] - starts
     at = run_positions(starts, lengths)
