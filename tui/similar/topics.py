@@ -246,7 +246,9 @@ def _centroids(
     `x.row_of()`, made once for every round."""
     assigned = labels[row_of]
     use = assigned >= 0
-    keys = assigned[use].astype(np.int64) * x.n_features + x.features[use]
+    keys = assigned[use].astype(np.int64)
+    keys *= x.n_features  # in place: each of these is 8 bytes an entry of the sample
+    keys += x.features[use]
     sums = np.bincount(keys, weights=x.weights[use], minlength=k * x.n_features)
     centroids = sums.reshape(k, x.n_features)
     norms = np.linalg.norm(centroids, axis=1)
@@ -312,6 +314,7 @@ def cluster(terms: TermMatrix, weights: FloatArray, k: int, seed: int = SEED) ->
     fit_empty = np.zeros(fit.n_rows, dtype=bool)
     labels = _assign(_similarities(blocks, fit.n_rows, centroids), fit_empty)
     row_of = fit.row_of()
+    release_memory()  # the seeding's temporaries
     for _ in range(MAX_ROUNDS):
         centroids = _centroids(fit, labels, k, row_of)
         new = _assign(_similarities(blocks, fit.n_rows, centroids), fit_empty)
