@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import io
 import math
 import random
@@ -250,28 +249,13 @@ def load_child(way: str, source: str, cache_dir: Path) -> None:
     print(seconds, peak, held)
 
 
-def _fixed(workers: int, n: int, fork_safe: bool = False) -> int:
-    return workers
-
-
 def child_share(corpus: Corpus) -> None:
-    """The cache child's share after the index, from nothing: the model then the topics,
-    one after the other and with the near-duplicates in a forked helper meanwhile."""
+    """The cache child's share after the index, from nothing: the model, then the topics."""
     from tui import caches
-    from tui.search import parallel
 
-    for workers, label in ((1, "one after the other"), (2, "near-duplicates forked")):
-        with tempfile.TemporaryDirectory() as tmp:
-            saved = parallel.workers_for
-            parallel.workers_for = functools.partial(_fixed, workers)
-            try:
-                with contextlib.redirect_stdout(io.StringIO()):
-                    wall, cpu, _ = cpu_timed(
-                        lambda: caches._similarity_and_topics(corpus, Path(tmp))
-                    )
-            finally:
-                parallel.workers_for = saved
-        print(f"model + topics, {label:<22} {wall:7.2f} s   cpu {cpu:6.2f} s (this process)")
+    with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):
+        wall, cpu, _ = cpu_timed(lambda: caches._similarity_and_topics(corpus, Path(tmp)))
+    print(f"model + topics (the cache child)  {wall:7.2f} s   cpu {cpu:6.2f} s (this process)")
 
 
 def scale(corpus: Corpus, label: str, rng: random.Random, corpus_source: str) -> None:

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from pathlib import Path
 
+import numpy as np
+import pytest
+
+from tests.similar.test_duplicates import _texts
+from tui import caches
 from tui.caches import CacheBuild
-from tui.corpus.load import load_corpus
+from tui.corpus.load import Loading, load_corpus
+from tui.corpus.model import Corpus
 from tui.search import cache as search_cache
+from tui.search.build import IndexData, build_index_data
 from tui.similar import cache as similar_cache
+from tui.similar import topic_cache
+from tui.similar.model import SimilarityModel
+from tui.similar.topics import compute_topics
 
 
 def test_the_child_builds_both_caches_for_the_same_corpus(seeds_dir: Path, tmp_path: Path) -> None:
@@ -60,3 +71,49 @@ def test_a_child_that_finished_is_reaped_without_anyone_waiting_for_its_last_rep
     while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not Path(f"/proc/{pid}").exists()
+
+
+def _stored_corpus(tmp_path: Path, texts: list[str]) -> tuple[Corpus, Corpus]:
+    """The corpus of two conference files holding `texts`, as read holding its texts and
+    as the cache child reads it: its texts left in the read cache."""
+    half = len(texts) // 2
+    files = [tmp_path / "a.txt", tmp_path / "b.txt"]
+    for path, part in zip(files, (texts[:half], texts[half:]), strict=True):
+        path.write_text("ICLR 2023 Papers\n\n" + "\n\n".join(part) + "\n", encoding="utf-8")
+    held = load_corpus(files, cache_dir=tmp_path / "read")
+    loading = Loading(files, tmp_path / "read", keep_texts=False)
+    while not loading.finished:
+        loading.read_next()
+    stored = loading.finish()
+    assert not any(isinstance(a._text, str) for a in stored.abstracts)
+    return held, stored
+
+
+def test_the_child_builds_the_model_and_topics_of_a_corpus_holding_its_texts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    held, stored = _stored_corpus(tmp_path, _texts(60))
+    caches._similarity_and_topics(stored, tmp_path / "cache")
+    assert capsys.readouterr().out.split() == ["similar", "topics"]
+    model = similar_cache.load(stored, tmp_path / "cache")
+    topics = topic_cache.load(stored, tmp_path / "cache")
+    assert model is not None and topics is not None
+    built = SimilarityModel.build(held)
+    assert any(built.near_duplicates(i) for i in range(len(held)))
+    for i in range(len(held)):
+        assert model.similar(i) == built.similar(i)
+        assert model.near_duplicates(i) == built.near_duplicates(i)
+    assert topics.number.tolist() == compute_topics(built.terms, built.weights).number.tolist()
+    # The texts were read a block at a time and let go after.
+    assert not any(isinstance(a._text, str) for a in stored.abstracts)
+
+
+def test_an_index_of_texts_left_in_the_read_cache_is_that_of_texts_held(tmp_path: Path) -> None:
+    held, stored = _stored_corpus(tmp_path, [*_texts(40), r"A bound of $O(n \log n)$ on sorting."])
+    from_held = build_index_data(held, block_size=16)
+    from_stored = build_index_data(stored, block_size=16)
+    for field in dataclasses.fields(IndexData):
+        a, b = getattr(from_held, field.name), getattr(from_stored, field.name)
+        assert np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b, field.name
+    assert not any(isinstance(a._text, str) for a in stored.abstracts)
+    assert all(a._plain is None for a in stored.abstracts)

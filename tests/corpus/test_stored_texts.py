@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from tui.corpus import load as load_mod
+from tui.corpus import readcache
 from tui.corpus.load import Loading, load_corpus
-from tui.corpus.model import Corpus
+from tui.corpus.model import Corpus, texts_held
 
 A1 = "We study contrastive learning of visual representations with large batches."
 A2 = r"Diffusion models reverse a noising process with $\alpha_t$ and \emph{score} matching."
@@ -61,8 +62,30 @@ def test_texts_left_in_the_cache_read_back_as_a_loaded_corpus_holds_them(
     assert reads == []
 
 
-def test_files_read_without_the_cache_keep_their_texts(tmp_path: Path, files: list[Path]) -> None:
-    corpus = loaded_without_texts(files, tmp_path / "cache")  # nothing cached yet
+def test_files_parsed_by_a_cold_load_are_read_from_the_cache_once_it_is_saved(
+    tmp_path: Path, files: list[Path]
+) -> None:
+    held = load_corpus(files)
+    # As the app reads: the first file before the cache opens, the rest through it, the
+    # cache saved after the corpus is whole.
+    loading = Loading(files, tmp_path / "cache", defer_cache=True, keep_texts=False)
+    loading.read_next()
+    corpus = loading.publish()
+    loading.open_cache()
+    while not loading.finished:
+        loading.read_next()
+    loading.finish(corpus, save_cache=False)
+    assert all(isinstance(a._text, str) for a in corpus.abstracts)  # parsed: held so far
+    loading.save_cache()
+    assert not any(isinstance(a._text, str) for a in corpus.abstracts)
+    assert fields(corpus) == fields(held)
+
+
+def test_parsed_texts_are_kept_when_the_read_cache_cannot_be_written(
+    tmp_path: Path, files: list[Path]
+) -> None:
+    blocked = write(tmp_path / "cache", "a file where the cache folder would be")
+    corpus = loaded_without_texts(files, blocked)
     assert all(isinstance(a._text, str) for a in corpus.abstracts)
     assert [a.text for a in corpus.abstracts] == [A1, A2, A3]
 
@@ -115,3 +138,40 @@ def test_a_forked_child_reads_stored_texts(stored: Corpus) -> None:
     os.waitpid(pid, 0)
     assert got == A3
     assert corpus.abstracts[1].text == A2
+
+
+def test_texts_held_reads_each_files_texts_at_once_and_lets_them_go_after(
+    tmp_path: Path, files: list[Path], stored: Corpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    one_by_one: list[int] = []
+    real = readcache.TextReader.read
+    monkeypatch.setattr(
+        readcache.TextReader, "read", lambda self, *a: one_by_one.append(1) or real(self, *a)
+    )
+    at_once: list[tuple[int, ...]] = []
+    real_many = readcache.TextReader.read_many
+    monkeypatch.setattr(
+        readcache.TextReader,
+        "read_many",
+        lambda self, name, digest, positions: (
+            at_once.append(tuple(positions)) or real_many(self, name, digest, positions)
+        ),
+    )
+    corpus = stored
+    with texts_held(corpus.abstracts):
+        assert [a._text for a in corpus.abstracts] == [A1, A2, A3]
+        plains = [a.plain for a in corpus.abstracts]
+    assert sorted(at_once) == [(1,), (1, 2)]  # one read per file
+    assert one_by_one == []
+    assert not any(isinstance(a._text, str) for a in corpus.abstracts)
+    assert all(a._plain is None for a in corpus.abstracts)  # not kept either
+    assert [a.plain for a in corpus.abstracts] == plains
+
+
+def test_texts_held_leaves_texts_a_corpus_holds_as_they_are(files: list[Path]) -> None:
+    corpus = load_corpus(files)
+    plain = corpus.abstracts[1].plain
+    with texts_held(corpus.abstracts):
+        pass
+    assert [a.text for a in corpus.abstracts] == [A1, A2, A3]
+    assert corpus.abstracts[1]._plain is plain

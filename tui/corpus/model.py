@@ -8,9 +8,10 @@ reordered. The same abstract found in two files is one `Abstract` with two
 
 from __future__ import annotations
 
+import contextlib
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -114,6 +115,37 @@ class StoredTexts(Protocol):
         """The paragraph at `position` (1-based), whose id is `aid`."""
         ...
 
+    def texts_at(self, positions: Sequence[int], aids: Sequence[str]) -> list[str]:
+        """The paragraphs at `positions` (ascending), whose ids are `aids`, read at once."""
+        ...
+
+
+@contextlib.contextmanager
+def texts_held(abstracts: Sequence[Abstract]) -> Iterator[None]:
+    """The texts of `abstracts` kept elsewhere (`StoredTexts`), held while in the block
+    (read at once from each store) and let go after, with what was made of them: for
+    work that reads every text of a block of abstracts (indexing, counting terms), which
+    would otherwise read each one from its store alone, and more than once."""
+    groups: dict[int, tuple[StoredTexts, list[Abstract]]] = {}
+    for abstract in abstracts:
+        text = abstract._text
+        if not isinstance(text, str):
+            groups.setdefault(id(text), (text, []))[1].append(abstract)
+    taken: list[tuple[Abstract, StoredTexts, str | None]] = []
+    try:
+        for store, group in groups.values():
+            group.sort(key=lambda a: a.sources[0].position)
+            texts = store.texts_at([a.sources[0].position for a in group], [a.id for a in group])
+            for abstract, text in zip(group, texts, strict=True):
+                taken.append((abstract, store, abstract._headline))
+                abstract._text = text
+        yield
+    finally:
+        for abstract, store, headline in taken:
+            abstract._text = store
+            abstract._plain = None
+            abstract._headline = headline
+
 
 class Abstract:
     """One abstract. `text` is the source as in the file (joined, whitespace collapsed).
@@ -180,6 +212,13 @@ class Abstract:
     def text(self, value: str) -> None:
         self._text = value
 
+    def store_text(self, stored: StoredTexts) -> None:
+        """Read the text from `stored` from now on (which holds this same text): the
+        abstract lets go of it, and of its rendering."""
+        if isinstance(self._text, str):
+            self._text = stored
+            self._plain = None
+
     @property
     def title(self) -> str | None:
         """The paper's title as readable text (LaTeX rendered), or None when the source has none."""
@@ -230,14 +269,16 @@ class Abstract:
     @property
     def plain(self) -> str:
         """The abstract as readable text (LaTeX converted; see tui.corpus.latex)."""
-        if self._plain is None:
+        plain = self._plain
+        if plain is None:
             from tui.corpus.latex import to_plain
 
-            if not isinstance(self._text, str):
+            text = self._text  # once: another thread may hold or let go of it meanwhile
+            if not isinstance(text, str):
                 # Kept, the rendering would hold the text the corpus does not.
                 return to_plain(self.text)
-            self._plain = to_plain(self._text)
-        return self._plain
+            plain = self._plain = to_plain(text)
+        return plain
 
     @property
     def headline(self) -> str:

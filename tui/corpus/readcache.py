@@ -367,6 +367,28 @@ class TextReader:
             self._recent[key] = found
             return found
 
+    def read_many(self, name: bytes, digest: str, positions: Sequence[int]) -> dict[int, str]:
+        """The paragraphs at `positions` (ascending) of the file `name` as read with
+        `digest`, by position, in one query; those the cache no longer holds are missing."""
+        if os.getpid() != self._pid:
+            self._reset()
+        if not positions:
+            return {}
+        with self._lock:
+            conn = self._connection()
+            if conn is None:
+                return {}
+            try:
+                rows = conn.execute(
+                    "SELECT e.position, e.text FROM files f JOIN entries e ON e.file = f.id "
+                    "WHERE f.name = ? AND f.digest = ? AND e.position BETWEEN ? AND ?",
+                    (name, digest, positions[0], positions[-1]),
+                ).fetchall()
+            except sqlite3.Error:
+                return {}
+        wanted = set(positions)
+        return {p: t for p, t in rows if p in wanted and isinstance(t, str)}
+
 
 #: Reads one paragraph from a file again: (path, digest, position, id) -> text ("" if gone).
 Reread = Callable[[Path, str, int, str], str]
@@ -391,6 +413,15 @@ class FileTexts:
         if found is None:
             found = self._reread(self._path, self._digest, position, aid)
         return found
+
+    def texts_at(self, positions: Sequence[int], aids: Sequence[str]) -> list[str]:
+        """The paragraphs at `positions` (ascending), whose ids are `aids`, in one read of
+        the cache (each one it no longer holds as `text_at` reads it)."""
+        found = self._reader.read_many(self._name, self._digest, positions)
+        return [
+            found[p] if p in found else self.text_at(p, aid)
+            for p, aid in zip(positions, aids, strict=True)
+        ]
 
 
 class ReadCache:
@@ -500,8 +531,9 @@ class ReadCache:
             entries,
         )
 
-    def save(self) -> None:
+    def save(self) -> bool:
         """Write what changed in one transaction; never raises (a cache is optional).
+        True when the cache holds what was stored (written now, or nothing to write).
 
         Files no longer loaded are dropped, and with any change the corpus rows
         (which point into these files' entries) are dropped too.
@@ -509,14 +541,14 @@ class ReadCache:
         gone = [n for n in self._files if n not in self._kept]
         if not self._new and not gone:
             self._close()
-            return
+            return True
         from tui.privatedir import ensure_dir
 
         try:
             ensure_dir(self.path.parent)
             conn = self._conn or connect(self.path, create=True)
             if conn is None:
-                return
+                return False
             self._conn = conn
             with transaction(conn):
                 # By name, inside the transaction: another process may have saved since.
@@ -534,10 +566,16 @@ class ReadCache:
                 conn.execute("DELETE FROM rows")
                 conn.execute("DELETE FROM meta")
         except (OSError, ValueError, sqlite3.Error):
-            return
+            return False
         finally:
             self._close()
         _prune(self.path)
+        return True
+
+    def stored(self, path: Path, digest: str, reread: Reread) -> FileTexts:
+        """The paragraphs of `path` (read with `digest`) as kept in this cache once saved,
+        read when asked for like those `lookup` leaves in it."""
+        return FileTexts(self._reader(), path, digest, reread)
 
     def _close(self) -> None:
         if self._conn is not None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from tui.corpus.model import Abstract
+from tui.corpus.model import Abstract, texts_held
 from tui.corpus.tokens import fold
 from tui.search.bulk import Vocabulary, numbered, tokenize_texts
 from tui.search.query import SYMBOL_NAMES, symbol_word
@@ -152,8 +152,10 @@ class TokenSink:
 def index_block(
     abstracts: list[Abstract], first: int, vocab: Vocabulary, tokens: TokenSink
 ) -> Block:
-    """`_index_block`, then its temporaries' memory released."""
-    block = _index_block(abstracts, first, vocab, tokens)
+    """`_index_block` (the block's texts held meanwhile: see `texts_held`), then its
+    temporaries' memory released."""
+    with texts_held(abstracts):
+        block = _index_block(abstracts, first, vocab, tokens)
     release_memory()
     return block
 

@@ -28,8 +28,9 @@ import numpy.typing as npt
 from rapidfuzz import fuzz
 
 from tui.corpus.tokens import tokenize
+from tui.search.blocks import release_memory
 from tui.search.postings import run_positions
-from tui.similar.terms import IntArray, OffsetArray, TermMatrix
+from tui.similar.terms import IntArray, OffsetArray, TermMatrix, summed_by
 
 FloatArray = npt.NDArray[np.float32]
 ScoreArray = npt.NDArray[np.float64]
@@ -44,12 +45,15 @@ DUPLICATE_RATIO = 70.0
 # Prefixes are cut a little later than the threshold says, so a pair whose float
 # cosine rounds up to the threshold is still examined.
 _SLACK = 1e-3
-# Pairs of prefix entries generated at once (bounds the memory of the search).
-_CHUNK = 1 << 20
+# Pairs of prefix entries generated at once (bounds the memory of the search: some ten
+# arrays of them at once, 8 bytes an item).
+_CHUNK = 1 << 18
 # Rows whose prefixes are made at once (bounds the memory of their temporaries).
-_PREFIX_ROWS = 8192
+_PREFIX_ROWS = 2048
 # Abstracts whose pairs are summed together (a block of entries small enough to search).
 _ROW_BLOCK = 1024
+# Blocks of pairs summed between two trims of the heap.
+_TRIM_BLOCKS = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +121,9 @@ def close_pairs(
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], ScoreArray]:
     """Every pair of abstracts (i < j) whose cosine is at least `threshold`, with it."""
     prefixes = _prefixes(terms, weights, threshold)
+    release_memory()  # each step's temporaries, before the next makes its own
     left, right, both = _candidates(terms, weights, prefixes, threshold)
+    release_memory()
     # Second filter: the cosine over the terms in either prefix, exactly, plus at most
     # the product of the two suffix norms for the terms in neither.
     by_right = np.argsort(right, kind="stable")
@@ -127,6 +133,8 @@ def close_pairs(
     rest = prefixes.suffix_norm[left] * prefixes.suffix_norm[right]
     keep = over_left + over_right - both + rest >= threshold - _SLACK
     left, right = left[keep], right[keep]
+    del prefixes, over_left, over_right, both, rest, keep, by_right
+    release_memory()
     cosine = _dots(terms, weights, left, right, None)
     close = cosine >= threshold
     return left[close], right[close], cosine[close]
@@ -148,7 +156,7 @@ def _prefixes(terms: TermMatrix, weights: FloatArray, threshold: float) -> _Pref
     """The prefixes of every row, terms ranked rarest first (ties: lower id first); made
     a block of rows at a time (every row's prefix is its own)."""
     n, n_terms = terms.n_docs, terms.n_terms
-    df = np.bincount(terms.indices, minlength=n_terms)
+    df = terms.document_frequency()
     rank = np.empty(n_terms, dtype=np.int64)
     rank[np.lexsort((np.arange(n_terms), df))] = np.arange(n_terms)
     found: list[tuple[npt.NDArray[np.int64], ScoreArray, npt.NDArray[np.int64]]] = []
@@ -193,18 +201,24 @@ def _candidates(
     n = terms.n_docs
     # Prefix entries by term, rows ascending within a term: each pairs with those after it,
     # so a pair's every shared prefix term is generated with its lower row first.
+    # In 32 bits where they fit (entries, rows, counts): each array is one item per prefix
+    # entry, a few million at 100,000 abstracts.
     by_term = np.argsort(terms.indices[prefixes.positions], kind="stable")
-    entries, beyond = prefixes.positions[by_term], prefixes.beyond[by_term]
-    owner = np.repeat(np.arange(n, dtype=np.int64), np.diff(prefixes.ptr))[by_term]
+    entries = prefixes.positions[by_term].astype(np.int32)
+    beyond = prefixes.beyond[by_term]
+    owner = np.repeat(np.arange(n, dtype=np.int32), np.diff(prefixes.ptr))[by_term]
     del by_term
     term = terms.indices[entries]
     empty = np.zeros(0, dtype=np.int64)
     if not len(term):
         return empty, empty, np.zeros(0, dtype=np.float64)
     group_end = np.r_[np.flatnonzero(np.diff(term)) + 1, len(term)]
-    after = np.repeat(group_end, np.diff(np.r_[0, group_end])) - np.arange(len(term)) - 1
+    after = (np.repeat(group_end, np.diff(np.r_[0, group_end])) - np.arange(len(term)) - 1).astype(
+        np.int32
+    )
+    del term, group_end
     # Rows cut into spans of about `_CHUNK` pairs of entries; a pair is in its lower row's.
-    per_row = np.cumsum(np.bincount(owner, weights=after, minlength=n))
+    per_row = np.cumsum(summed_by(owner, n, after))
     cuts = np.unique(np.searchsorted(per_row, np.arange(_CHUNK, per_row[-1] + _CHUNK, _CHUNK)))
     found: list[npt.NDArray[np.int64]] = []
     parts: list[ScoreArray] = []
@@ -219,7 +233,7 @@ def _candidates(
         count = after[firsts]
         partner = run_positions(firsts + 1, count)
         firsts = np.repeat(firsts, count)
-        codes = owner[firsts] * n + owner[partner]
+        codes = owner[firsts].astype(np.int64) * n + owner[partner]
         if not len(codes):
             continue
         sort = np.argsort(codes)
@@ -272,4 +286,8 @@ def _dots(
         shared = keys[at] == wanted
         products = weights[start + at[shared]] * weights[gather[shared]]
         out[lo:hi] = np.bincount(pair[shared], weights=products, minlength=hi - lo)
+        if block % _TRIM_BLOCKS == _TRIM_BLOCKS - 1:
+            # A heap that keeps every block's temporaries grows by 100 MB at 100,000
+            # abstracts; trimming after each block costs a second of page faults.
+            release_memory()
     return out

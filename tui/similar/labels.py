@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from tui.search.blocks import release_memory
 from tui.search.postings import run_positions
 
 # pick_terms' rule for when a pair is how a word is written.
@@ -76,8 +77,7 @@ def label_groups(
     if n_groups == 1:
         candidate &= df <= max(COMMON_SHARE * n, MIN_LABEL_DOCS)
     sizes = np.bincount(groups[groups >= 0], minlength=n_groups)
-    pair_ids = np.flatnonzero(terms.parts[:, 1] >= 0)
-    pairs = dict(zip(map(tuple, terms.parts[pair_ids].tolist()), pair_ids.tolist(), strict=True))
+    pairs = _Pairs(terms)
     # Each group's rows, ascending; its entries are gathered one group at a time, so no
     # array the size of the whole matrix is made.
     by_group = np.argsort(groups, kind="stable")
@@ -98,6 +98,7 @@ def label_groups(
         )
         rules = _Rules(top, min_lift if n_groups > 1 else None, pairs)
         labels.append(_cover(terms, group, int(sizes[g]), df, rules))
+        release_memory()  # the heap would otherwise grow by each group's temporaries
     return labels
 
 
@@ -117,6 +118,26 @@ class _Uses:
     weights: npt.NDArray[np.float64]
 
 
+class _Pairs:
+    """A pair's term id from its words' ids, looked up in sorted arrays (a dict of 140,000
+    pairs would be tens of MB of Python objects at 100,000 abstracts)."""
+
+    def __init__(self, terms: TermMatrix) -> None:
+        ids = np.flatnonzero(terms.parts[:, 1] >= 0)
+        codes = (terms.parts[ids, 0].astype(np.int64) << 32) | terms.parts[ids, 1]
+        order = np.argsort(codes, kind="stable")
+        self._codes = codes[order]
+        self._ids = ids[order]
+
+    def get(self, key: tuple[int, int]) -> int | None:
+        """The pair of the words `key` (first, second), or None when it is no term."""
+        code = (key[0] << 32) | key[1]
+        at = int(np.searchsorted(self._codes, code))
+        if at < len(self._codes) and int(self._codes[at]) == code:
+            return int(self._ids[at])
+        return None
+
+
 @dataclass(frozen=True, slots=True)
 class _Rules:
     """How many labels, the lift they need (None: a single group, weighted by idf), and
@@ -124,7 +145,7 @@ class _Rules:
 
     top: int
     min_lift: float | None
-    pairs: dict[tuple[int, ...], int]
+    pairs: _Pairs
 
 
 def _cover(
@@ -180,7 +201,7 @@ def _merge(
     chosen: list[int],
     word: int,
     inside: npt.NDArray[np.float64],
-    pairs: dict[tuple[int, ...], int],
+    pairs: _Pairs,
 ) -> int | None:
     """When `word` and a label already chosen are mostly written as one pair in the
     group (`graph` + `neural` -> `graph neural`), put the pair in that label's place and

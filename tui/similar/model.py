@@ -14,14 +14,14 @@ no SciPy needed. Near-duplicates are found once, when the model is built
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
 
-from tui.corpus.model import Corpus
+from tui.corpus.model import Abstract, Corpus, texts_held
 from tui.search.postings import run_positions
 from tui.similar.duplicates import (
     DUPLICATE_COSINE,
@@ -31,7 +31,14 @@ from tui.similar.duplicates import (
     ScoreArray,
     find_duplicates,
 )
-from tui.similar.terms import IntArray, OffsetArray, TermMatrix, count_terms, pick_terms
+from tui.similar.terms import (
+    IntArray,
+    OffsetArray,
+    TermMatrix,
+    count_terms,
+    pick_terms,
+    summed_by,
+)
 
 __all__ = ["DUPLICATE_COSINE", "DUPLICATE_RATIO", "Postings", "ScoreArray", "SimilarityModel"]
 
@@ -76,7 +83,35 @@ def _tfidf(terms: TermMatrix) -> FloatArray:
     return unit
 
 
-def weigh(texts: Sequence[str]) -> tuple[TermMatrix, FloatArray]:
+class SimilarityTexts(Sequence[str]):
+    """What similarity compares of each abstract (`Abstract.similarity_text`), read when
+    asked for: a corpus whose texts are stored elsewhere is not made to hold them all."""
+
+    def __init__(self, abstracts: Sequence[Abstract]) -> None:
+        self._abstracts = abstracts
+
+    def __len__(self) -> int:
+        return len(self._abstracts)
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[str]: ...
+    def __getitem__(self, i: int | slice) -> str | Sequence[str]:
+        if isinstance(i, slice):
+            return [a.similarity_text for a in self._abstracts[i]]
+        return self._abstracts[i].similarity_text
+
+    def blocks(self, size: int = 1024) -> Iterator[str]:
+        """Every text in order, each block's read at once (see `texts_held`)."""
+        for lo in range(0, len(self._abstracts), size):
+            block = self._abstracts[lo : lo + size]
+            with texts_held(block):
+                texts = [a.similarity_text for a in block]
+            yield from texts
+
+
+def weigh(texts: Iterable[str]) -> tuple[TermMatrix, FloatArray]:
     """The terms of `texts` and their unit TF-IDF weights (entry for entry): all a model
     needs but its inverted index and near-duplicates, and all the topics need."""
     terms = count_terms(texts)
@@ -86,7 +121,7 @@ def weigh(texts: Sequence[str]) -> tuple[TermMatrix, FloatArray]:
 def posting_offsets(terms: TermMatrix) -> OffsetArray:
     """Where each term's postings start in the inverted index (`Postings.indptr`)."""
     indptr = np.zeros(terms.n_terms + 1, dtype=np.int64)
-    np.cumsum(np.bincount(terms.indices, minlength=terms.n_terms), out=indptr[1:])
+    np.cumsum(terms.document_frequency(), out=indptr[1:])
     return indptr
 
 
@@ -144,7 +179,9 @@ class SimilarityModel:
     @classmethod
     def build(cls, corpus: Corpus) -> SimilarityModel:
         """Tokenize every abstract of `corpus`, weight the vectors, find the near-duplicates."""
-        return cls.from_texts([a.similarity_text for a in corpus.abstracts])
+        texts = SimilarityTexts(corpus.abstracts)
+        terms, weights = weigh(texts.blocks())
+        return cls.assemble(terms, weights, find_duplicates(terms, weights, texts))
 
     @classmethod
     def from_texts(cls, texts: Sequence[str]) -> SimilarityModel:
@@ -199,7 +236,7 @@ class SimilarityModel:
         """The mean of all the abstracts' vectors scaled to unit length, dense over the
         terms (computed once): which way the average abstract of this corpus points."""
         if self._mean is None:
-            total = np.bincount(self.terms.indices, self.weights, minlength=self.terms.n_terms)
+            total = summed_by(self.terms.indices, self.terms.n_terms, self.weights)
             mean = np.asarray(total, dtype=np.float64)
             norm = float(np.sqrt(np.sum(mean * mean)))
             self._mean = mean / norm if norm > 0 else mean

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from tui.search.blocks import release_memory
 from tui.search.postings import run_positions
 from tui.similar.labels import label_groups
 from tui.similar.terms import TermMatrix
@@ -48,8 +49,9 @@ MAX_ROUNDS = 20
 SETTLED_SHARE = 0.002
 FIT_SAMPLE = 20_000
 MAX_FEATURES = 65_536
-# Rows per padded block of the similarity computation (bounds its memory).
+# Rows and padded entries per block of the similarity computation (bound its memory).
 _BLOCK_ROWS = 512
+_BLOCK_ENTRIES = 1 << 16
 # Rows made into feature vectors at once (bounds the memory of their temporaries).
 _VECTOR_ROWS = 8192
 
@@ -102,10 +104,27 @@ class _Vectors:
     def blocks(self) -> Iterator[_Block]:
         """The rows as padded blocks (see `_Block`), rows of similar length together,
         each made as it is asked for."""
-        order = np.argsort(np.diff(self.indptr), kind="stable")
-        for start in range(0, self.n_rows, _BLOCK_ROWS):
-            rows = order[start : start + _BLOCK_ROWS]
+        lengths = np.diff(self.indptr)
+        order = np.argsort(lengths, kind="stable")
+        for start, end in _cuts(lengths[order]):
+            rows = order[start:end]
             yield _pad(self, rows, rows)
+
+
+def _cuts(lengths: npt.NDArray[np.int64]) -> list[tuple[int, int]]:
+    """Blocks [start, end) of rows sorted by length (`lengths`, ascending): at most
+    `_BLOCK_ROWS` rows and `_BLOCK_ENTRIES` padded entries each (a block of the longest
+    rows gathers rows x width x k centroid weights: 80 MB for 512 rows of 1,000 terms)."""
+    cuts = []
+    start, n = 0, len(lengths)
+    while start < n:
+        end = min(start + _BLOCK_ROWS, n)
+        width = max(int(lengths[end - 1]), 1)
+        if (end - start) * width > _BLOCK_ENTRIES:
+            end = start + max(1, _BLOCK_ENTRIES // width)
+        cuts.append((start, end))
+        start = end
+    return cuts
 
 
 def _pad(x: _Vectors, rows: npt.NDArray[np.int64], names: npt.NDArray[np.int64]) -> _Block:
@@ -167,7 +186,21 @@ def _vectors(
 ) -> _Vectors:
     """The TF-IDF rows `rows` (in that order) over the features, renormalised to unit
     length. Made for the rows asked for only: all of them at once would copy most of
-    the matrix."""
+    the matrix; and `_VECTOR_ROWS` of them at a time (their temporaries are ten arrays
+    of their entries)."""
+    if len(rows) > _VECTOR_ROWS:
+        parts = [
+            _vectors(terms, weights, features, rows[lo : lo + _VECTOR_ROWS])
+            for lo in range(0, len(rows), _VECTOR_ROWS)
+        ]
+        indptr = np.zeros(len(rows) + 1, dtype=np.int64)
+        np.cumsum(np.concatenate([np.diff(p.indptr) for p in parts]), out=indptr[1:])
+        return _Vectors(
+            indptr,
+            np.concatenate([p.features for p in parts]),
+            np.concatenate([p.weights for p in parts]),
+            features.n_features,
+        )
     starts = terms.indptr[rows]
     lengths = terms.indptr[rows + 1] - starts
     at = run_positions(starts, lengths)
@@ -188,8 +221,8 @@ def _all_blocks(terms: TermMatrix, weights: FloatArray, features: _Features) -> 
     """Every row as padded blocks, as `_Vectors.blocks` makes them, each block's vectors
     made as it is asked for."""
     order = np.argsort(features.lengths, kind="stable")
-    for start in range(0, terms.n_docs, _BLOCK_ROWS):
-        rows = order[start : start + _BLOCK_ROWS]
+    for start, end in _cuts(features.lengths[order]):
+        rows = order[start:end]
         yield _pad(_vectors(terms, weights, features, rows), np.arange(len(rows)), rows)
 
 
@@ -213,12 +246,15 @@ def _centroids(
     `x.row_of()`, made once for every round."""
     assigned = labels[row_of]
     use = assigned >= 0
-    keys = assigned[use].astype(np.int64) * x.n_features + x.features[use]
+    keys = assigned[use].astype(np.int64)
+    keys *= x.n_features  # in place: each of these is 8 bytes an entry of the sample
+    keys += x.features[use]
     sums = np.bincount(keys, weights=x.weights[use], minlength=k * x.n_features)
     centroids = sums.reshape(k, x.n_features)
     norms = np.linalg.norm(centroids, axis=1)
     norms[norms == 0] = 1.0
-    unit: FloatArray = (centroids / norms[:, None]).astype(np.float32)
+    np.divide(centroids, norms[:, None], out=centroids)  # in place: 20 MB at 65,536 features
+    unit: FloatArray = centroids.astype(np.float32)
     return unit
 
 
@@ -278,13 +314,17 @@ def cluster(terms: TermMatrix, weights: FloatArray, k: int, seed: int = SEED) ->
     fit_empty = np.zeros(fit.n_rows, dtype=bool)
     labels = _assign(_similarities(blocks, fit.n_rows, centroids), fit_empty)
     row_of = fit.row_of()
+    release_memory()  # the seeding's temporaries
     for _ in range(MAX_ROUNDS):
         centroids = _centroids(fit, labels, k, row_of)
         new = _assign(_similarities(blocks, fit.n_rows, centroids), fit_empty)
         moved = int((new != labels).sum())
         labels = new
+        release_memory()  # each round's temporaries: the heap would keep growing with them
         if moved <= fit.n_rows * SETTLED_SHARE:
             break
+    del blocks, fit, row_of
+    release_memory()
     return _assign(_similarities(_all_blocks(terms, weights, features), n, centroids), empty)
 
 
@@ -312,5 +352,6 @@ def compute_topics(
     if k is None:
         k = topic_count(terms.n_docs)
     number = _numbered(cluster(terms, weights, k, seed))
+    release_memory()  # the clustering's temporaries, before the labels make theirs
     count = int(number.max(initial=0))
     return Topics(number, label_groups(terms, number - 1, count))

@@ -74,6 +74,9 @@ class LoadingController:
         # reads through, is written before the work that starts it.
         if self._on_loop(self._finish):
             loading.save_cache()
+            from tui.search.blocks import release_memory
+
+            release_memory()  # the texts now read from the read cache
             self._on_loop(lambda: self.session.bus.emit(CorpusLoaded()))
 
     def _on_loop(self, step: Callable[[], object]) -> bool:
