@@ -497,7 +497,8 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
         # character it splits); a short one is padded to it.
         shown = _cut_cells(headline, headline_width) if cells > headline_width else headline
         pad = " " * max(0, headline_width - cells)
-        own = styled(self._style("read" if ident in marks.read else "unread"))
+        headline_style = self._style("read" if ident in marks.read else "unread")
+        own = styled(headline_style)
         if matches is None:
             matches = self._matches(abstract)
         if not matches:
@@ -505,7 +506,7 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
         else:
             # On the cursor row the accent background would hide accent-coloured matches.
             match = self._style("match-cursor" if is_cursor else "match")
-            matched = styled(self._style("read" if ident in marks.read else "unread") + match)
+            matched = styled(headline_style + match)
             # A match cut by the ellipsis ends at the text's end (the ellipsis with it).
             cut = len(shown)
             at = 0
