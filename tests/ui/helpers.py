@@ -19,6 +19,34 @@ async def wait_for_userdata(pilot, timeout: float = 10.0) -> None:
     await pilot.pause()
 
 
+async def keys_handled(pilot, timeout: float = 10.0) -> None:
+    """Wait until every key pressed so far has been handled and the detail pane shows
+    the abstract under the cursor.
+
+    `pilot.press` only waits until the process looks idle, for at most a second: on a
+    loaded machine (background threads count as busy) it returns with keys still in
+    the app's queue, and a step that reads the cursor next, or a picture taken then,
+    would see the app half-way through them."""
+    app = pilot.app
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+
+    def settled() -> bool:
+        focused = app.focused
+        return (
+            not app.keys.held
+            and app._message_queue.empty()
+            and (focused is None or focused._message_queue.empty())
+            and app._shown_detail is app.abstract_list.current
+        )
+
+    while not settled():
+        if loop.time() > deadline:
+            raise AssertionError("the keys pressed were never all handled")
+        await pilot.pause(0.01)
+    await pilot.pause()
+
+
 async def wait_until(pilot, predicate, timeout: float = 10.0) -> None:
     """Wait until `predicate()` is true (a worker result landed), or fail."""
     loop = asyncio.get_running_loop()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.search.papers import paper_corpus
-from tests.ui.helpers import steady_cursors, wait_for_userdata
+from tests.ui.helpers import keys_handled, steady_cursors, wait_for_userdata
 from tui.ui.app import make_app
 from tui.ui.clock import ManualClock
 
@@ -17,6 +17,7 @@ from tui.ui.clock import ManualClock
 async def _settle(pilot: Any) -> None:
     await wait_for_userdata(pilot)
     await pilot.press("j")
+    await keys_handled(pilot)
     pilot.app.clear_notifications()
     steady_cursors(pilot.app)
     await pilot.pause()

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from textual.widgets import Static
 
-from tests.ui.helpers import steady_cursors, wait_for_userdata, wait_until
+from tests.ui.helpers import keys_handled, steady_cursors, wait_for_userdata, wait_until
 from tui.ui.app import FILTER_PLACEHOLDERS, AbstractsApp, make_app
 from tui.ui.clock import ManualClock
 from tui.ui.widgets.detail import meta_text
@@ -34,6 +34,7 @@ Steps = Callable[[Pilot], Awaitable[None]]
 async def _settle(pilot: Pilot) -> None:
     await wait_for_userdata(pilot)
     await pilot.press("j", "j")
+    await keys_handled(pilot)
     steady_cursors(pilot.app)
     await pilot.pause()
 
@@ -62,6 +63,7 @@ async def _start(pilot: Pilot, theme: str) -> AbstractsApp:
 
 
 async def _finish(pilot: Pilot) -> None:
+    await keys_handled(pilot)
     pilot.app.clear_notifications()
     steady_cursors(pilot.app)
     await pilot.pause()
@@ -81,6 +83,7 @@ async def _marks(pilot: Pilot) -> None:
     app = pilot.app
     listing = app.abstract_list
     await pilot.press("b", "r", "j", "r", "j", "b")
+    await keys_handled(pilot)  # the note goes on the row the keys left the cursor on
     app.notes.save_note(listing.current, "Compare with the second one.\nAnd a second line.")
     await pilot.press("j", "k")  # the cursor on the row with every mark
 
