@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from textual import events
 
-from tests.ui.helpers import wait_for_userdata, wait_until
+from tests.ui.helpers import keys_handled, wait_for_userdata, wait_until
 from tui.ui.app import AbstractsApp, make_app
 from tui.ui.screens.note_editor import NoteEditorScreen
 
@@ -148,3 +148,34 @@ async def test_the_filter_from_last_time_comes_back_when_nothing_was_typed(
     async with again.run_test(size=(80, 24)) as pilot:
         await wait_for_userdata(pilot)
         await wait_until(pilot, lambda: again.filter_input.value == "diffusion")
+
+
+def typed_at_once(app: AbstractsApp, keys: list[tuple[str, str | None]]) -> None:
+    """Put `keys` in the app's queue together, as a terminal delivers a burst in one read."""
+    for name, char in keys:
+        key = events.Key(name, char)
+        key.set_sender(app)
+        app.post_message(key)
+
+
+@pytest.mark.parametrize(
+    ("burst", "expected"),
+    [
+        # Backspace is the field's binding, run once the key has bubbled up to the app;
+        # the letters after it are the field's own keys, inserted where they land.
+        ([("backspace", "\x7f"), ("backspace", "\x7f"), *[(c, c) for c in "aph"]], "graph"),
+        ([("left", None), ("left", None), *[(c, c) for c in "xy"]], "grxyaf"),
+        ([("home", None), ("delete", None), ("x", "x")], "xraf"),
+    ],
+)
+async def test_keys_in_one_burst_edit_the_filter_in_the_order_typed(
+    seeds_dir: Path, burst: list[tuple[str, str | None]], expected: str
+) -> None:
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_userdata(pilot)
+        await pilot.press("slash", *"graf")
+        await wait_until(pilot, lambda: app.filter_input.value == "graf")
+        typed_at_once(app, burst)
+        await keys_handled(pilot)
+        assert app.filter_input.value == expected

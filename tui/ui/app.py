@@ -494,6 +494,8 @@ class AbstractsApp(Host):
             await self.keys.route(event)  # in order, each once its screen exists
             return
         await super().on_event(event)
+        if isinstance(event, events.Key):
+            await self.keys.landed(event)  # bubbled up: its binding has run
 
     def takes_no_text(self, widget: Widget) -> bool:
         """The main screen's list and detail pane: a key there means only its binding."""

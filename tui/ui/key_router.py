@@ -12,10 +12,18 @@ list and detail pane (which take no text) their bindings at once, from the focus
 widget up, exactly as Textual would look them up; anything else goes on to the
 focused widget as before. A key that opens a screen or moves the focus has therefore
 done so before the next key is routed.
+
+A key that goes on to a text field and is not text (Backspace, the arrows, Home) acts
+through the field's bindings, which Textual checks only once the key has bubbled from
+the field through every container up to the app; a letter after it is the field's own
+key, inserted as soon as it reaches the field. So the key after such a key waits until
+it has landed (the app saw it bubble up, or a widget on the way stopped it): typed in
+one burst, Backspace Backspace `a` edits the field in that order.
 """
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from typing import TYPE_CHECKING
 
@@ -28,6 +36,9 @@ if TYPE_CHECKING:
 
 #: How often keys held for a screen still mounting look again (seconds).
 RETRY_SECONDS = 0.005
+#: The longest a key waits for the one before it to bubble up (one that a widget drops
+#: without stopping it, e.g. as it is removed, would otherwise hold every key after it).
+LANDING_SECONDS = 0.5
 
 
 class KeyRouter:
@@ -39,6 +50,9 @@ class KeyRouter:
         self._retrying = False
         #: Where the last key went on to (its own queue handles it later).
         self._forwarded_to: MessagePump | None = None
+        #: A key sent on to a widget that acts through a binding once it has bubbled up
+        #: to the app, and when it was sent: the next key waits for it (see the module).
+        self._in_flight: tuple[events.Key, float] | None = None
 
     async def route(self, key: events.Key) -> None:
         """A key from the terminal: routed now, or after the keys held before it."""
@@ -65,6 +79,12 @@ class KeyRouter:
         app = self.app
         if app.closing:
             return True  # keys then go where Textual sends them; nothing waits for a screen
+        if self._in_flight is not None:
+            in_flight, sent = self._in_flight
+            if in_flight._stop_propagation or time.monotonic() - sent > LANDING_SECONDS:
+                self._in_flight = None  # handled on its way up (or lost): it bubbles no more
+            else:
+                return False
         screen = app.screen
         focused = screen.focused
         if not screen.is_mounted or (focused is not None and not focused.is_mounted):
@@ -95,5 +115,14 @@ class KeyRouter:
         if takes_no_text and await app._check_bindings(key.key):
             return
         target = focused or app.screen
+        if not key.is_printable:
+            self._in_flight = (key, time.monotonic())
         target._forward_event(key)
         self._forwarded_to = target
+
+    async def landed(self, key: events.Key) -> None:
+        """`key`, sent on to a widget, has bubbled up to the app and its binding has run:
+        the keys held behind it go on."""
+        if self._in_flight is not None and self._in_flight[0] is key:
+            self._in_flight = None
+            await self.release()
