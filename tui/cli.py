@@ -24,7 +24,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from tui import __version__
 from tui.sanitize import json_safe, visible_line
@@ -232,6 +232,47 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
 
     args = build_parser().parse_args(args_list)
+    modes = quiet_terminal(sys.stdin)
+    try:
+        return _run_app(args, modes)
+    finally:
+        restore_terminal(sys.stdin, modes)
+
+
+def quiet_terminal(stream: TextIO) -> list[Any] | None:
+    """Stop the terminal echoing what is typed while the app starts; the modes found
+    (None when `stream` is no terminal). Keys typed before the app takes the terminal
+    would otherwise be printed on the shell's screen, and still be there after it quits;
+    the keys themselves wait in the terminal's buffer for the app, as before."""
+    try:
+        import termios
+    except ImportError:  # not a POSIX system
+        return None
+    try:
+        fd = stream.fileno()
+        if not os.isatty(fd):
+            return None
+        modes = termios.tcgetattr(fd)
+        quiet = list(modes)
+        quiet[3] = modes[3] & ~termios.ECHO  # the local modes
+        termios.tcsetattr(fd, termios.TCSANOW, quiet)
+        return modes
+    except (OSError, ValueError, termios.error):
+        return None
+
+
+def restore_terminal(stream: TextIO, modes: list[Any] | None) -> None:
+    """Put back the modes `quiet_terminal` found (echo on again for the shell)."""
+    if modes is None:
+        return
+    with contextlib.suppress(Exception):
+        import termios
+
+        termios.tcsetattr(stream.fileno(), termios.TCSADRAIN, modes)
+
+
+def _run_app(args: argparse.Namespace, modes: list[Any] | None) -> int:
+    """Read the first files and run the app on them; its exit status."""
     # Start-up allocates many long-lived objects (Textual, the corpus); cyclic garbage
     # collection passes over them are wasted work before the first paint (about 40 ms
     # here). The app freezes what exists and turns collection back on once it has painted.
@@ -268,7 +309,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         configure(app, config)
     guard = app.quit_sequence.guard
     guard.last_words = lambda: _after_the_app(app)
-    guard.install()
+    app.terminal_modes_at_launch = modes
+    guard.install(terminal_modes=modes)
     result = app.run()
     guard.say_last_words()
     status = int(result or 0)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, on
 from textual.app import ComposeResult, SystemCommand
@@ -179,6 +179,9 @@ class AbstractsApp(Host):
         self.fetching = FetchController(session, self)
         #: Every key from the terminal, in order, once the screen it belongs to exists.
         self.keys = KeyRouter(self)
+        #: The terminal's modes as the command found them, before it turned the echo off
+        #: while starting (tui.cli); the driver puts them back when it leaves the screen.
+        self.terminal_modes_at_launch: list[Any] | None = None
         #: Saving at quit, signals and the bound on quitting (the command line installs
         #: its guard; the tests do not).
         self.quit_sequence = QuitSequence(self, self.notes, self.personal, self.triage)

@@ -102,15 +102,18 @@ class ShutdownGuard:
         """Whether the terminal closed (SIGHUP): nothing can be written to it any more."""
         return signal.SIGHUP in self.signals
 
-    def install(self) -> None:
-        """Take over the quit signals and start the guard thread (main thread only)."""
+    def install(self, terminal_modes: list[Any] | None = None) -> None:
+        """Take over the quit signals and start the guard thread (main thread only).
+        `terminal_modes`: the terminal's modes as the program found them (before it
+        turned the echo off while starting), put back if the guard ends the process."""
         read_end, write_end = os.pipe()
         os.set_blocking(write_end, False)
         self._pipe = (read_end, write_end)
+        self._terminal_modes = terminal_modes
         with contextlib.suppress(OSError, ImportError):
             import termios
 
-            if os.isatty(sys.stdin.fileno()):
+            if terminal_modes is None and os.isatty(sys.stdin.fileno()):
                 self._terminal_modes = termios.tcgetattr(sys.stdin.fileno())
         for signum in SIGNALS:
             # A Python handler is needed for the wakeup fd to be written; it does nothing.

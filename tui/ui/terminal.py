@@ -110,6 +110,12 @@ class SafeLinuxDriver(LinuxDriver):
         self._writer = SafeWriter(self._file, self._terminal_gone)
         self._writer.start()
         super().start_application_mode()  # type: ignore[no-untyped-call]
+        found = getattr(self._app, "terminal_modes_at_launch", None)
+        if found is not None and self.attrs_before is not None:
+            # The program turned the echo off while it started (tui.cli): leaving
+            # application mode (a quit, a suspend for $EDITOR) puts back the modes it
+            # found, echo on, not the ones Textual found.
+            self.attrs_before = found
         if self._writer_thread is not None:
             # Textual's own output thread is started but never written to: stop it now.
             self._writer_thread.stop()
