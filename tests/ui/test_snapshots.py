@@ -126,8 +126,11 @@ async def _overview(pilot: Pilot) -> None:
 
 
 async def _similar(pilot: Pilot) -> None:
+    app = pilot.app
     await pilot.press("m")
-    await wait_until(pilot, lambda: len(pilot.app.screen_stack) > 1, timeout=30)
+    await wait_until(pilot, lambda: len(app.screen_stack) > 1, timeout=30)
+    # Its list takes the focus once mounted (a callback): the picture shows its cursor.
+    await wait_until(pilot, lambda: app.focused is not None and app.focused.screen is app.screen)
 
 
 async def _toast_over_help(pilot: Pilot) -> None:
