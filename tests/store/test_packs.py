@@ -15,7 +15,8 @@ from tui.corpus.model import Abstract, Collection, Corpus, SourceRef, abstract_i
 from tui.corpus.paper import Paper
 from tui.store.db import Store
 from tui.store.export import merge, to_json
-from tui.store.operations import SetBookmark, SetTags
+from tui.store.memory import Memory
+from tui.store.operations import SetBookmark, SetTags, complete_batch
 from tui.store.packs import packed, put_pack
 from tui.store.records import Snapshot
 from tui.store.userdata import UserData
@@ -189,4 +190,45 @@ def test_a_pack_whose_lengths_cut_a_character_is_passed_over(tmp_path: Path) -> 
         put_pack(conn, [(x.id, Snapshot.of(x, headline=False)) for x in (a, b)], 1.0)
         conn.execute("UPDATE record_packs SET lengths = '[1, 3]'")  # the sum still matches
     assert store.load().records == {}
+    store.close()
+
+
+def _tagged_corpus(n: int) -> list[Abstract]:
+    collection = Collection("ICLR 2023 Papers", "ICLR", 2023)
+    texts = [f"Abstract {k}: about graphs and more." for k in range(n)]
+    return [
+        Abstract(abstract_id(t), t, collection, [SourceRef(Path("f.txt"), k + 1)])
+        for k, t in enumerate(texts)
+    ]
+
+
+def test_two_tag_steps_completed_together_make_each_record_once() -> None:
+    abstracts = _tagged_corpus(50)
+    memory = Memory()
+    memory.corpus = Corpus(abstracts, [], [])
+    ids = tuple(a.id for a in abstracts)
+    first, second = complete_batch(
+        [SetTags("a", ids, True, 1.0), SetTags("b", ids[::-1], True, 2.0)], memory
+    )
+    assert dict(first.records_made()) == {a.id: Snapshot.of(a, headline=False) for a in abstracts}
+    assert second.records_made() == ()
+
+
+def test_two_tag_steps_written_in_one_batch_keep_their_records_in_one_pack(
+    data_dir: Path,
+) -> None:
+    abstracts = _tagged_corpus(300)
+    ud = UserData.open(data_dir)
+    ud.attach(Corpus(abstracts, [], []))
+    ids = tuple(a.id for a in abstracts)
+    # Both queued at once, as two bulk steps are when the writer is busy with a third.
+    with ud.memory.lock:
+        ud.writer.queue_many([SetTags("first", ids, True, 1.0), SetTags("later", ids, True, 2.0)])
+    assert ud.flush(timeout=10)
+    assert ud.close() is None
+    store = Store.open(data_dir)
+    data = store.load()
+    assert data.records == {a.id: Snapshot.of(a, headline=False) for a in abstracts}
+    assert {t for tags in data.tags.values() for t in tags} == {"first", "later"}
+    assert store.conn.execute("SELECT count(*) FROM record_packs").fetchone() == (1,)
     store.close()

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol
 
@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 
 #: What an operation is queued under: (kind, what it changes).
 Key = tuple[str, str]
+#: No records made by earlier steps of a batch (`Operation.completed`).
+_NOTHING_MADE: Mapping[str, Snapshot] = {}
 
 
 class Operation:
@@ -59,9 +61,16 @@ class Operation:
         """This operation with what memory knows when it is written (callers hold the lock)."""
         return self
 
-    def completed(self, memory: MemoryPort) -> Operation:
-        """This operation with what was left to the writer's thread (outside the lock)."""
+    def completed(
+        self, memory: MemoryPort, made: Mapping[str, Snapshot] = _NOTHING_MADE
+    ) -> Operation:
+        """This operation with what was left to the writer's thread (outside the lock);
+        `made`: the records steps before it in the same batch make (see `complete_batch`)."""
         return self
+
+    def records_made(self) -> Sequence[tuple[str, Snapshot]]:
+        """The records this (completed) operation writes for abstracts that had none."""
+        return ()
 
     def write(self, conn: sqlite3.Connection) -> OpResult:
         """Write this operation inside the open transaction on `conn`."""
@@ -210,7 +219,9 @@ class SetTags(Operation):
         tag = self.tag
         return [("tag", f"{i}\t{tag}") for i in self.ids]
 
-    def completed(self, memory: MemoryPort) -> Operation:
+    def completed(
+        self, memory: MemoryPort, made: Mapping[str, Snapshot] = _NOTHING_MADE
+    ) -> Operation:
         # One kept already still describes its abstract (its id is the hash of its text);
         # an id not loaded (an orphan's tag being renamed) keeps the one it has. Made
         # without a headline: a bulk step makes 100,000 of them, and nobody reads them
@@ -223,12 +234,19 @@ class SetTags(Operation):
         # In the step's order (the list's, mostly the files'): in id order, snapshotting
         # jumped about memory and took four times as long, and sorting the records for
         # the writing cost more than it saved.
-        new = {i: a for i in self.ids if i not in have and (a := by_id.get(i)) is not None}
+        new = {
+            i: a
+            for i in self.ids
+            if i not in have and i not in made and (a := by_id.get(i)) is not None
+        }
         made = dict(zip(new, Snapshot.of_many(new.values(), cwd), strict=True))
         if not made:
             return self
         # Not `replace`, which inspects the fields each time.
         return SetTags(self.tag, self.ids, True, self.at, tuple(made.items()))
+
+    def records_made(self) -> Sequence[tuple[str, Snapshot]]:
+        return self.records
 
     def write(self, conn: sqlite3.Connection) -> OpResult:
         if self.on:  # taking a tag off keeps no record; those made go in one pack
@@ -427,3 +445,16 @@ class DismissConflict(Operation):
 
     def rescue(self, doc: RescuePort) -> None:
         doc.removal({"kind": "conflict_copy", "copy_id": self.copy_id})
+
+
+def complete_batch(ops: Sequence[Operation], memory: MemoryPort) -> list[Operation]:
+    """`ops`, written together, each completed (outside the lock) in order: a record one
+    step makes is not made again by a later one. Two tag steps on every abstract, queued
+    before the writer took either, wrote the same 100,000 records (and their texts) twice."""
+    made: dict[str, Snapshot] = {}
+    done: list[Operation] = []
+    for op in ops:
+        completed = op.completed(memory, made)
+        made.update(completed.records_made())
+        done.append(completed)
+    return done

@@ -40,6 +40,7 @@ from tui.store.operations import (
     SetReads,
     SetState,
     SetTags,
+    complete_batch,
 )
 from tui.store.records import (
     ConflictDetected,
@@ -379,7 +380,7 @@ class UserData:
             if not pending:
                 return None
             reason = self.writer.last_error or "saving did not finish"
-            ops = [op.completed(memory) for op in pending]
+            ops = complete_batch(pending, memory)
             doc = rescue_document(ops, memory.records, memory.base_version, reason)
         return document_text(doc)
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from tui.store.db import Store
 from tui.store.memory import Memory
-from tui.store.operations import Key, Operation
+from tui.store.operations import Key, Operation, complete_batch
 from tui.store.records import (
     BulkSaved,
     Notice,
@@ -264,7 +264,7 @@ class Writer:
                 taken_seq = self._queued_seq
                 bulk = len(self._pending) >= BULK_STEP
             with _collection_paused(bulk):
-                ops = [op.completed(memory) for op in ops]  # outside the lock: may take a while
+                ops = complete_batch(ops, memory)  # outside the lock: may take a while
                 with store.checkpoints_deferred(bulk):
                     results = store.apply(ops)
         except Exception as e:  # sqlite3.Error, OSError, StoreError: all kept and retried
