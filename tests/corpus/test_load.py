@@ -361,3 +361,24 @@ def test_repeated_paragraphs_are_counted_per_file_and_add_up(tmp_path: Path) -> 
 def test_no_repeats_no_repeated_summary(tmp_path: Path) -> None:
     corpus = load_corpus([write(tmp_path / "a.txt", f"ICLR 2023 Papers\n\n{A1}\n\n{A2}\n")])
     assert corpus.repeated == 0 and corpus.repeated_summary == "" and corpus.repeats() == []
+
+
+def test_a_title_read_later_becomes_the_headline_of_an_abstract_already_shown(
+    tmp_path: Path,
+) -> None:
+    import json
+
+    from tui.corpus.load import Loading
+
+    text = write(tmp_path / "a.txt", f"ICLR 2023 Papers\n\n{A1}\n\n{A2}\n")
+    papers = [{"title": "Attention, Transformed", "abstract": A1, "authors": ["Ada Lovelace"]}]
+    library = write(tmp_path / "b.json", json.dumps(papers))
+    loading = Loading([text, library], None)
+    loading.read_next()
+    shown = loading.publish()  # the first file on screen: its rows' headlines made
+    assert shown.by_id[abstract_id(A1)].headline.startswith("Alpha abstract")
+    loading.read_next()
+    corpus = loading.finish(shown)
+    merged = next(a for a in corpus.abstracts if a.text == A1)
+    assert merged.title == "Attention, Transformed"
+    assert merged.headline == "Attention, Transformed"

@@ -247,3 +247,30 @@ async def test_keys_typed_before_the_index_is_ready_leave_one_search_waiting(
             assert waiting[0] == 0
     finally:
         release.set()
+
+
+async def test_a_paper_read_after_the_first_paint_shows_its_title_in_the_row_and_pane(
+    tmp_path: Path,
+) -> None:
+    import json
+
+    from tui.ui.widgets.detail import DetailPane
+
+    text = "A study of pruning in sparse networks, shown before the library is read."
+    (tmp_path / "corpus").mkdir()
+    (tmp_path / "corpus" / "a.txt").write_text(f"ICLR 2023 Papers\n\n{text}\n", encoding="utf-8")
+    paper = {"title": "Pruning, Revisited", "abstract": text, "authors": ["Ada Lovelace"]}
+    (tmp_path / "corpus" / "b.json").write_text(json.dumps([paper]), encoding="utf-8")
+    loading = Loading([tmp_path / "corpus"], None)
+    loading.read_next()  # the conference file only: the screen shows its paragraph
+    app = make_app(corpus=loading.publish(), data_dir=tmp_path / "data", loading=loading)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        await pilot.pause()
+        shown = app.abstract_list.current
+        assert shown.headline == "Pruning, Revisited"
+        assert "Pruning, Revisited" in app.abstract_list.render_line(0).text
+        pane = app.query_one(DetailPane)
+        drawn = " ".join(str(s.render()) for s in pane.query("Static"))
+        assert "Pruning, Revisited" in drawn and "Ada Lovelace" in drawn
+        assert shown.id in drawn  # the paper's final id, not the paragraph's

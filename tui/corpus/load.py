@@ -413,6 +413,11 @@ class _Merger:
             if longer:
                 existing.text = text
                 existing._plain = existing._headline = None
+            elif existing.paper.title != (old.title if old is not None else None):
+                # A paper's title is its headline: one made already (the first files
+                # are shown while the rest are read) from a conference paragraph's
+                # first sentence gives way to the title this source brings.
+                existing._headline = None
             if existing.collection is file_collection or existing.collection.venue is None:
                 existing.collection = self.collections.of(existing.paper, file_collection)
             merged = True

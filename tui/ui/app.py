@@ -265,6 +265,7 @@ class AbstractsApp(Host):
         """The last file is read (and the read cache written): report what could not be
         loaded, start the rest."""
         self.abstract_list.refresh_rows()  # a paper may have been given its final id
+        self.detail.forget()  # and the abstract shown, a paper's title and authors
         self._redraw()
         self._report_problems()
         self.start_background_work()

@@ -256,6 +256,12 @@ class DetailPane(VerticalScroll, can_focus=True):
             return
         self._show(view)
 
+    def forget(self) -> None:
+        """The abstract shown may have changed in place (a paper read from a later file
+        merged into one shown while the files were read: its title, authors, final id):
+        the next `show` draws whatever it is given, equal view or not."""
+        self.view = None
+
     def show_marks(
         self,
         *,
