@@ -382,3 +382,15 @@ def test_a_title_read_later_becomes_the_headline_of_an_abstract_already_shown(
     merged = next(a for a in corpus.abstracts if a.text == A1)
     assert merged.title == "Attention, Transformed"
     assert merged.headline == "Attention, Transformed"
+
+
+def test_a_broken_link_in_a_folder_is_named_and_the_rest_loads(tmp_path: Path) -> None:
+    folder = tmp_path / "corpus"
+    write(folder / "a.txt", f"ICLR 2023 Papers\n\n{A1}\n")
+    (folder / "gone.bib").symlink_to(folder / "nowhere.bib")
+    (folder / "loop.txt").symlink_to(folder / "loop.txt")
+    corpus = load_corpus([folder])
+    assert [a.text for a in corpus.abstracts] == [A1]
+    named = {p.path.name: p for p in corpus.problems}
+    assert set(named) == {"gone.bib", "loop.txt"}
+    assert all("broken symbolic link" in p.message and not p.fatal for p in named.values())

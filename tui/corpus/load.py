@@ -75,6 +75,8 @@ class _Walk:
     def __init__(self) -> None:
         self.found: list[tuple[Path, os.stat_result]] = []
         self.skipped: list[Path] = []
+        #: Files of a known kind that cannot be looked at (a broken link): why.
+        self.failed: list[tuple[Path, str]] = []
         self.hidden = 0
 
 
@@ -107,7 +109,11 @@ def _files_below(directory: Path) -> _Walk:
                 elif entry.name.startswith("."):
                     walk.hidden += 1
                 elif supported(Path(entry.name)):
-                    st = entry.stat()
+                    try:
+                        st = entry.stat()
+                    except OSError as err:
+                        walk.failed.append((Path(entry.path), _unstattable(entry, err)))
+                        continue
                     if not stat.S_ISDIR(st.st_mode):
                         walk.found.append((Path(entry.path), st))
                 else:
@@ -116,7 +122,15 @@ def _files_below(directory: Path) -> _Walk:
                 continue
     walk.found.sort(key=lambda item: item[0])
     walk.skipped.sort()
+    walk.failed.sort()
     return walk
+
+
+def _unstattable(entry: os.DirEntry[str], err: OSError) -> str:
+    """Why a file of a known kind in a folder could not be looked at, in words."""
+    if entry.is_symlink():
+        return "broken symbolic link (its target is missing, or links back to itself)"
+    return f"cannot be read: {err.strerror or err}"
 
 
 def _skipped_message(walk: _Walk) -> str:
@@ -161,6 +175,8 @@ def expand_paths(args: Iterable[str | os.PathLike[str]]) -> tuple[list[Path], li
                 problems.append(LoadProblem(path, f"directory has no files to load ({kinds})"))
             elif walk.skipped:
                 problems.append(LoadProblem(path, _skipped_message(walk), fatal=False))
+            for p, why in walk.failed:
+                problems.append(LoadProblem(p, why, fatal=False))
             for p, pst in walk.found:
                 add(p, pst)
         else:
