@@ -346,3 +346,36 @@ def test_rows_already_written_for_the_same_files_are_not_written_again(
     assert rows.save(locations.cache_dir(locations.data_dir(None)), [str(papers)], corpus, before)
     assert _change_counter(_cache_file(papers)) == counter
     assert fresh_rows(papers) is not None
+
+
+@pytest.mark.parametrize("later", ["rows written", "parsed files saved"])
+def test_a_writer_stops_once_another_process_writes_the_cache(
+    later: str, papers: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before, corpus = _loaded(papers)
+    cache = locations.cache_dir(locations.data_dir(None))
+    monkeypatch.setattr(rows, "WRITE_ROWS", 1)
+    real = rows._write_block
+    done: list[bool] = []
+
+    def interrupted(conn: sqlite3.Connection, token: str, made: list[tuple[object, ...]]) -> bool:
+        if not done:  # between this writer's first two blocks, another process writes
+            done.append(True)
+            if later == "rows written":
+                assert rows.save(cache, [str(papers)], corpus, before)
+            else:
+                _touch(papers / "a.txt")
+                load_mod.load_corpus([str(papers)], cache_dir=cache)  # drops the rows
+        return real(conn, token, made)
+
+    monkeypatch.setattr(rows, "_write_block", interrupted)
+    assert not rows.save(cache, [str(papers)], corpus, before)
+    conn = sqlite3.connect(_cache_file(papers))
+    count = conn.execute("SELECT count(*) FROM rows").fetchone()[0]
+    conn.close()
+    if later == "rows written":
+        assert count == len(corpus)  # the later writer's, whole
+        assert fresh_rows(papers) is not None
+    else:
+        assert count == 0
+        assert fresh_rows(papers) is None
