@@ -379,3 +379,33 @@ def test_a_writer_stops_once_another_process_writes_the_cache(
     else:
         assert count == 0
         assert fresh_rows(papers) is None
+
+
+def test_a_reader_gets_through_while_a_block_of_megabytes_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 300 abstracts of 10 KB: one block of rows larger than SQLite's page cache (2 MB),
+    # which it would write to the file, locking readers out, before the commit.
+    folder = tmp_path / "long"
+    folder.mkdir()
+    paragraphs = [" ".join(f"term{i}x{j}" for j in range(1_000)) for i in range(300)]
+    (folder / "a.txt").write_text("ICLR 2023\n\n" + "\n\n".join(paragraphs) + "\n", "utf-8")
+    before, corpus = _loaded(folder)
+    real = rows.transaction
+    answers: list[str] = []
+
+    @contextlib.contextmanager
+    def read_inside(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+        with real(conn):
+            yield conn
+            reader = sqlite3.connect(_cache_file(folder), timeout=0)
+            try:
+                answers.append(reader.execute("SELECT text FROM entries").fetchone()[0])
+            except sqlite3.OperationalError as err:  # "database is locked"
+                answers.append(str(err))
+            finally:
+                reader.close()
+
+    monkeypatch.setattr(rows, "transaction", read_inside)
+    assert rows.save(locations.cache_dir(locations.data_dir(None)), [str(folder)], corpus, before)
+    assert answers == [paragraphs[0]] * 3  # clearing, the one block, marking them complete

@@ -295,9 +295,10 @@ def save(
     if conn is None:
         return False
     try:
-        # A block's pages stay in memory until its commit: until then readers are not
-        # locked out (SQLite's default 2 MB cache would write them out mid-block).
-        conn.execute("PRAGMA cache_size = -65536")
+        # A block's pages stay in memory until its commit, so readers are locked out only
+        # while it commits (SQLite's 2 MB cache would write them out, and lock, mid-block);
+        # the cache goes back to its size after.
+        conn.execute("PRAGMA cache_spill = OFF")
         return _write(conn, corpus, before)
     except (sqlite3.Error, ValueError, TypeError, KeyError, OSError):
         return False
