@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import dataclasses
+import json
+import sqlite3
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tests.corpus.test_rows import refuse_loading, write_papers
 from tests.similar.test_duplicates import _texts
-from tui import caches
+from tui import caches, locations
 from tui.caches import CacheBuild
+from tui.cli import main
 from tui.corpus.load import Loading, load_corpus
 from tui.corpus.model import Corpus
+from tui.corpus.readcache import cache_path
 from tui.search import cache as search_cache
 from tui.search.build import IndexData, build_index_data
 from tui.similar import cache as similar_cache
@@ -117,3 +122,75 @@ def test_an_index_of_texts_left_in_the_read_cache_is_that_of_texts_held(tmp_path
         assert np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b, field.name
     assert not any(isinstance(a._text, str) for a in stored.abstracts)
     assert all(a._plain is None for a in stored.abstracts)
+
+
+def _app_corpus(folder: Path) -> Corpus:
+    """`folder` read as the app reads it: through its read cache, texts left there."""
+    loading = Loading([str(folder)], _cache_dir(), keep_texts=False)
+    while not loading.finished:
+        loading.read_next()
+    return loading.finish()
+
+
+def _cache_dir() -> Path:
+    return locations.cache_dir(locations.data_dir(None))
+
+
+def _rows_written(folder: Path) -> tuple[list[tuple[object, ...]], object]:
+    """The corpus rows of `folder` in the read cache, and their meta row."""
+    conn = sqlite3.connect(cache_path(_cache_dir(), [str(folder)]))
+    try:
+        written = conn.execute("SELECT * FROM rows ORDER BY idx").fetchall()
+        meta = conn.execute("SELECT value FROM meta WHERE key = 'rows'").fetchone()
+    finally:
+        conn.close()
+    return written, None if meta is None else json.loads(meta[0])
+
+
+def _drop_rows(folder: Path) -> None:
+    conn = sqlite3.connect(cache_path(_cache_dir(), [str(folder)]))
+    with conn:
+        conn.execute("DELETE FROM rows")
+        conn.execute("DELETE FROM meta")
+    conn.close()
+
+
+@pytest.fixture
+def papers(tmp_path: Path) -> Path:
+    folder = write_papers(tmp_path / "papers")
+    # Load problems too: the rows carry them, and a command reports them from there.
+    (folder / "empty.txt").write_text("", encoding="utf-8")
+    (folder / "notes.pdf").write_bytes(b"%PDF")
+    return folder
+
+
+def test_the_child_writes_the_rows_a_command_writes(
+    papers: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    build = CacheBuild(_app_corpus(papers), _cache_dir(), read_args=[str(papers)])
+    assert build.wait_for("rows")
+    by_child, child_meta = _rows_written(papers)
+    _drop_rows(papers)
+    assert main(["list", str(papers), "--json"]) == 0  # loads, and writes the rows itself
+    capsys.readouterr()
+    by_command, command_meta = _rows_written(papers)
+    assert len(by_child) == len(by_command) == 4
+    for child_row, command_row in zip(by_child, by_command, strict=True):
+        assert child_row == command_row
+    assert child_meta == command_meta
+    assert isinstance(child_meta, dict) and child_meta["problems"]
+
+
+def test_a_search_after_the_apps_child_answers_from_its_rows(
+    papers: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    build = CacheBuild(_app_corpus(papers), _cache_dir(), read_args=[str(papers)])
+    assert build.wait_for("rows")
+    argv = ["search", "graph", str(papers), "--json"]
+    with monkeypatch.context() as patched:
+        refuse_loading(patched)
+        from_rows = main(argv), *capsys.readouterr()
+    _drop_rows(papers)
+    loaded = main(argv), *capsys.readouterr()
+    assert from_rows == loaded
+    assert loaded[1].count("\n") == 2  # both abstracts about graphs

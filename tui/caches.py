@@ -6,7 +6,9 @@ the app they would hold the GIL and make every key press wait (measured at
 `python -m tui.caches CACHE_DIR` with the loaded files on stdin (and the arguments
 of the read cache it read them through); this process loads those same files
 (through that cache), printing `files READ TOTAL` as it goes, builds and saves each
-cache, printing a line as each is saved, and exits. The app loads each cache as soon as it is reported, which
+cache, printing a line as each is saved, then writes the corpus rows a command answers
+from (`tui.corpus.rows`: `abstracts search` right after the app need not load and
+render every abstract itself), and exits. The app loads each cache as soon as it is reported, which
 takes milliseconds. Small corpora build in a thread: starting a second
 interpreter would cost more than the build. The app keeps the child's stdin open
 after the list of files: when the app ends, however it ends (even SIGKILL), the
@@ -24,8 +26,12 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tui.corpus.model import Corpus
+
+if TYPE_CHECKING:
+    from tui.corpus.rows import Snapshot
 
 # Below this many abstracts a build in the app's own thread is quicker than a process.
 SUBPROCESS_THRESHOLD = 2_000
@@ -154,7 +160,6 @@ def main(argv: Sequence[str]) -> int:
     """Child side: read the file paths on stdin (their length in bytes on a line, then
     the paths separated by NUL, then optionally two NULs and the read cache's arguments),
     build and save the caches."""
-    from tui.corpus.load import Loading
     from tui.search.cache import load_or_build as load_or_build_index
 
     if len(argv) != 1:
@@ -169,22 +174,7 @@ def main(argv: Sequence[str]) -> int:
     threading.Thread(target=_exit_with_the_app, daemon=True).start()
     raw, _, args = payload.decode("utf-8", "surrogateescape").partition("\0\0")
     read_args = [a for a in args.split("\0") if a]
-    # The texts stay in the read cache, each block's read while it is indexed or counted
-    # (the corpus holding them all would be 150 MB more at 100,000 abstracts).
-    loading = Loading(
-        [p for p in raw.split("\0") if p],
-        cache_dir if read_args else None,
-        cache_args=read_args or None,
-        keep_texts=False,
-    )
-    reported = time.monotonic()
-    while not loading.finished:
-        loading.read_next()
-        if time.monotonic() - reported >= _PROGRESS_SECONDS:
-            print(f"files {loading.read} {len(loading.paths)}", flush=True)
-            reported = time.monotonic()
-    print(f"files {loading.read} {len(loading.paths)}", flush=True)
-    corpus = loading.finish()
+    corpus, before = _load([p for p in raw.split("\0") if p], cache_dir, read_args)
     if not corpus.abstracts:
         return 1
     # The one other thread only waits on stdin and ends the process: it holds nothing
@@ -192,7 +182,50 @@ def main(argv: Sequence[str]) -> int:
     load_or_build_index(corpus, cache_dir, fork_safe=True)
     print("index", flush=True)
     _similarity_and_topics(corpus, cache_dir)
+    if before is not None:
+        # Last: what a command prints of each abstract, so `abstracts search` after the
+        # app answers without loading and rendering every abstract itself.
+        from tui.corpus import rows
+
+        rows.save(cache_dir, read_args, corpus, before)
+        print("rows", flush=True)
     return 0
+
+
+def _load(
+    paths: list[str], cache_dir: Path, read_args: list[str]
+) -> tuple[Corpus, Snapshot | None]:
+    """Child side: the app's files (`paths`) read through its read cache, and, when they
+    were read from the arguments the app was given (`read_args`) as a command reads
+    them, what those arguments named before (the corpus rows' `Snapshot`): then the
+    corpus is the one a command loads, its load problems too, and its rows are written."""
+    if read_args:
+        from tui.corpus.rows import Snapshot
+
+        before = Snapshot.take(read_args)  # before loading, as a command takes it
+        corpus = _read(read_args, cache_dir, read_args)
+        if [str(info.path) for info in corpus.files] == paths:
+            return corpus, before
+        # The files changed since the app read them: its own files, for the caches it
+        # looks for, and no rows (they would not be a command's).
+    return _read(paths, cache_dir if read_args else None, read_args or None), None
+
+
+def _read(paths: list[str], cache_dir: Path | None, read_args: list[str] | None) -> Corpus:
+    """Child side: load `paths`, printing `files READ TOTAL` as it goes."""
+    from tui.corpus.load import Loading
+
+    # The texts stay in the read cache, each block's read while it is indexed or counted
+    # (the corpus holding them all would be 150 MB more at 100,000 abstracts).
+    loading = Loading(paths, cache_dir, cache_args=read_args, keep_texts=False)
+    reported = time.monotonic()
+    while not loading.finished:
+        loading.read_next()
+        if time.monotonic() - reported >= _PROGRESS_SECONDS:
+            print(f"files {loading.read} {len(loading.paths)}", flush=True)
+            reported = time.monotonic()
+    print(f"files {loading.read} {len(loading.paths)}", flush=True)
+    return loading.finish()
 
 
 def _similarity_and_topics(corpus: Corpus, cache_dir: Path) -> None:

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from tests.search.papers import paper_corpus
-from tui.commands import json_row
 from tui.commands.search import main
+from tui.corpus.jsonrow import json_row
 
 
 def test_a_paper_row_has_title_authors_ids_and_url() -> None:

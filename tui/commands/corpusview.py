@@ -138,7 +138,7 @@ class CorpusView:
 
     def json_lines(self) -> Iterator[tuple[str, str]]:
         """Every abstract's id and `json_line(json_row(abstract))`, in order."""
-        from tui.commands import json_row
+        from tui.corpus.jsonrow import json_row
         from tui.sanitize import json_line
 
         done = 0
@@ -188,17 +188,8 @@ class CorpusView:
             self._rows.close()
             return
         if self._before is not None and self._corpus is not None and self._corpus.abstracts:
-            from tui.commands import json_row
-            from tui.sanitize import json_line
-
             self.announce()
-            corpus_rows.save(
-                self._cache_dir,
-                self._args,
-                self._corpus,
-                self._before,
-                lambda abstract: json_line(json_row(abstract)),
-            )
+            corpus_rows.save(self._cache_dir, self._args, self._corpus, self._before)
 
 
 def open_view(prog: str, paths: Sequence[str], data_dir: Path) -> CorpusView:

@@ -20,7 +20,8 @@ import sys
 from collections.abc import Sequence
 
 from tui import locations
-from tui.commands import complain, help_formatter, json_row, json_row_line, report_problems
+from tui.commands import complain, help_formatter, report_problems
+from tui.corpus.jsonrow import json_row, json_row_line
 from tui.corpus.model import Corpus
 from tui.sanitize import json_line, visible_line
 from tui.store.records import StoreData

@@ -23,10 +23,10 @@ from tui import locations
 from tui.commands import (
     complain,
     help_formatter,
-    json_row,
     parse_first_and_paths,
     report_problems,
 )
+from tui.corpus.jsonrow import json_row
 from tui.sanitize import json_line, visible_line
 from tui.search.personal import PersonalData
 from tui.search.query import QueryError, parse_query

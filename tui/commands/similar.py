@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from tui.commands import (
     complain,
     help_formatter,
-    json_row,
     parse_first_and_paths,
     report_problems,
 )
+from tui.corpus.jsonrow import json_row
 from tui.corpus.model import Abstract, Corpus
 from tui.sanitize import json_line, visible_line
 

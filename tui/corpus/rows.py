@@ -14,6 +14,12 @@ mode) and the problems of naming them. `open_fresh` checks those by `stat()`
 alone; any difference (a file added, removed, touched, replaced) means the rows
 are not used, and whatever is wrong with them (missing, damaged, a different
 program version) means the same.
+
+They are written by a command that had to load the corpus, and by the app's cache
+child (`tui.caches`) after its other caches, so a command run after the app answers
+from them too. `save` writes them a block at a time, each block in a short
+transaction (the app reads abstracts' texts from the same file meanwhile), and the
+meta row that makes them fresh last: rows cut short are never used.
 """
 
 from __future__ import annotations
@@ -21,20 +27,35 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tui import __version__
+from tui.corpus.jsonrow import json_row
 from tui.corpus.load import expand_paths
-from tui.corpus.model import Abstract, Collection, Corpus, LoadProblem, SourceRef, ids_digest
+from tui.corpus.model import (
+    Abstract,
+    Collection,
+    Corpus,
+    LoadProblem,
+    SourceRef,
+    ids_digest,
+    texts_held,
+)
 from tui.corpus.paper import Paper
 from tui.corpus.readcache import cache_path, connect, name_of, transaction
+from tui.sanitize import json_line
 
 ROWS_VERSION = 1
 _META = "rows"
+_WRITING = "rows-writing"  # the token of the process writing rows now (see `save`)
+#: Rows made and written at once, in one transaction each: the app reads abstracts' texts
+#: from the same file meanwhile (it waits at most the busy timeout, 2 s, for a writer).
+WRITE_ROWS = 2_000
 _CHUNK = 500  # rows asked for at once (SQLite allows 32,766 parameters)
 
 
@@ -257,72 +278,112 @@ def _files(conn: sqlite3.Connection) -> dict[str, tuple[int, list[int]]]:
 
 
 def save(
-    cache_dir: Path,
-    args: Sequence[str | os.PathLike[str]],
-    corpus: Corpus,
-    before: Snapshot,
-    line: Callable[[Abstract], str],
+    cache_dir: Path, args: Sequence[str | os.PathLike[str]], corpus: Corpus, before: Snapshot
 ) -> bool:
     """Write the rows of `corpus`, loaded from `args` (with the parsed-files cache in
-    `cache_dir`) after `before` was taken, each with `line(abstract)` (what a command
-    prints of it whole: its JSON). Computes every headline and rendering not yet
-    computed. False when they could not be written (no cache, or the parsed files changed
-    meanwhile); never raises."""
+    `cache_dir`) after `before` was taken, each with the line a command prints of it
+    whole (`json_line(json_row(abstract))`). Nothing is written when the rows there are
+    already these. False when they could not be written (no cache, the parsed files
+    changed meanwhile, another process took over the writing); never raises.
+
+    The rows are made and written a block at a time (`WRITE_ROWS`), each block's texts
+    held only while it is made (see `texts_held`: the cache child's corpus leaves them in
+    the parsed-files cache), each block in its own short transaction: the app reads texts
+    from this file meanwhile. The meta row that makes the rows fresh is written last, so
+    rows cut short (a process killed between blocks) are never taken as fresh."""
     conn = connect(cache_path(cache_dir, args), create=False)
     if conn is None:
         return False
     try:
-        files = _files(conn)
-        stats = dict(zip(before.names, before.keys, strict=True))
-        for info in corpus.files:
-            kept = files.get(os.fspath(info.path))
-            now = stats.get(os.fspath(info.path))
-            # The parsed files must be the ones read after the snapshot.
-            if kept is None or now is None or kept[1] != [now[0], now[1], now[3], now[4]]:
-                return False
-        rows = []
-        for a in corpus.abstracts:
-            first = a.source
-            plain = a.plain
-            rows.append(
-                (
-                    a.index,
-                    a.id,
-                    a.collection.label,
-                    a.collection.venue,
-                    a.collection.year,
-                    name_of(first.path),
-                    first.position,
-                    a.headline,
-                    None if plain == a.text else plain,
-                    None if a.paper is None else json.dumps(a.paper.to_json()),
-                    files[os.fspath(first.path)][0],
-                    # Merged abstracts may carry another source's text (a longer copy).
-                    a.text if len(a.sources) > 1 else None,
-                    line(a),
-                )
-            )
-        meta = {
-            **_expected_meta(),
-            "made_from": before.as_json(),
-            "count": len(corpus.abstracts),
-            "fingerprint": corpus.fingerprint,
-            "ids": ids_digest(corpus.ids),
-            "problems": _problems_json(corpus.problems),
-        }
-        with transaction(conn):
-            if _files(conn) != files:
-                return False  # another process saved other files meanwhile
-            conn.execute("DELETE FROM rows")
-            conn.executemany(
-                "INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
-            )
-            conn.execute(
-                "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (_META, json.dumps(meta))
-            )
+        # A block's pages stay in memory until its commit, so readers are locked out only
+        # while it commits (SQLite's 2 MB cache would write them out, and lock, mid-block);
+        # the cache goes back to its size after.
+        conn.execute("PRAGMA cache_spill = OFF")
+        return _write(conn, corpus, before)
     except (sqlite3.Error, ValueError, TypeError, KeyError, OSError):
         return False
     finally:
         with contextlib.suppress(sqlite3.Error):
             conn.close()
+
+
+def _write(conn: sqlite3.Connection, corpus: Corpus, before: Snapshot) -> bool:
+    files = _files(conn)
+    stats = dict(zip(before.names, before.keys, strict=True))
+    for info in corpus.files:
+        kept = files.get(os.fspath(info.path))
+        now = stats.get(os.fspath(info.path))
+        # The parsed files must be the ones read after the snapshot.
+        if kept is None or now is None or kept[1] != [now[0], now[1], now[3], now[4]]:
+            return False
+    meta = {
+        **_expected_meta(),
+        "made_from": before.as_json(),
+        "count": len(corpus.abstracts),
+        "fingerprint": corpus.fingerprint,
+        "ids": ids_digest(corpus.ids),
+        "problems": _problems_json(corpus.problems),
+    }
+    found = conn.execute("SELECT value FROM meta WHERE key = ?", (_META,)).fetchone()
+    if found is not None and json.loads(found[0]) == meta:
+        return True  # another process wrote these very rows meanwhile
+    # Whoever starts writing rows later (or saves other parsed files, which drops the
+    # rows) replaces this token: then this writer stops.
+    token = secrets.token_hex(8)
+    with transaction(conn):
+        if _files(conn) != files:
+            return False  # another process saved other files meanwhile
+        conn.execute("DELETE FROM meta WHERE key = ?", (_META,))
+        conn.execute("DELETE FROM rows")
+        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (_WRITING, token))
+    abstracts = corpus.abstracts
+    for start in range(0, len(abstracts), WRITE_ROWS):
+        block = abstracts[start : start + WRITE_ROWS]
+        with texts_held(block):
+            made = [_row(a, files[os.fspath(a.source.path)][0]) for a in block]
+        if not _write_block(conn, token, made):
+            return False
+    with transaction(conn):
+        if not _still_writing(conn, token):
+            return False
+        conn.execute("DELETE FROM meta WHERE key = ?", (_WRITING,))
+        conn.execute(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (_META, json.dumps(meta))
+        )
+    return True
+
+
+def _row(a: Abstract, file_id: int) -> tuple[Any, ...]:
+    """One abstract's row (its text held: see `texts_held`); `file_id`: its first file's."""
+    first = a.source
+    plain = a.plain
+    return (
+        a.index,
+        a.id,
+        a.collection.label,
+        a.collection.venue,
+        a.collection.year,
+        name_of(first.path),
+        first.position,
+        a.headline,
+        None if plain == a.text else plain,
+        None if a.paper is None else json.dumps(a.paper.to_json()),
+        file_id,
+        # Merged abstracts may carry another source's text (a longer copy).
+        a.text if len(a.sources) > 1 else None,
+        json_line(json_row(a)),
+    )
+
+
+def _still_writing(conn: sqlite3.Connection, token: str) -> bool:
+    found = conn.execute("SELECT value FROM meta WHERE key = ?", (_WRITING,)).fetchone()
+    return found is not None and found[0] == token
+
+
+def _write_block(conn: sqlite3.Connection, token: str, rows: list[tuple[Any, ...]]) -> bool:
+    """One block of rows in one transaction; False when another writer took over."""
+    with transaction(conn):
+        if not _still_writing(conn, token):
+            return False
+        conn.executemany("INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
     return True
