@@ -204,7 +204,8 @@ def test_the_command_line_applies_the_config_file(
         return 0
 
     monkeypatch.setattr(AbstractsApp, "run", run)
-    monkeypatch.setattr(ShutdownGuard, "install", lambda self: None)  # no signal handlers
+    # No signal handlers.
+    monkeypatch.setattr(ShutdownGuard, "install", lambda self, terminal_modes=None: None)
     try:
         assert cli.main([str(seeds_dir)]) == 0
     finally:
