@@ -147,6 +147,33 @@ async def test_new_rows_are_shown_without_a_layout_while_the_scrollbar_stays(
         assert not listing.show_vertical_scrollbar
 
 
+async def test_new_rows_that_leave_the_thumb_in_place_do_not_redraw_the_scrollbar(
+    corpus: Corpus,
+) -> None:
+    app = Host(lambda: AbstractList(corpus))
+    async with app.run_test(size=(80, 20)) as pilot:
+        listing = app.query_one(AbstractList)
+        await settle(app, pilot)
+        bar = listing.vertical_scrollbar
+        drawn: list[int] = []
+        render = bar.render
+
+        def spy() -> Any:
+            drawn.append(bar.window_virtual_size)
+            return render()
+
+        bar.render = spy  # type: ignore[method-assign]
+        # 76 rows or 75 in 12 lines: the same thumb, at the top.
+        listing.set_rows(range(75))
+        await pilot.pause()
+        assert drawn == []
+        assert bar.window_virtual_size == 75  # what the next drawing of the bar uses
+        # 30 rows: a longer thumb.
+        listing.set_rows(range(30))
+        await pilot.pause()
+        assert drawn == [30]
+
+
 # -- the detail pane -------------------------------------------------------------------
 
 
@@ -232,6 +259,33 @@ async def test_a_status_of_another_width_redraws_the_header_without_a_layout() -
         assert line.startswith(" abstracts  seeds ")
         assert line.endswith(" 1,234 matches · of 6,506 ")
         assert len(line) == 60
+
+
+async def test_a_new_status_draws_the_status_alone_and_keeps_the_title_as_drawn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tui.ui.widgets import header as header_module
+
+    app = Host(lambda: AppHeader())
+    async with app.run_test(size=(60, 5)) as pilot:
+        header = await header_showing(app, pilot, "abstracts  seeds", "12 matches")
+        drawn: list[str] = []
+        visualize = header_module.visualize
+
+        def spy(widget: Widget, text: Any, markup: bool = True) -> Any:
+            drawn.append(text.plain)
+            return visualize(widget, text, markup=markup)
+
+        monkeypatch.setattr(header_module, "visualize", spy)
+        header.set_status(Text("13 matches"))
+        await pilot.pause()
+        assert drawn == ["13 matches"]
+        assert header.render_line(0).text.startswith(" abstracts  seeds ")
+        # Another width for the title's half draws it again.
+        drawn.clear()
+        header.set_status(Text("1,234 matches · of 6,506"))
+        await pilot.pause()
+        assert sorted(drawn) == ["1,234 matches · of 6,506", "abstracts  seeds"]
 
 
 async def test_the_header_gives_the_status_at_most_its_share_and_the_title_the_rest() -> None:

@@ -24,6 +24,7 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
+from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
 from tui.corpus.model import Abstract, Corpus
@@ -99,6 +100,7 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
         # matches: a divider line is drawn above the first of them (None: no divider).
         self._divider: int | None = None
         self._styles: dict[str, Style] = {}
+        self._frame_width: int | None = None
         # Rendered rows: a cursor move, a scroll or a new answer redraws from here. A
         # row's key holds its abstract, its marks, the matches in its headline, and
         # `_version`, which changes when what every row shows may have (styles, the
@@ -184,7 +186,14 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
             return
         self.set_reactive(AbstractList.virtual_size, size)
         if self.show_vertical_scrollbar:
-            self.vertical_scrollbar.window_virtual_size = size.height
+            bar = self.vertical_scrollbar
+            if _thumb(bar, bar.window_virtual_size) == _thumb(bar, size.height):
+                # The thumb stays where it is (a thousand rows or two thousand, at the
+                # top of the list, draw the same one-cell thumb): redrawing the bar's
+                # every cell per key in the filter cost more than any other widget.
+                bar.set_reactive(ScrollBar.window_virtual_size, size.height)
+            else:
+                bar.window_virtual_size = size.height
         self.scroll_y = self.validate_scroll_y(self.scroll_y)
 
     def _line_count(self) -> int:
@@ -327,18 +336,22 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
                 self.post_message(self.Chosen(self, current))
 
     def on_resize(self, event: events.Resize) -> None:
+        self._frame_width = None
         self.virtual_size = Size(event.size.width, self._line_count())
         self._scroll_cursor_into_view()
 
     # -- drawing -----------------------------------------------------------
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        # Styles are looked up once per frame, not once per row and span.
+        # Styles and the rows' width are looked up once per frame, not once per row.
         self._styles.clear()
+        self._frame_width = None
         return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width
+        width = self._frame_width
+        if width is None:
+            width = self._frame_width = self.scrollable_content_region.width
         base = self._style("base")
         if not self._rows and y == 1:
             message = Text(self.empty_text)
@@ -526,6 +539,19 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
         if meta_width:
             segments.append(Segment(meta[:meta_width], styled(self._style("meta"))))
         return segments
+
+
+def _thumb(bar: ScrollBar, virtual_height: int) -> list[Segment]:
+    """The cells `bar` draws for a list `virtual_height` lines high (as `ScrollBar`
+    renders itself; colours aside, which do not depend on the height)."""
+    window = bar.window_size if bar.window_size < virtual_height else 0
+    return bar.renderer.render_bar(
+        size=bar.size.height,
+        virtual_size=virtual_height,
+        window_size=window,
+        position=bar.position,
+        thickness=bar.thickness,
+    ).segments
 
 
 def _cells(text: str) -> int:
