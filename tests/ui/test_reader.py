@@ -13,7 +13,7 @@ from tui.ui.widgets.header import AppHeader
 
 
 def body_text(app) -> str:
-    return str(app.detail.query_one("#detail-body").render())
+    return app.detail.text_of("body").plain
 
 
 async def test_opens_on_the_seeds_with_76_rows(seeds_dir: Path) -> None:
@@ -186,7 +186,7 @@ async def test_a_paragraph_of_many_abstracts_is_reported_and_shown_in_part(tmp_p
         assert len(body) < 15_000
         assert "more words" in body
         assert "x²" in body
-        assert "words" in str(app.detail.query_one("#detail-meta").render())
+        assert "words" in app.detail.text_of("meta").plain
 
 
 async def test_load_report_lists_repeated_paragraphs_and_its_counts_add_up(

@@ -177,28 +177,61 @@ async def test_new_rows_that_leave_the_thumb_in_place_do_not_redraw_the_scrollba
 # -- the detail pane -------------------------------------------------------------------
 
 
-async def test_a_new_mark_on_the_shown_abstract_redraws_without_a_layout(
+def _pane_lines(pane: DetailPane) -> list[str]:
+    """The text of every line the pane shows now (its virtual height)."""
+    top = int(pane.scroll_y)
+    return [pane.render_line(y - top).text for y in range(pane.virtual_size.height)]
+
+
+def _pane_never_focused() -> DetailPane:
+    """A pane the app does not focus when it starts (the focus redraws every line)."""
+    pane = DetailPane()
+    pane.can_focus = False
+    return pane
+
+
+def _lines_drawn(pane: DetailPane) -> list[int]:
+    """The pane's lines (on screen) drawn from now on, in order."""
+    drawn: list[int] = []
+    render_line = pane.render_line
+
+    def spy(y: int) -> Any:
+        drawn.append(y)
+        return render_line(y)
+
+    pane.render_line = spy  # type: ignore[method-assign]
+    return drawn
+
+
+async def test_a_new_mark_on_the_shown_abstract_redraws_only_the_line_it_changes(
     corpus: Corpus,
 ) -> None:
-    app = Host(lambda: DetailPane())
+    app = Host(_pane_never_focused)
     async with app.run_test(size=(80, 30)) as pilot:
         pane = app.query_one(DetailPane)
         view = DetailView(corpus.abstracts[0])
         pane.show(view)
         await settle(app, pilot)
-        meta = pane.query_one("#detail-meta")
+        before = _pane_lines(pane)
+        drawn = _lines_drawn(pane)
         with counting_layouts(app) as layouts:
             pane.show(replace(view, bookmarked=True))
             await pilot.pause()
         assert layouts[0] == 0
-        assert "★ bookmarked" in str(meta.render())
+        repainted = list(drawn)
+        after = _pane_lines(pane)
+        changed = [y for y, (old, new) in enumerate(zip(before, after, strict=True)) if old != new]
+        assert len(changed) == 1 and "★ bookmarked" in after[changed[0]]
+        assert repainted == changed
+        assert pane.text_of("meta") is not None
         # The narrower API: marks alone, the rest of the view kept.
         with counting_layouts(app) as layouts:
             pane.show_marks(bookmarked=False, read=True)
             await pilot.pause()
         assert layouts[0] == 0
         assert pane.view is not None and pane.view.read and not pane.view.bookmarked
-        assert "✓ read" in str(meta.render()) and "not bookmarked" in str(meta.render())
+        shown = "\n".join(_pane_lines(pane))
+        assert "✓ read" in shown and "not bookmarked" in shown
 
 
 async def test_the_filter_saying_how_it_matched_or_not_on_the_same_abstract_needs_no_layout(
@@ -213,27 +246,79 @@ async def test_the_filter_saying_how_it_matched_or_not_on_the_same_abstract_need
         view = DetailView(corpus.abstracts[0], spans=spans, matched="matched: graf ≈ graph")
         pane.show(view)
         await settle(app, pilot)
-        meta = pane.query_one("#detail-meta")
         # The next key: every word found as typed, so nothing to say; the line stays.
         with counting_layouts(app) as layouts:
             pane.show(replace(view, matched=""))
             await pilot.pause()
         assert layouts[0] == 0
-        assert "matched:" not in str(meta.render())
+        assert "matched:" not in "\n".join(_pane_lines(pane))
 
 
-async def test_another_abstract_in_the_pane_is_laid_out_again(corpus: Corpus) -> None:
+async def test_another_abstract_of_another_length_is_shown_without_a_layout(
+    corpus: Corpus,
+) -> None:
+    first, second = corpus.abstracts[0], corpus.abstracts[1]
+    app = Host(lambda: DetailPane())
+    async with app.run_test(size=(80, 60)) as pilot:
+        pane = app.query_one(DetailPane)
+        pane.show(DetailView(first))
+        await settle(app, pilot)
+        height = pane.virtual_size.height
+        with counting_layouts(app) as layouts:
+            pane.show(DetailView(second, note="a note"))
+            await pilot.pause()
+        assert layouts[0] == 0
+        assert pane.virtual_size.height != height
+        shown = " ".join(_pane_lines(pane))
+        assert second.plain[:30] in shown and "a note" in shown
+        assert first.plain[:30] not in shown
+
+
+async def test_an_abstract_longer_than_the_pane_is_drawn_for_the_width_its_scrollbar_leaves(
+    corpus: Corpus,
+) -> None:
+    longest = max(corpus.abstracts, key=lambda a: len(a.plain))
+    app = Host(lambda: DetailPane())
+    async with app.run_test(size=(50, 12)) as pilot:
+        pane = app.query_one(DetailPane)
+        pane.show(DetailView(corpus.abstracts[0], note="n"))
+        await pilot.pause()
+        pane.show(DetailView(longest))
+        await pilot.pause()
+        await pilot.pause()
+        assert pane.show_vertical_scrollbar
+        width = pane.scrollable_content_region.width
+        lines = _pane_lines(pane)
+        assert all(len(line.rstrip()) <= width for line in lines)
+        words = " ".join(line.strip() for line in lines).split()
+        assert " ".join(longest.plain.split()[:40]) in " ".join(words)
+        # Scrolled to its end, the last words show.
+        pane.scroll_end(animate=False)
+        await pilot.pause()
+        assert pane.at_bottom
+        assert longest.plain.split()[-1] in " ".join(_pane_lines(pane))
+
+
+async def test_a_new_theme_redraws_the_pane_in_its_colours(corpus: Corpus) -> None:
     app = Host(lambda: DetailPane())
     async with app.run_test(size=(80, 30)) as pilot:
         pane = app.query_one(DetailPane)
         pane.show(DetailView(corpus.abstracts[0]))
         await settle(app, pilot)
-        body = pane.query_one("#detail-body")
-        with counting_layouts(app) as layouts:
-            pane.show(DetailView(corpus.abstracts[1]))
-            await pilot.pause()
-        assert layouts[0] >= 1  # its text, so its height, changed
-        assert corpus.abstracts[1].plain[:30] in str(body.render()).replace("\n", " ")
+
+        def background() -> Any:
+            return next(iter(pane.render_line(0))).style.bgcolor  # type: ignore[union-attr]
+
+        app.theme = "textual-light"
+        await pilot.pause()
+        await pilot.pause()
+        light = background()
+        assert light == pane.background_colors[1].rich_color
+        app.theme = "textual-dark"
+        await pilot.pause()
+        await pilot.pause()
+        assert background() != light
+        assert background() == pane.background_colors[1].rich_color
 
 
 # -- the header ----------------------------------------------------------------------

@@ -68,7 +68,8 @@ from tui.ui.palette import HelpSection
 from tui.ui.quitting import QuitSequence
 from tui.ui.screens.abstracts_view import AbstractsView
 from tui.ui.widgets.abstract_list import AbstractList
-from tui.ui.widgets.detail import DetailPane, DetailView
+from tui.ui.widgets.detail import DetailPane
+from tui.ui.widgets.detail_text import DetailView
 from tui.ui.widgets.filter_input import FilterInput
 from tui.ui.widgets.header import AppHeader
 

@@ -24,7 +24,6 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
-from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
 from tui.corpus.model import Abstract, Corpus
@@ -34,6 +33,7 @@ from tui.tagnames import format_tags
 from tui.triage.marks import RowMarks
 from tui.ui.widgets import paper_row
 from tui.ui.widgets.cursor import CURSOR_BINDINGS, CursorMoves
+from tui.ui.widgets.virtual import set_virtual_height
 
 #: What a row shows of its abstract's personal state: judgement cell, noted, read, tags.
 RowMarkKey = tuple[str, bool, bool, frozenset[str] | None]
@@ -168,33 +168,8 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
 
     def _set_line_count(self) -> None:
         """The virtual height after the rows changed, without a layout of the screen
-        where it can be done without one.
-
-        Setting `virtual_size` asks for a reflow of the whole screen (and a repaint of
-        every widget whose geometry it touches) on every keystroke in the filter. The
-        list's own size never depends on its rows; only a scrollbar appearing or going
-        changes the width its rows have, so only then is the layout asked for.
-        """
-        size = Size(self.size.width, self._line_count())
-        if size == self.virtual_size:
-            return
-        needs_bar = self.styles.overflow_y == "scroll" or (
-            self.styles.overflow_y == "auto" and size.height > self.container_size.height
-        )
-        if not self.is_mounted or needs_bar != self.show_vertical_scrollbar:
-            self.virtual_size = size
-            return
-        self.set_reactive(AbstractList.virtual_size, size)
-        if self.show_vertical_scrollbar:
-            bar = self.vertical_scrollbar
-            if _thumb(bar, bar.window_virtual_size) == _thumb(bar, size.height):
-                # The thumb stays where it is (a thousand rows or two thousand, at the
-                # top of the list, draw the same one-cell thumb): redrawing the bar's
-                # every cell per key in the filter cost more than any other widget.
-                bar.set_reactive(ScrollBar.window_virtual_size, size.height)
-            else:
-                bar.window_virtual_size = size.height
-        self.scroll_y = self.validate_scroll_y(self.scroll_y)
+        where it can be done without one (a key in the filter)."""
+        set_virtual_height(self, self._line_count())
 
     def _line_count(self) -> int:
         return len(self._rows) + (self._divider is not None)
@@ -539,19 +514,6 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
         if meta_width:
             segments.append(Segment(meta[:meta_width], styled(self._style("meta"))))
         return segments
-
-
-def _thumb(bar: ScrollBar, virtual_height: int) -> list[Segment]:
-    """The cells `bar` draws for a list `virtual_height` lines high (as `ScrollBar`
-    renders itself; colours aside, which do not depend on the height)."""
-    window = bar.window_size if bar.window_size < virtual_height else 0
-    return bar.renderer.render_bar(
-        size=bar.size.height,
-        virtual_size=virtual_height,
-        window_size=window,
-        position=bar.position,
-        thickness=bar.thickness,
-    ).segments
 
 
 def _cells(text: str) -> int:
