@@ -147,6 +147,35 @@ async def test_new_rows_are_shown_without_a_layout_while_the_scrollbar_stays(
         assert not listing.show_vertical_scrollbar
 
 
+async def test_the_list_looks_its_styles_up_again_only_after_a_change_of_styles(
+    corpus: Corpus,
+) -> None:
+    app = Host(lambda: AbstractList(corpus))
+    async with app.run_test(size=(80, 20)) as pilot:
+        listing = app.query_one(AbstractList)
+        await settle(app, pilot)
+        looked_up: list[str] = []
+        lookup = listing.get_component_rich_style
+
+        def spy(*names: str, partial: bool = False) -> Any:
+            looked_up.extend(names)
+            return lookup(*names, partial=partial)
+
+        listing.get_component_rich_style = spy  # type: ignore[method-assign]
+        listing.cursor = 3
+        await pilot.pause()
+        listing.cursor = 4
+        await pilot.pause()
+        assert looked_up == []
+        # A new theme: the rows are drawn in its colours.
+        app.theme = "textual-light"
+        await pilot.pause()
+        await pilot.pause()
+        assert looked_up
+        first = next(iter(listing.render_line(0)))
+        assert first.style is not None and first.style.bgcolor == listing.rich_style.bgcolor
+
+
 async def test_new_rows_that_leave_the_thumb_in_place_do_not_redraw_the_scrollbar(
     corpus: Corpus,
 ) -> None:

@@ -223,6 +223,9 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
         self.refresh()
 
     def _forget(self) -> None:
+        # The styles too: looked up again when next drawn, once the component classes'
+        # styles are updated as well (Textual updates them after `notify_style_update`).
+        self._styles.clear()
         self._version += 1
         self._strips.clear()
         self._drawn_marks.clear()
@@ -318,8 +321,7 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
     # -- drawing -----------------------------------------------------------
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        # Styles and the rows' width are looked up once per frame, not once per row.
-        self._styles.clear()
+        # The rows' width is looked up once per frame, not once per row.
         self._frame_width = None
         return super().render_lines(crop)
 
