@@ -26,6 +26,36 @@ async def test_opens_on_the_seeds_with_76_rows(seeds_dir: Path) -> None:
         assert app.focused is app.abstract_list
 
 
+async def test_text_dragged_over_in_the_detail_pane_is_selected_and_highlighted(
+    seeds_dir: Path,
+) -> None:
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app.detail.view is not None)
+        pane = app.detail
+        top = int(pane.scroll_y)
+        lines = [pane.render_line(y - top).text for y in range(pane.virtual_size.height)]
+        body = pane.text_of("body").plain
+        row = next(y for y, line in enumerate(lines) if line.strip() and line.strip() in body)
+        # From the body's first line to a few lines down, then from the meta lines.
+        await pilot.mouse_down(pane, offset=(2, row))
+        await pilot.hover(pane, offset=(30, row + 2))
+        await pilot.mouse_up(pane, offset=(30, row + 2))
+        selected = app.screen.get_selected_text() or ""
+        words = selected.split()
+        assert len(words) > 10 and " ".join(words) in " ".join(body.split())
+        # The selection is drawn highlighted on the lines it covers.
+        styles = {segment.style for segment in pane.render_line(row + 1 - top)}
+        unselected = {segment.style for segment in pane.render_line(row + 4 - top)}
+        assert styles != unselected
+        await pilot.click(pane, offset=(2, row + 6))
+        await pilot.mouse_down(pane, offset=(2, 1))
+        await pilot.hover(pane, offset=(10, 1))
+        await pilot.mouse_up(pane, offset=(10, 1))
+        in_meta = (app.screen.get_selected_text() or "").strip()
+        assert in_meta and in_meta in pane.text_of("meta").plain
+
+
 async def test_navigation_changes_the_detail(seeds_dir: Path) -> None:
     app = make_app([seeds_dir])
     async with app.run_test(size=(140, 40)) as pilot:

@@ -28,6 +28,7 @@ from textual.css.styles import RenderStyles
 from textual.events import Resize
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
+from textual.selection import Selection
 from textual.strip import Strip
 from textual.style import Style
 from textual.visual import Visual, visualize
@@ -74,7 +75,7 @@ class DetailPane(ScrollView, can_focus=True):
         self._match: RichStyle | None = None
         # Each block's lines as drawn for the pane's width and styles; a block whose
         # text changed is drawn again, the others are kept.
-        self._drawn: dict[str, list[Strip]] = {}
+        self._drawn: dict[str, tuple[int, list[Strip]]] = {}
         self._lines: list[Strip] = []
 
     def text_of(self, block: str) -> Text | None:
@@ -169,14 +170,21 @@ class DetailPane(ScrollView, can_focus=True):
             return  # not laid out yet: drawn on the first resize
         old = self._lines
         lines: list[Strip] = []
+        # Where each block's text starts in the pane's whole text (its lines before):
+        # a selection with the mouse is made in that text.
+        first_line = 0
         for name in BLOCKS:
             text = self._texts.get(name)
             if text is None:
                 continue
             drawn = self._drawn.get(name)
-            if drawn is None:
-                drawn = self._drawn[name] = self._draw_block(name, text, width)
-            lines.extend(drawn)
+            if drawn is None or drawn[0] != first_line:
+                drawn = self._drawn[name] = (
+                    first_line,
+                    self._draw_block(name, text, width, first_line),
+                )
+            lines.extend(drawn[1])
+            first_line += text.plain.count("\n") + 1
         self._lines = lines
         set_virtual_height(self, len(lines))
         if len(old) != len(lines):
@@ -194,9 +202,11 @@ class DetailPane(ScrollView, can_focus=True):
             return width
         return min(width, int(styles.max_width.resolve(Size(width, 0), self.app.size)))
 
-    def _draw_block(self, name: str, text: Text, pane_width: int) -> list[Strip]:
+    def _draw_block(self, name: str, text: Text, pane_width: int, first_line: int) -> list[Strip]:
         """A block's lines: its text in its style, inside its padding and border, then
-        its bottom margin, as Textual draws a widget with the same styles."""
+        its bottom margin, as Textual draws a widget with the same styles. The text is
+        drawn as lines `first_line` on of the pane's whole text, so that a selection with
+        the mouse finds where it is and is highlighted where it is."""
         component = f"detail-pane--{name}"
         styles = self.get_component_styles(component)
         width = self._block_width(name, pane_width)
@@ -211,7 +221,11 @@ class DetailPane(ScrollView, can_focus=True):
                 line.truncate(inner, ellipsis=ellipsis)
                 for line in content.split("\n", allow_blank=True)
             )
+        if first_line:
+            # Blank lines before it, each drawn as one line, dropped.
+            content = Content("\n" * first_line) + content
         strips = Visual.to_strips(self, content, inner, None, self.get_visual_style(component))
+        strips = strips[first_line:]
         # The block is drawn over the pane, as a transparent child of it would be.
         base = self.background_colors[1]
         background = base + styles.background
@@ -234,6 +248,16 @@ class DetailPane(ScrollView, can_focus=True):
             native_ansi=app.native_ansi_color,
         )
         return lines + [Strip([])] * styles.margin.bottom
+
+    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
+        """The text selected with the mouse, from the blocks' text (as a Static's)."""
+        shown = [text.plain for name in BLOCKS if (text := self._texts.get(name)) is not None]
+        return (selection.extract("\n".join(shown)), "\n") if shown else None
+
+    def selection_updated(self, selection: Selection | None) -> None:
+        # Drawn again with the selection highlighted (or no longer).
+        self._drawn.clear()
+        self._draw()
 
     def render_line(self, y: int) -> Strip:
         line = int(self.scroll_y) + y
