@@ -56,6 +56,20 @@ async def test_text_dragged_over_in_the_detail_pane_is_selected_and_highlighted(
         assert in_meta and in_meta in pane.text_of("meta").plain
 
 
+async def test_a_cursor_move_shows_its_abstract_in_the_same_frame_as_the_cursor(
+    seeds_dir: Path,
+) -> None:
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app.detail.view is not None)
+        listed = app.abstract_list
+        listed.action_cursor_down()
+        # No message handled since: the move itself showed the abstract.
+        assert app.detail.view is not None
+        assert app.detail.view.abstract is listed.current is app.corpus.abstracts[1]
+        await pilot.pause()  # its `Highlighted` handled before the app closes
+
+
 async def test_navigation_changes_the_detail(seeds_dir: Path) -> None:
     app = make_app([seeds_dir])
     async with app.run_test(size=(140, 40)) as pilot:

@@ -210,7 +210,7 @@ class AbstractsApp(Host):
                     id="filter",
                 )
                 yield Static(id="query-error")
-                yield AbstractList(self.corpus, id="list")
+                yield AbstractList(self.corpus, on_cursor=self._cursor_moved, id="list")
             yield DetailPane(id="detail")
         yield Footer()
 
@@ -417,8 +417,8 @@ class AbstractsApp(Host):
     ) -> None:
         listed = self.abstract_list
         listed.set_highlighter(spans)
-        listed.set_rows(rows, keep=keep, divider=divider)
         self._shown_detail = None  # the highlights changed
+        listed.set_rows(rows, keep=keep, divider=divider)  # the cursor shows the detail
         self._show_current()
         self.refresh_header()
         if searched:
@@ -442,6 +442,11 @@ class AbstractsApp(Host):
                 new_count=self.fetching.new_count,
             )
         )
+
+    def _cursor_moved(self, current: Abstract | None) -> None:
+        # The detail in the same frame as the cursor (`Highlighted` does the rest).
+        if not self.closing:
+            self._show_current()
 
     def _show_current(self) -> None:
         current = self.abstract_list.current
