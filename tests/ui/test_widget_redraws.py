@@ -203,6 +203,42 @@ async def test_new_rows_that_leave_the_thumb_in_place_do_not_redraw_the_scrollba
         assert drawn == [30]
 
 
+async def test_new_rows_keeping_the_cursor_where_it_was_leave_the_scrollbar_as_drawn(
+    corpus: Corpus,
+) -> None:
+    app = Host(lambda: AbstractList(corpus))
+    async with app.run_test(size=(80, 20)) as pilot:
+        listing = app.query_one(AbstractList)
+        await settle(app, pilot)
+        listing.cursor = 40  # the list scrolls to show it
+        await pilot.pause()
+        scrolled = listing.scroll_y
+        assert scrolled > 0
+        bar = listing.vertical_scrollbar
+        drawn: list[float] = []
+        render = bar.render
+
+        def spy() -> Any:
+            drawn.append(bar.position)
+            return render()
+
+        bar.render = spy  # type: ignore[method-assign]
+        # The same abstracts in another order, the cursor's on the same line: the thumb
+        # does not move (it went to the top and back).
+        kept = corpus.abstracts[listing.rows[40]].id
+        rows = list(listing.rows)
+        rows[:40] = reversed(rows[:40])
+        listing.set_rows(rows, keep=kept)
+        await pilot.pause()
+        assert listing.cursor == 40 and listing.scroll_y == scrolled
+        assert drawn == []
+        # Rows where it is nearer the top: scrolled up just enough to show it.
+        listing.set_rows(rows[30:], keep=kept)
+        await pilot.pause()
+        assert listing.cursor == 10 and listing.scroll_y == 0
+        assert drawn
+
+
 # -- the detail pane -------------------------------------------------------------------
 
 

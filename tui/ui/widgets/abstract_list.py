@@ -153,8 +153,13 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
             except ValueError:
                 target = 0
         self._set_line_count()
-        if self.scroll_y:
-            self.scroll_to(y=0, animate=False, immediate=True)
+        # Scrolled at once to where the kept row shows (the top, or the least scroll that
+        # shows it): scrolling to the top first and back moved the scrollbar's thumb
+        # twice, and redrew it, on most keys in the filter.
+        height = self.scrollable_content_region.height or 1
+        top = max(0, self._line_of(target) - height + 1)
+        if top != int(self.scroll_y):
+            self.scroll_to(y=top, animate=False, immediate=True)
         self.cursor = target
         self.refresh()
 
