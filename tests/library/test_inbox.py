@@ -108,7 +108,7 @@ def test_without_papers_in_the_library_the_seeds_are_opened(data_dir: Path) -> N
 def test_a_newer_version_replaces_the_older_text_even_when_shorter(
     data_dir: Path, config_dir: Path, clock: FakeClock, arxiv: FakeArxiv
 ) -> None:
-    from tui.ui.widgets.detail import version_text
+    from tui.ui.widgets.detail_text import version_text
 
     write_follow(locations.config_path(config_dir), ["cs.LG"])
     arxiv.catalogue = papers(3, START - timedelta(hours=2))

@@ -158,7 +158,7 @@ def test_the_highlight_paints_the_forms_matched() -> None:
 
 def test_the_detail_pane_says_what_a_row_matched_through() -> None:
     from tui.ui.view import matched_line
-    from tui.ui.widgets.detail import DetailView, meta_text
+    from tui.ui.widgets.detail_text import DetailView, meta_text
 
     corpus = make_corpus([("a.txt", "ICLR", 2023, "In contrast, networks learn.")])
     index = SearchIndex.build(corpus)

@@ -122,7 +122,7 @@ async def theme_ratios(app: AbstractsApp, pilot: object) -> Ratios:
     ratios["header status"] = contrast(
         app.query_one(AppHeader).get_component_rich_style("app-header--status")
     )
-    ratios["detail meta"] = contrast(app.query_one("#detail-meta").rich_style)
+    ratios["detail meta"] = contrast(app.detail.get_component_rich_style("detail-pane--meta"))
     ratios["detail match"] = contrast(app.detail.get_component_rich_style("detail-pane--match"))
     error_line = app.query_error_line
     error_line.add_class("-error")

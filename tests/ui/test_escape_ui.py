@@ -14,7 +14,7 @@ from tui.corpus.model import Abstract, Collection, Corpus, LoadProblem, SourceRe
 from tui.ui.app import make_app
 from tui.ui.screens.load_report import LoadReportScreen
 from tui.ui.screens.note_editor import NoteEditorScreen
-from tui.ui.widgets.detail import DetailView, meta_text
+from tui.ui.widgets.detail_text import DetailView, meta_text
 
 OSC52 = "\x1b]52;c;aGVsbG8=\x07"
 CLICK = "[@click=app.quit]CLICKME.txt"

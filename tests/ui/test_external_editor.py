@@ -89,7 +89,7 @@ async def test_e_edits_the_note_in_the_editor_and_u_undoes_it(
         data = app.personal.userdata
         await pilot.press("n", *"mine", "escape", "e")
         assert data.note(target.id) == "mine\nadded in the editor"
-        assert "added in the editor" in str(app.detail.query_one("#detail-note").render())
+        assert "added in the editor" in app.detail.text_of("note").plain
         assert not Path(editor.read_text().split()[0]).exists()
         await pilot.press("u")
         assert data.note(target.id) == "mine"

@@ -31,11 +31,11 @@ async def test_x_dismisses_marks_the_row_and_detail_and_undoes(seeds_dir: Path) 
         await pilot.pause()
         row = _row_text(app, 0)
         assert row.startswith("✗") and len(row) == app.abstract_list.size.width - 1
-        meta = app.detail.query_one("#detail-meta").render().plain
+        meta = app.detail.text_of("meta").plain
         assert "✗ not interested" in meta
         await pilot.press("u")
         assert data.dismissed_ids() == set()
-        assert "not interested" not in app.detail.query_one("#detail-meta").render().plain
+        assert "not interested" not in app.detail.text_of("meta").plain
         await pilot.press("ctrl+r")
         assert data.dismissed_ids() == {first.id}
         await pilot.press("x")  # x again takes it back

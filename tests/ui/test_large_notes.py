@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 from textual import events
-from textual.widgets import OptionList, Static
+from textual.widgets import OptionList
 
 from tests.ui.helpers import record_notifications, wait_for_userdata, wait_until
 from tui.ui.app import make_app
 from tui.ui.screens.note_editor import MAX_NOTE_CHARS, NoteEditorScreen
 from tui.ui.screens.notes import NotesScreen
-from tui.ui.widgets.detail import NOTE_PREVIEW_CHARS, note_preview
+from tui.ui.widgets.detail_text import NOTE_PREVIEW_CHARS, note_preview
 
 BIG = ("a line of a very long note\n" * (MAX_NOTE_CHARS // 20))[: MAX_NOTE_CHARS + 10]
 
@@ -34,7 +34,7 @@ async def test_the_detail_pane_and_notes_view_show_a_bounded_preview(seeds_dir: 
         data, abstract = app.personal.userdata, app.abstract_list.current
         data.save_note(abstract, BIG)
         app.session.user.changed()  # changed behind the session's back
-        shown = str(app.query_one("#detail-note", Static).render())
+        shown = app.detail.text_of("note").plain
         assert len(shown) < NOTE_PREVIEW_CHARS + 100
         await pilot.press("N")
         await wait_until(pilot, lambda: isinstance(app.screen, NotesScreen))

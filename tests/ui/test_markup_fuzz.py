@@ -181,7 +181,7 @@ async def test_the_notes_view_and_detail_pane_show_notes_as_text(seeds_dir: Path
         for note in notes:
             data.save_note(abstract, note)
             app.session.user.changed()  # changed behind the session's back
-            shown = plain(app.query_one("#detail-note", Static).render())
+            shown = app.detail.text_of("note").plain
             assert shown == visible(note), note
             await pilot.press("N")
             await wait_until(pilot, lambda: isinstance(app.screen, NotesScreen))

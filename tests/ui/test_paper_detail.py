@@ -11,7 +11,7 @@ from tui.ui.widgets.paper_detail import authors_line
 
 
 def shown(app, part: str) -> str:
-    return str(app.detail.query_one(f"#detail-{part}").render())
+    return app.detail.text_of(part).plain
 
 
 async def test_paper_block_shows_title_authors_venue_ids_and_links() -> None:
@@ -71,7 +71,7 @@ async def test_conference_text_has_no_paper_block() -> None:
     app = make_app(corpus=paper_corpus())
     async with app.run_test(size=(160, 45)) as pilot:
         await pilot.press("G")
-        assert not app.detail.query_one("#detail-paper").display
+        assert app.detail.text_of("paper") is None
         assert shown(app, "meta").startswith("ICLR 2023 · iclr2023.txt #2")
 
 

@@ -26,7 +26,7 @@ async def test_bookmark_and_note_survive_a_restart(seeds_dir: Path, data_dir: Pa
         await pilot.press("escape")
         assert not isinstance(app.screen, NoteEditorScreen)
         assert app.personal.userdata.note(target.id) == "read [this] later"
-        assert "read [this] later" in str(app.detail.query_one("#detail-note").render())
+        assert "read [this] later" in app.detail.text_of("note").plain
 
     again = make_app([seeds_dir], data_dir=data_dir)
     async with again.run_test(size=(140, 40)) as pilot:

@@ -17,12 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Static
 
 from tests.ui.helpers import keys_handled, steady_cursors, wait_for_userdata, wait_until
 from tui.ui.app import FILTER_PLACEHOLDERS, AbstractsApp, make_app
 from tui.ui.clock import ManualClock
-from tui.ui.widgets.detail import meta_text
+from tui.ui.widgets.detail_text import meta_text
 
 NARROW, WIDE = (80, 24), (120, 36)
 DARK, LIGHT = "textual-dark", "solarized-light"
@@ -207,9 +206,15 @@ async def test_detail_header_lines_never_wrap(seeds_dir: Path, size: tuple[int, 
         for _ in range(5):
             view = app.detail.view
             assert view is not None
-            lines = meta_text(view).plain.count("\n") + 1
-            meta = app.query_one("#detail-meta", Static)
-            assert meta.content_size.height == lines, f"the meta block wrapped at {size}"
+            lines = meta_text(view).plain.split("\n")
+            pane = app.detail
+            top = int(pane.scroll_y)
+            shown = [pane.render_line(y - top).text.strip() for y in range(len(lines) + 3)]
+            first = next(y for y, line in enumerate(shown) if line.startswith(lines[0][:12]))
+            # Each fact on its line (cut with an ellipsis when too long), then the rule.
+            for k, line in enumerate(lines):
+                assert line.startswith(shown[first + k].rstrip("…")), f"wrapped at {size}"
+            assert set(shown[first + len(lines)]) == {"─"}, f"the meta block wrapped at {size}"
             await pilot.press("j")
 
 

@@ -37,7 +37,7 @@ async def test_t_tags_the_current_abstract_and_u_undoes(seeds_dir: Path, data_di
         # The row shows the tags compactly and still fits the 80 columns.
         row = _row_text(app, app.abstract_list.cursor)
         assert "#rg" in row and len(row) == app.abstract_list.scrollable_content_region.width
-        assert "Tags: #rg #to-cite" in app.detail.query_one("#detail-meta").render().plain
+        assert "Tags: #rg #to-cite" in app.detail.text_of("meta").plain
         await pilot.press("t")
         await _type(pilot, "-rg")
         await pilot.press("enter")

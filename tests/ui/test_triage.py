@@ -176,7 +176,7 @@ async def test_a_near_duplicate_is_flagged_in_the_detail_pane(tmp_path: Path) ->
         await wait_for_userdata(pilot)
 
         def meta() -> str:
-            return str(app.detail.query_one("#detail-meta").render())
+            return app.detail.text_of("meta").plain
 
         await wait_until(pilot, lambda: "Near-duplicate" in meta())
         assert "b.txt" in meta()

@@ -68,7 +68,8 @@ from tui.ui.palette import HelpSection
 from tui.ui.quitting import QuitSequence
 from tui.ui.screens.abstracts_view import AbstractsView
 from tui.ui.widgets.abstract_list import AbstractList
-from tui.ui.widgets.detail import DetailPane, DetailView
+from tui.ui.widgets.detail import DetailPane
+from tui.ui.widgets.detail_text import DetailView
 from tui.ui.widgets.filter_input import FilterInput
 from tui.ui.widgets.header import AppHeader
 
@@ -212,7 +213,7 @@ class AbstractsApp(Host):
                     id="filter",
                 )
                 yield Static(id="query-error")
-                yield AbstractList(self.corpus, id="list")
+                yield AbstractList(self.corpus, on_cursor=self._cursor_moved, id="list")
             yield DetailPane(id="detail")
         yield Footer()
 
@@ -420,8 +421,8 @@ class AbstractsApp(Host):
     ) -> None:
         listed = self.abstract_list
         listed.set_highlighter(spans)
-        listed.set_rows(rows, keep=keep, divider=divider)
         self._shown_detail = None  # the highlights changed
+        listed.set_rows(rows, keep=keep, divider=divider)  # the cursor shows the detail
         self._show_current()
         self.refresh_header()
         if searched:
@@ -445,6 +446,11 @@ class AbstractsApp(Host):
                 new_count=self.fetching.new_count,
             )
         )
+
+    def _cursor_moved(self, current: Abstract | None) -> None:
+        # The detail in the same frame as the cursor (`Highlighted` does the rest).
+        if not self.closing:
+            self._show_current()
 
     def _show_current(self) -> None:
         current = self.abstract_list.current

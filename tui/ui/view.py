@@ -12,7 +12,7 @@ from rich.text import Text
 
 from tui.corpus.model import Abstract, Corpus
 from tui.sanitize import visible_line
-from tui.ui.widgets.detail import DetailView
+from tui.ui.widgets.detail_text import DetailView
 
 if TYPE_CHECKING:
     from tui.session import Session

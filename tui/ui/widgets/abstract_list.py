@@ -8,7 +8,7 @@ the cost of showing, filtering or jumping does not grow with the corpus
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -33,13 +33,20 @@ from tui.tagnames import format_tags
 from tui.triage.marks import RowMarks
 from tui.ui.widgets import paper_row
 from tui.ui.widgets.cursor import CURSOR_BINDINGS, CursorMoves
+from tui.ui.widgets.virtual import set_virtual_height
 
 #: What a row shows of its abstract's personal state: judgement cell, noted, read, tags.
 RowMarkKey = tuple[str, bool, bool, frozenset[str] | None]
 
 
 class AbstractList(CursorMoves, ScrollView, can_focus=True):
-    """A virtual list of abstracts: headline, marks, venue and year."""
+    """A virtual list of abstracts: headline, marks, venue and year.
+
+    `on_cursor` runs with the abstract under the cursor in the handler of what moved it
+    (a key), before `Highlighted` is posted: that message reaches the app only after
+    hopping through each container's queue, and the screen painted the moved cursor
+    alone in between, then the abstract's detail a frame (up to 1/60 s) later.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *CURSOR_BINDINGS,
@@ -85,12 +92,14 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
         self,
         corpus: Corpus,
         *,
+        on_cursor: Callable[[Abstract | None], None] | None = None,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._corpus = corpus
+        self._on_cursor = on_cursor
         self._rows: array[int] = array("i", range(len(corpus)))
         self.marks = RowMarks()
         self.highlight_spans: Spans | None = None
@@ -99,6 +108,7 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
         # matches: a divider line is drawn above the first of them (None: no divider).
         self._divider: int | None = None
         self._styles: dict[str, Style] = {}
+        self._frame_width: int | None = None
         # Rendered rows: a cursor move, a scroll or a new answer redraws from here. A
         # row's key holds its abstract, its marks, the matches in its headline, and
         # `_version`, which changes when what every row shows may have (styles, the
@@ -143,8 +153,13 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
             except ValueError:
                 target = 0
         self._set_line_count()
-        if self.scroll_y:
-            self.scroll_to(y=0, animate=False, immediate=True)
+        # Scrolled at once to where the kept row shows (the top, or the least scroll that
+        # shows it): scrolling to the top first and back moved the scrollbar's thumb
+        # twice, and redrew it, on most keys in the filter.
+        height = self.scrollable_content_region.height or 1
+        top = max(0, self._line_of(target) - height + 1)
+        if top != int(self.scroll_y):
+            self.scroll_to(y=top, animate=False, immediate=True)
         self.cursor = target
         self.refresh()
 
@@ -166,26 +181,8 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
 
     def _set_line_count(self) -> None:
         """The virtual height after the rows changed, without a layout of the screen
-        where it can be done without one.
-
-        Setting `virtual_size` asks for a reflow of the whole screen (and a repaint of
-        every widget whose geometry it touches) on every keystroke in the filter. The
-        list's own size never depends on its rows; only a scrollbar appearing or going
-        changes the width its rows have, so only then is the layout asked for.
-        """
-        size = Size(self.size.width, self._line_count())
-        if size == self.virtual_size:
-            return
-        needs_bar = self.styles.overflow_y == "scroll" or (
-            self.styles.overflow_y == "auto" and size.height > self.container_size.height
-        )
-        if not self.is_mounted or needs_bar != self.show_vertical_scrollbar:
-            self.virtual_size = size
-            return
-        self.set_reactive(AbstractList.virtual_size, size)
-        if self.show_vertical_scrollbar:
-            self.vertical_scrollbar.window_virtual_size = size.height
-        self.scroll_y = self.validate_scroll_y(self.scroll_y)
+        where it can be done without one (a key in the filter)."""
+        set_virtual_height(self, self._line_count())
 
     def _line_count(self) -> int:
         return len(self._rows) + (self._divider is not None)
@@ -239,6 +236,9 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
         self.refresh()
 
     def _forget(self) -> None:
+        # The styles too: looked up again when next drawn, once the component classes'
+        # styles are updated as well (Textual updates them after `notify_style_update`).
+        self._styles.clear()
         self._version += 1
         self._strips.clear()
         self._drawn_marks.clear()
@@ -292,6 +292,8 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
             self.refresh_line(self._line_of(new))
         else:
             self.refresh()
+        if self._on_cursor is not None and self.is_mounted:
+            self._on_cursor(self.current)
         self.post_message(self.Highlighted(self, self.current))
 
     def _scroll_cursor_into_view(self) -> None:
@@ -327,18 +329,21 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
                 self.post_message(self.Chosen(self, current))
 
     def on_resize(self, event: events.Resize) -> None:
+        self._frame_width = None
         self.virtual_size = Size(event.size.width, self._line_count())
         self._scroll_cursor_into_view()
 
     # -- drawing -----------------------------------------------------------
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        # Styles are looked up once per frame, not once per row and span.
-        self._styles.clear()
+        # The rows' width is looked up once per frame, not once per row.
+        self._frame_width = None
         return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width
+        width = self._frame_width
+        if width is None:
+            width = self._frame_width = self.scrollable_content_region.width
         base = self._style("base")
         if not self._rows and y == 1:
             message = Text(self.empty_text)

@@ -7,6 +7,7 @@ from typing import ClassVar
 from rich.style import Style as RichStyle
 from rich.text import Text
 from textual.strip import Strip
+from textual.style import Style
 from textual.visual import Visual, visualize
 from textual.widget import Widget
 
@@ -33,6 +34,9 @@ class AppHeader(Widget):
         super().__init__(name=name, id=id, classes=classes)
         self._title = Text()
         self._status = Text()
+        # Each half as last drawn (component -> its text, width, style and strip): a key
+        # in the filter or a bookmark changes the status, and the title is not drawn again.
+        self._drawn: dict[str, tuple[Text, int, Style, Strip]] = {}
 
     @property
     def title_text(self) -> Text:
@@ -80,6 +84,11 @@ class AppHeader(Widget):
         if width <= 0:
             return Strip([])
         style = self.get_visual_style(component)
+        drawn = self._drawn.get(component)
+        # The Text itself, not its content: set_title and set_status replace it when it
+        # changes, and the app's texts are never changed in place.
+        if drawn is not None and drawn[0] is text and drawn[1] == width and drawn[2] == style:
+            return drawn[3]
         # Padding and the cells after the text carry the background alone, as a
         # Static's padding does.
         blank = RichStyle(bgcolor=style.background.rich_color) if style.background else None
@@ -91,7 +100,9 @@ class AppHeader(Widget):
             line = strips[0] if strips else line
         line = line.adjust_cell_length(inner, blank)
         pad = Strip.blank(1, blank)
-        return Strip.join([pad, line, pad]).crop(0, width)
+        strip = Strip.join([pad, line, pad]).crop(0, width)
+        self._drawn[component] = (text, width, style, strip)
+        return strip
 
 
 def _same_text(a: Text, b: Text) -> bool:
