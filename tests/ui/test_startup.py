@@ -254,7 +254,7 @@ async def test_a_paper_read_after_the_first_paint_shows_its_title_in_the_row_and
 ) -> None:
     import json
 
-    from tui.ui.widgets.detail import DetailPane
+    from tui.ui.widgets.detail import BLOCKS, DetailPane
 
     text = "A study of pruning in sparse networks, shown before the library is read."
     (tmp_path / "corpus").mkdir()
@@ -271,6 +271,6 @@ async def test_a_paper_read_after_the_first_paint_shows_its_title_in_the_row_and
         assert shown.headline == "Pruning, Revisited"
         assert "Pruning, Revisited" in app.abstract_list.render_line(0).text
         pane = app.query_one(DetailPane)
-        drawn = " ".join(str(s.render()) for s in pane.query("Static"))
+        drawn = " ".join((text.plain if (text := pane.text_of(b)) else "") for b in BLOCKS)
         assert "Pruning, Revisited" in drawn and "Ada Lovelace" in drawn
         assert shown.id in drawn  # the paper's final id, not the paragraph's
