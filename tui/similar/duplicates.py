@@ -124,16 +124,21 @@ def close_pairs(
     release_memory()  # each step's temporaries, before the next makes its own
     left, right, both = _candidates(terms, weights, prefixes, threshold)
     release_memory()
-    # Second filter: the cosine over the terms in either prefix, exactly, plus at most
-    # the product of the two suffix norms for the terms in neither.
-    by_right = np.argsort(right, kind="stable")
-    over_left = np.empty(len(left), dtype=np.float64)
-    over_left[by_right] = _dots(terms, weights, right[by_right], left[by_right], prefixes)
-    over_right = _dots(terms, weights, left, right, prefixes)
-    rest = prefixes.suffix_norm[left] * prefixes.suffix_norm[right]
-    keep = over_left + over_right - both + rest >= threshold - _SLACK
+    # Second filter: the cosine over the terms of the prefix that ends later (in rank
+    # order), exactly, plus at most the product of the two suffix norms. Every term of
+    # the other prefix ranks no later, so it is in that prefix or absent from that row:
+    # this is the cosine over the terms in either prefix, found in one pass.
+    later = prefixes.end[right] >= prefixes.end[left]
+    full = np.where(later, left, right)
+    cut = np.where(later, right, left)
+    del later
+    by_full = np.argsort(full, kind="stable")
+    over = np.empty(len(left), dtype=np.float64)
+    over[by_full] = _dots(terms, weights, full[by_full], cut[by_full], prefixes)
+    del full, cut, by_full, both
+    keep = over + prefixes.suffix_norm[left] * prefixes.suffix_norm[right] >= threshold - _SLACK
     left, right = left[keep], right[keep]
-    del prefixes, over_left, over_right, both, rest, keep, by_right
+    del prefixes, over, keep
     release_memory()
     cosine = _dots(terms, weights, left, right, None)
     close = cosine >= threshold
@@ -144,12 +149,14 @@ def close_pairs(
 class _Prefixes:
     """Each row's prefix (see the module): CSR positions `positions[ptr[i]:ptr[i+1]]`
     (ascending), the norm left after each of them in rank order (`beyond`, same order),
-    and each row's `suffix_norm`, the norm of the terms not in its prefix."""
+    each row's `suffix_norm`, the norm of the terms not in its prefix, and the rank of
+    its prefix's last term (`end`; -1 for an empty prefix): its suffix ranks after it."""
 
     ptr: OffsetArray
     positions: npt.NDArray[np.int64]
     beyond: ScoreArray
     suffix_norm: ScoreArray
+    end: npt.NDArray[np.int64]
 
 
 def _prefixes(terms: TermMatrix, weights: FloatArray, threshold: float) -> _Prefixes:
@@ -161,6 +168,7 @@ def _prefixes(terms: TermMatrix, weights: FloatArray, threshold: float) -> _Pref
     rank[np.lexsort((np.arange(n_terms), df))] = np.arange(n_terms)
     found: list[tuple[npt.NDArray[np.int64], ScoreArray, npt.NDArray[np.int64]]] = []
     suffix = np.zeros(n, dtype=np.float64)
+    prefix_end = np.full(n, -1, dtype=np.int64)
     for lo in range(0, n, _PREFIX_ROWS):
         hi = min(lo + _PREFIX_ROWS, n)
         start, end = terms.indptr[lo], terms.indptr[hi]
@@ -177,16 +185,19 @@ def _prefixes(terms: TermMatrix, weights: FloatArray, threshold: float) -> _Pref
         )
         positions = order[in_prefix]
         beyond = np.sqrt(np.maximum(left - squares, 0.0))[in_prefix]
+        counts = np.bincount(row_of[in_prefix], minlength=hi - lo)
+        # A prefix is a leading run of its row's entries, rarest first: its last is the latest.
+        last = np.cumsum(counts) - 1
+        has = counts > 0
+        prefix_end[lo:hi][has] = rank[terms.indices[positions[last[has]]]]
         csr = np.argsort(positions)
-        found.append(
-            (positions[csr], beyond[csr], np.bincount(row_of[in_prefix], minlength=hi - lo))
-        )
+        found.append((positions[csr], beyond[csr], counts))
     ptr = np.zeros(n + 1, dtype=np.int64)
     if found:
         np.cumsum(np.concatenate([c for _, _, c in found]), out=ptr[1:])
     positions = np.concatenate([p for p, _, _ in found]) if found else np.zeros(0, np.int64)
     beyond = np.concatenate([b for _, b, _ in found]) if found else np.zeros(0, np.float64)
-    return _Prefixes(ptr, positions, beyond, np.sqrt(suffix))
+    return _Prefixes(ptr, positions, beyond, np.sqrt(suffix), prefix_end)
 
 
 def _candidates(
