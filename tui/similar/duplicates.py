@@ -124,23 +124,30 @@ def close_pairs(
     release_memory()  # each step's temporaries, before the next makes its own
     left, right, both = _candidates(terms, weights, prefixes, threshold)
     release_memory()
-    # Second filter: the cosine over the terms of the prefix that ends later (in rank
-    # order), exactly, plus at most the product of the two suffix norms. Every term of
-    # the other prefix ranks no later, so it is in that prefix or absent from that row:
-    # this is the cosine over the terms in either prefix, found in one pass.
+    # Second filter: the cosine over the terms in either prefix, exactly, plus at most
+    # the product of the two suffix norms for the terms in neither. Of the two prefixes,
+    # call `cut` the one that ends later in rank order: the other row's prefix terms all
+    # rank no later, so they are in `cut`'s prefix or not in its row, and `both` has
+    # their part. What is left is the part of `cut`'s prefix terms that rank after the
+    # other's prefix, in the other's suffix: a dot product over that tail of `cut`'s prefix.
     later = prefixes.end[right] >= prefixes.end[left]
     full = np.where(later, left, right)
     cut = np.where(later, right, left)
     del later
     by_full = np.argsort(full, kind="stable")
+    full, cut = full[by_full], cut[by_full]
+    begin = _tail_starts(terms, prefixes, cut, prefixes.end[full])
+    tail = _dots(terms, weights, full, cut, (begin, prefixes.ptr[cut + 1], prefixes.positions))
     over = np.empty(len(left), dtype=np.float64)
-    over[by_full] = _dots(terms, weights, full[by_full], cut[by_full], prefixes)
-    del full, cut, by_full, both
+    over[by_full] = tail
+    del full, cut, by_full, begin, tail
+    over += both
+    del both
     keep = over + prefixes.suffix_norm[left] * prefixes.suffix_norm[right] >= threshold - _SLACK
     left, right = left[keep], right[keep]
     del prefixes, over, keep
     release_memory()
-    cosine = _dots(terms, weights, left, right, None)
+    cosine = _dots(terms, weights, left, right)
     close = cosine >= threshold
     return left[close], right[close], cosine[close]
 
@@ -148,7 +155,7 @@ def close_pairs(
 @dataclass(frozen=True, slots=True)
 class _Prefixes:
     """Each row's prefix (see the module): CSR positions `positions[ptr[i]:ptr[i+1]]`
-    (ascending), the norm left after each of them in rank order (`beyond`, same order),
+    (in rank order), the norm left after each of them in rank order (`beyond`, same order),
     each row's `suffix_norm`, the norm of the terms not in its prefix, and the rank of
     its prefix's last term (`end`; -1 for an empty prefix): its suffix ranks after it."""
 
@@ -159,13 +166,20 @@ class _Prefixes:
     end: npt.NDArray[np.int64]
 
 
+def _ranks(terms: TermMatrix) -> npt.NDArray[np.int64]:
+    """Each term's place in the order of prefixes: rarest first, ties lower id first."""
+    rank = np.empty(terms.n_terms, dtype=np.int64)
+    rank[np.lexsort((np.arange(terms.n_terms), terms.document_frequency()))] = np.arange(
+        terms.n_terms
+    )
+    return rank
+
+
 def _prefixes(terms: TermMatrix, weights: FloatArray, threshold: float) -> _Prefixes:
     """The prefixes of every row, terms ranked rarest first (ties: lower id first); made
     a block of rows at a time (every row's prefix is its own)."""
     n, n_terms = terms.n_docs, terms.n_terms
-    df = terms.document_frequency()
-    rank = np.empty(n_terms, dtype=np.int64)
-    rank[np.lexsort((np.arange(n_terms), df))] = np.arange(n_terms)
+    rank = _ranks(terms)
     found: list[tuple[npt.NDArray[np.int64], ScoreArray, npt.NDArray[np.int64]]] = []
     suffix = np.zeros(n, dtype=np.float64)
     prefix_end = np.full(n, -1, dtype=np.int64)
@@ -190,8 +204,7 @@ def _prefixes(terms: TermMatrix, weights: FloatArray, threshold: float) -> _Pref
         last = np.cumsum(counts) - 1
         has = counts > 0
         prefix_end[lo:hi][has] = rank[terms.indices[positions[last[has]]]]
-        csr = np.argsort(positions)
-        found.append((positions[csr], beyond[csr], counts))
+        found.append((positions, beyond, counts))
     ptr = np.zeros(n + 1, dtype=np.int64)
     if found:
         np.cumsum(np.concatenate([c for _, _, c in found]), out=ptr[1:])
@@ -262,19 +275,42 @@ def _candidates(
     return pairs // n, pairs % n, np.concatenate(parts)
 
 
+def _tail_starts(
+    terms: TermMatrix,
+    prefixes: _Prefixes,
+    rows: npt.NDArray[np.int64],
+    after: npt.NDArray[np.int64],
+) -> npt.NDArray[np.int64]:
+    """For each of `rows`, where in `prefixes.positions` its prefix's terms that rank after
+    `after` (one rank a row) begin: each prefix is in rank order."""
+    rank = _ranks(terms)
+    # Ascending: rows in order, each one's prefix in rank order.
+    keys = rank[terms.indices[prefixes.positions]]
+    keys += np.repeat(
+        np.arange(terms.n_docs, dtype=np.int64) * terms.n_terms, np.diff(prefixes.ptr)
+    )
+    wanted = rows * terms.n_terms + after
+    # Looked up in ascending order, each search starts near the last: several times quicker.
+    order = np.argsort(wanted)
+    starts = np.empty(len(wanted), dtype=np.int64)
+    starts[order] = np.searchsorted(keys, wanted[order], side="right")
+    return starts
+
+
 def _dots(
     terms: TermMatrix,
     weights: FloatArray,
     left: npt.NDArray[np.int64],
     right: npt.NDArray[np.int64],
-    prefixes: _Prefixes | None,
+    entries: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]
+    | None = None,
 ) -> ScoreArray:
-    """For each pair (`left` ascending), the dot product of the two rows over the terms of
-    the right row's prefix, or with `prefixes` None over all its terms, summed as
-    `SimilarityModel.scores` sums a cosine: float32 products in ascending term order,
-    added up in float64 (so a whole cosine is the very number a scan gives)."""
+    """For each pair (`left` ascending), the dot product of the two rows over all the right
+    row's terms, summed as `SimilarityModel.scores` sums a cosine: float32 products in
+    ascending term order, added up in float64 (so a cosine is the very number a scan
+    gives); with `entries` (begin, end, positions), over only the right row's entries at
+    `positions[begin[k]:end[k]]` for pair k."""
     out = np.zeros(len(left), dtype=np.float64)
-    ptr = terms.indptr if prefixes is None else prefixes.ptr
     n_terms = max(terms.n_terms, 1)
     bounds = np.searchsorted(left, np.arange(0, terms.n_docs + _ROW_BLOCK, _ROW_BLOCK))
     for block, (lo, hi) in enumerate(zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True)):
@@ -286,11 +322,14 @@ def _dots(
         start, end = terms.indptr[first], terms.indptr[stop]
         rows = np.repeat(np.arange(first, stop), np.diff(terms.indptr[first : stop + 1]))
         keys = rows * n_terms + terms.indices[start:end]
-        others = right[lo:hi]
-        lengths = ptr[others + 1] - ptr[others]
-        gather = run_positions(ptr[others], lengths)
-        if prefixes is not None:
-            gather = prefixes.positions[gather]
+        if entries is None:
+            begin = terms.indptr[right[lo:hi]]
+            lengths = terms.indptr[right[lo:hi] + 1] - begin
+            gather = run_positions(begin, lengths)
+        else:
+            begin = entries[0][lo:hi]
+            lengths = entries[1][lo:hi] - begin
+            gather = entries[2][run_positions(begin, lengths)]
         pair = np.repeat(np.arange(hi - lo), lengths)
         wanted = np.repeat(left[lo:hi], lengths) * n_terms + terms.indices[gather]
         at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
