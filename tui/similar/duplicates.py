@@ -125,27 +125,11 @@ def close_pairs(
     left, right, both = _candidates(terms, weights, prefixes, threshold)
     release_memory()
     # Second filter: the cosine over the terms in either prefix, exactly, plus at most
-    # the product of the two suffix norms for the terms in neither. Of the two prefixes,
-    # call `cut` the one that ends later in rank order: the other row's prefix terms all
-    # rank no later, so they are in `cut`'s prefix or not in its row, and `both` has
-    # their part. What is left is the part of `cut`'s prefix terms that rank after the
-    # other's prefix, in the other's suffix: a dot product over that tail of `cut`'s prefix.
-    later = prefixes.end[right] >= prefixes.end[left]
-    full = np.where(later, left, right)
-    cut = np.where(later, right, left)
-    del later
-    by_full = np.argsort(full, kind="stable")
-    full, cut = full[by_full], cut[by_full]
-    begin = _tail_starts(terms, prefixes, cut, prefixes.end[full])
-    tail = _dots(terms, weights, full, cut, (begin, prefixes.ptr[cut + 1], prefixes.positions))
-    over = np.empty(len(left), dtype=np.float64)
-    over[by_full] = tail
-    del full, cut, by_full, begin, tail
-    over += both
+    # the product of the two suffix norms for the terms in neither.
+    keep = _bound(terms, weights, prefixes, left, right, both) >= threshold - _SLACK
     del both
-    keep = over + prefixes.suffix_norm[left] * prefixes.suffix_norm[right] >= threshold - _SLACK
     left, right = left[keep], right[keep]
-    del prefixes, over, keep
+    del prefixes, keep
     release_memory()
     cosine = _dots(terms, weights, left, right)
     close = cosine >= threshold
@@ -273,6 +257,40 @@ def _candidates(
         return empty, empty, np.zeros(0, dtype=np.float64)
     pairs = np.concatenate(found)
     return pairs // n, pairs % n, np.concatenate(parts)
+
+
+def _bound(
+    terms: TermMatrix,
+    weights: FloatArray,
+    prefixes: _Prefixes,
+    left: npt.NDArray[np.int64],
+    right: npt.NDArray[np.int64],
+    both: ScoreArray,
+) -> ScoreArray:
+    """For each candidate pair (`both`: the part of its cosine its shared prefix terms
+    give), its cosine over the terms in either prefix plus the product of the two suffix
+    norms: at least its cosine.
+
+    Of the two prefixes, call `cut` the one that ends later in rank order: the other
+    row's prefix terms all rank no later, so they are in `cut`'s prefix or not in its
+    row, and `both` has their part. What is left is the part of `cut`'s prefix terms
+    that rank after the other's prefix, in the other's suffix: a dot product over that
+    tail of `cut`'s prefix (a quarter of its terms at 100,000 abstracts).
+    """
+    later = prefixes.end[right] >= prefixes.end[left]
+    full = np.where(later, left, right)
+    cut = np.where(later, right, left)
+    del later
+    by_full = np.argsort(full, kind="stable")
+    full, cut = full[by_full], cut[by_full]
+    begin = _tail_starts(terms, prefixes, cut, prefixes.end[full])
+    tail = _dots(terms, weights, full, cut, (begin, prefixes.ptr[cut + 1], prefixes.positions))
+    bound = np.empty(len(left), dtype=np.float64)
+    bound[by_full] = tail
+    del full, cut, by_full, begin, tail
+    bound += both
+    bound += prefixes.suffix_norm[left] * prefixes.suffix_norm[right]
+    return bound
 
 
 def _tail_starts(
