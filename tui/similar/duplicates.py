@@ -173,7 +173,11 @@ def _prefixes(terms: TermMatrix, weights: FloatArray, threshold: float) -> _Pref
         lengths = np.diff(terms.indptr[lo : hi + 1])
         row_of = np.repeat(np.arange(hi - lo, dtype=np.int64), lengths)
         # Each row's entries rarest first; what is left of its squared norm from each on.
-        order = np.argsort(row_of * n_terms + rank[terms.indices[start:end]]) + start
+        # (The keys are distinct and already in row order: a stable sort, merging runs,
+        # only orders each row's entries.)
+        keys = row_of * n_terms + rank[terms.indices[start:end]]
+        order = np.argsort(keys, kind="stable") + start
+        del keys
         squares = weights[order].astype(np.float64) ** 2
         left = np.cumsum(squares[::-1])[::-1]
         left -= np.repeat(np.r_[left, 0.0][terms.indptr[lo + 1 : hi + 1] - start], lengths)
