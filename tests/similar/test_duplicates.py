@@ -148,3 +148,29 @@ def test_pairs_found_a_few_rows_at_a_time_are_those_found_at_once(
     found = close_pairs(model.terms, model.weights, DUPLICATE_COSINE)
     for a, b in zip(found, expected, strict=True):
         assert a.tolist() == b.tolist()
+
+
+@pytest.mark.parametrize("threshold", [0.3, 0.8])
+def test_second_filter_is_the_cosine_over_either_prefix_plus_the_suffix_norms(
+    model: SimilarityModel, threshold: float
+) -> None:
+    terms, weights = model.terms, model.weights
+    prefixes = duplicates_module._prefixes(terms, weights, threshold)
+    left, right, both = duplicates_module._candidates(terms, weights, prefixes, threshold)
+    assert len(left) >= 20  # pairs to bound, their prefixes ending at different ranks
+    assert np.any(prefixes.end[left] < prefixes.end[right])
+    assert np.any(prefixes.end[left] > prefixes.end[right])
+    bound = duplicates_module._bound(terms, weights, prefixes, left, right, both)
+    # Every row dense, with a mask of its prefix terms.
+    dense = np.zeros((terms.n_docs, terms.n_terms))
+    rows = np.repeat(np.arange(terms.n_docs), np.diff(terms.indptr))
+    dense[rows, terms.indices] = weights
+    in_prefix = np.zeros_like(dense, dtype=bool)
+    owners = np.repeat(np.arange(terms.n_docs), np.diff(prefixes.ptr))
+    in_prefix[owners, terms.indices[prefixes.positions]] = True
+    suffix = np.sqrt((np.where(in_prefix, 0.0, dense) ** 2).sum(axis=1))
+    products = dense[left] * dense[right]
+    either = in_prefix[left] | in_prefix[right]
+    expected = np.where(either, products, 0.0).sum(axis=1) + suffix[left] * suffix[right]
+    np.testing.assert_allclose(bound, expected, rtol=0, atol=1e-6)  # float32 products
+    assert np.all(bound >= products.sum(axis=1) - 1e-6)  # never below a pair's cosine

@@ -316,12 +316,18 @@ def _joined(arrays: list[npt.NDArray[Any]]) -> npt.NDArray[Any]:
 
 
 def _tally(
-    keys: npt.NDArray[np.int64], weights: npt.NDArray[np.int64] | None = None
+    keys: npt.NDArray[np.int64],
+    weights: npt.NDArray[np.int64] | None = None,
+    by_text: bool = False,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """The distinct `keys`, ascending, and how often each occurs (or the sum of its
-    `weights`)."""
+    `weights`). `by_text`: the keys are already in order of their high part (a text's),
+    so a stable sort, which merges what is in order, sorts them twice as quickly."""
     order = np.argsort(keys, kind="stable") if weights is not None else None
-    ordered = keys[order] if order is not None else np.sort(keys)
+    if order is not None:
+        ordered = keys[order]
+    else:
+        ordered = np.sort(keys, kind="stable" if by_text else None)
     starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]]) if len(ordered) else ordered
     distinct: npt.NDArray[np.int64] = ordered[starts]
     if weights is None or order is None:
@@ -340,7 +346,7 @@ def _cells(
         distinct, keys = np.unique(keys, return_inverse=True)
         span = len(distinct)
     span = max(span, 1)
-    cells, counts = _tally(doc * span + keys.reshape(-1))
+    cells, counts = _tally(doc * span + keys.reshape(-1), by_text=True)  # doc ascending
     rows = np.bincount(cells // span, minlength=m).astype(np.int64)
     keys = cells % span
     return _Cells(rows, keys if distinct is None else distinct[keys], counts.astype(np.int32))
