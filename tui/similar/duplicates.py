@@ -287,8 +287,9 @@ def _bound(
     of the candidates need later).
     """
     later = prefixes.end[right] >= prefixes.end[left]
-    by_full = np.argsort(np.where(later, left, right), kind="stable")
-    full = np.where(later, left, right)[by_full]
+    full = np.where(later, left, right)
+    by_full = np.argsort(full, kind="stable")
+    full = full[by_full]
     cut = np.where(later, right, left)[by_full]
     del later
     begin = _tail_starts(terms, prefixes, cut, full)
