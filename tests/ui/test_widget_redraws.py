@@ -15,6 +15,7 @@ import pytest
 from rich.segment import Segment
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.scrollbar import ScrollBar
 from textual.widget import Widget
 
 from tui.corpus.load import load_corpus
@@ -184,14 +185,7 @@ async def test_new_rows_that_leave_the_thumb_in_place_do_not_redraw_the_scrollba
         listing = app.query_one(AbstractList)
         await settle(app, pilot)
         bar = listing.vertical_scrollbar
-        drawn: list[int] = []
-        render = bar.render
-
-        def spy() -> Any:
-            drawn.append(bar.window_virtual_size)
-            return render()
-
-        bar.render = spy  # type: ignore[method-assign]
+        drawn = _drawings(bar, lambda: bar.window_virtual_size)
         # 76 rows or 75 in 12 lines: the same thumb, at the top.
         listing.set_rows(range(75))
         await pilot.pause()
@@ -215,14 +209,7 @@ async def test_new_rows_keeping_the_cursor_where_it_was_leave_the_scrollbar_as_d
         scrolled = listing.scroll_y
         assert scrolled > 0
         bar = listing.vertical_scrollbar
-        drawn: list[float] = []
-        render = bar.render
-
-        def spy() -> Any:
-            drawn.append(bar.position)
-            return render()
-
-        bar.render = spy  # type: ignore[method-assign]
+        drawn = _drawings(bar, lambda: bar.position)
         # The same abstracts in another order, the cursor's on the same line: the thumb
         # does not move (it went to the top and back).
         kept = corpus.abstracts[listing.rows[40]].id
@@ -240,6 +227,19 @@ async def test_new_rows_keeping_the_cursor_where_it_was_leave_the_scrollbar_as_d
 
 
 # -- the detail pane -------------------------------------------------------------------
+
+
+def _drawings(bar: ScrollBar, seen: Callable[[], float]) -> list[float]:
+    """What `seen()` was at each drawing of `bar` from now on."""
+    drawn: list[float] = []
+    render = bar.render
+
+    def spy() -> Any:
+        drawn.append(seen())
+        return render()
+
+    bar.render = spy  # type: ignore[method-assign]
+    return drawn
 
 
 def _pane_lines(pane: DetailPane) -> list[str]:
