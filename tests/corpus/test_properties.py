@@ -55,9 +55,10 @@ def test_load_arbitrary_bytes_never_raises(data: bytes) -> None:
             assert a.id == abstract_id(a.text)
 
 
-# Characters that are never LaTeX markup (nor controls, which become pictures).
+# Characters that are never LaTeX markup (nor controls or format characters such as
+# U+FEFF and U+200B, which are shown as pictures).
 PLAIN_ALPHABET = st.characters(
-    blacklist_categories=("Cs", "Cc"), blacklist_characters="\\${}^_~`'-"
+    blacklist_categories=("Cs", "Cc", "Cf"), blacklist_characters="\\${}^_~`'-"
 )
 
 

@@ -9,7 +9,14 @@ from pathlib import Path
 import pytest
 from textual.widgets import OptionList, Static, TextArea
 
-from tests.ui.helpers import KEPT, orphan_a_note, steady_cursors, wait_for_userdata, wait_until
+from tests.ui.helpers import (
+    KEPT,
+    keys_handled,
+    orphan_a_note,
+    steady_cursors,
+    wait_for_userdata,
+    wait_until,
+)
 from tui.ui.app import AbstractsApp, make_app
 from tui.ui.controllers.notes import NotesController
 from tui.ui.screens.note_editor import NoteEditorScreen
@@ -157,14 +164,17 @@ async def test_an_editor_reopened_after_an_orphans_note_shows_no_stored_copy(
 async def _before_editor(pilot, app: AbstractsApp) -> None:
     app.notes.save_note(app.corpus.abstracts[1], "Second.")
     await pilot.press("n")
+    await wait_until(pilot, lambda: isinstance(app.screen, NoteEditorScreen))
     app.screen.query_one(TextArea).insert("\n".join(f"line {i} of a note" for i in range(60)))
     await pilot.press("escape")
+    await keys_handled(pilot)
 
 
 async def _before_notes_view(pilot, app: AbstractsApp) -> None:
     for row in (0, 2, 4):
         app.notes.save_note(app.corpus.abstracts[row], f"Note on row {row}.\nMore.")
     await pilot.press("N", "j", "j", "escape")
+    await keys_handled(pilot)
     app.notes.save_note(app.corpus.abstracts[6], "A newer note.")
 
 
@@ -188,6 +198,9 @@ async def _picture(
         app.theme = theme
         await pilot.resize_terminal(*size)
         await pilot.press(*keys)
+        # On a loaded machine `press` may return before the keys are handled.
+        await wait_until(pilot, lambda: len(app.screen_stack) > 1)
+        await keys_handled(pilot)
         app.clear_notifications()
         steady_cursors(app)
         await pilot.pause()
