@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     from tui.caches import CacheBuild
     from tui.search.index import SearchIndex
+    from tui.search.query import FieldClause
     from tui.search.spans import Spans
     from tui.session import Session
     from tui.ui.host import Host
@@ -51,10 +52,14 @@ class SearchController:
         self.app = app
         self.state = session.filter
         bus = session.bus
-        bus.subscribe(IndexReady, lambda _: self.rerun())
+        # What the list shows was answered from this index, for this filter and order:
+        # the index becoming ready again need not search again.
+        self._answered: tuple[str, Order, SearchIndex] | None = None
+        bus.subscribe(IndexReady, lambda _: self._index_ready())
         bus.subscribe(SearchAgain, lambda _: self.rerun())
-        bus.subscribe(TopicsChanged, lambda _: self.rerun())
-        bus.subscribe(InboxOpened, lambda _: self.rerun())
+        # Topics and the inbox change only the answers of filters that read them.
+        bus.subscribe(TopicsChanged, lambda _: self._rerun_if_reading(_reads_topics))
+        bus.subscribe(InboxOpened, lambda _: self._rerun_if_reading(_reads_inbox))
         bus.subscribe(MarksChanged, self._marks_changed)
 
     # The filter's state (the session's), under the names the UI has always used.
@@ -173,6 +178,26 @@ class SearchController:
         if self.state.filtered:
             self._start_search(self.state.query_text, self.state.order)
 
+    def _index_ready(self) -> None:
+        """The whole index is ready: search again unless the list already shows its answer
+        (a search that waited for it has answered meanwhile)."""
+        state, index = self.state, self.session.loaders.index
+        if index is None or self._answered != (state.query_text, state.order, index):
+            self.rerun()
+
+    def _rerun_if_reading(self, reads: Callable[[FieldClause], bool]) -> None:
+        """Search again if the filter has a field `reads` says depends on what changed."""
+        from tui.search.query import QueryError, parse_query
+
+        if not self.state.filtered:
+            return
+        try:
+            fields = parse_query(self.state.query_text).fields
+        except QueryError:
+            return  # its error is shown; nothing to answer again
+        if any(reads(f) for f in fields):
+            self.rerun()
+
     def _start_search(self, text: str, order: Order) -> None:
         """Search for `text`: here and now when the whole index is ready and the corpus
         small enough to answer in a few milliseconds (a thread would only add its
@@ -231,7 +256,8 @@ class SearchController:
         counts = (result.matched, result.close)
         rows = list(result.indices)
         searched = None if partial is None else len(partial)
-        deliver(lambda: self.apply_search(text, order, rows, spans, counts, searched))
+        whole = index if partial is None else None
+        deliver(lambda: self.apply_search(text, order, rows, spans, counts, searched, whole))
 
     def apply_search(
         self,
@@ -241,15 +267,18 @@ class SearchController:
         spans: Spans,
         counts: tuple[int, int],
         searched: int | None = None,
+        index: SearchIndex | None = None,
     ) -> None:
         """Show a search's result, unless the filter or order has changed since it started:
         a slower, older search must never paint over a newer one. `searched`: how many
-        abstracts were searched, when only the first ones were (a partial index)."""
+        abstracts were searched, when only the first ones were (a partial index);
+        `index`: the whole index that answered."""
         state, loaders = self.state, self.session.loaders
         if text != state.query_text or order != state.order:
             return
         if searched is not None and (loaders.partial is None or loaders.index is not None):
             return  # the whole index is ready: its own answer is on its way
+        self._answered = None if index is None else (text, order, index)
         app = self.app
         was_partial = state.searched_partially is not None
         state.searched_partially = searched
@@ -384,3 +413,12 @@ class SearchController:
         if keep_current and (current := app.abstract_list.current) is not None:
             self.state.saved_selection = current.id
         app.filter_input.value = ""
+
+
+def _reads_topics(clause: FieldClause) -> bool:
+    return clause.name == "topic"
+
+
+def _reads_inbox(clause: FieldClause) -> bool:
+    """`new:DATE` and `is:new` read the inbox (what arrived since the last opening)."""
+    return clause.name == "new" or (clause.name == "is" and clause.arg == "new")
