@@ -5,6 +5,7 @@ second repaint of the same list while the app starts."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from tests.ui.helpers import keys_handled, wait_for_userdata, wait_until
 from tui.search.index import SearchIndex
 from tui.session.events import InboxOpened, IndexReady, TopicsChanged
 from tui.ui.app import make_app
+from tui.ui.controllers import search as search_controller
 
 
 def _count_searches(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -82,6 +84,36 @@ async def test_a_search_that_waited_for_the_index_is_not_repeated_when_it_is_rea
         await pilot.pause()
         # What the warm start's loader announces once the index (and model) are loaded.
         app.session.bus.emit(IndexReady())
+        await pilot.pause()
+        await pilot.pause()
+        assert searched.count("graph") == 1
+
+
+async def test_the_index_ready_while_its_search_is_under_way_does_not_search_again(
+    seeds_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A warm start: the search typed early gets the index and is still answering when
+    the loader announces it ready; that answer is the one shown, not a second search."""
+    searched = _count_searches(monkeypatch)
+    counted = SearchIndex.search
+    reached, release = threading.Event(), threading.Event()
+
+    def held(self, parsed, *args, **kwargs):
+        if parsed.text == "graph":  # the whole query typed; the letters before run through
+            reached.set()
+            assert release.wait(10), "never released"
+        return counted(self, parsed, *args, **kwargs)
+
+    monkeypatch.setattr(SearchIndex, "search", held)
+    monkeypatch.setattr(search_controller, "INLINE_SEARCH_MAX", 0)  # in its worker
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _type_filter(pilot, "graph")
+        await wait_until(pilot, reached.is_set)
+        app.session.bus.emit(IndexReady())
+        await pilot.pause()
+        release.set()
+        await wait_until(pilot, lambda: app.search.state.match_counts is not None)
         await pilot.pause()
         await pilot.pause()
         assert searched.count("graph") == 1

@@ -52,9 +52,11 @@ class SearchController:
         self.app = app
         self.state = session.filter
         bus = session.bus
-        # What the list shows was answered from this index, for this filter and order:
-        # the index becoming ready again need not search again.
+        # What the list shows was answered from this index, for this filter and order,
+        # and the search under way with the whole index: the index becoming ready need
+        # not search again for either.
         self._answered: tuple[str, Order, SearchIndex] | None = None
+        self._answering: tuple[str, Order, SearchIndex] | None = None
         bus.subscribe(IndexReady, lambda _: self._index_ready())
         bus.subscribe(SearchAgain, lambda _: self.rerun())
         # Topics and the inbox change only the answers of filters that read them.
@@ -182,7 +184,8 @@ class SearchController:
         """The whole index is ready: search again unless the list already shows its answer
         (a search that waited for it has answered meanwhile)."""
         state, index = self.state, self.session.loaders.index
-        if index is None or self._answered != (state.query_text, state.order, index):
+        asked = (state.query_text, state.order, index)
+        if index is None or asked not in (self._answered, self._answering):
             self.rerun()
 
     def _rerun_if_reading(self, reads: Callable[[FieldClause], bool]) -> None:
@@ -248,6 +251,8 @@ class SearchController:
         index, partial = loaders.index_for_search(superseded)
         if index is None:
             return
+        if partial is None:
+            self._answering = (text, order, index)
         corpus = session.corpus if partial is None else partial
         result = index.search(
             query, corpus, personal=session.user.userdata, order=order, topics=topics
