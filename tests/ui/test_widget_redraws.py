@@ -15,6 +15,7 @@ import pytest
 from rich.segment import Segment
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.geometry import Region
 from textual.scrollbar import ScrollBar
 from textual.widget import Widget
 
@@ -516,3 +517,55 @@ async def test_a_new_query_draws_again_only_the_rows_whose_matches_changed(
         listing.set_highlighter(spans_of(word[:1]))
         await pilot.pause()
         assert corpus.abstracts[listing.rows[0]].id in drawn
+
+
+def _textual_lines(widget: Widget) -> list[list[Segment]]:
+    """The widget's lines as Textual's own rendering finishes them (nothing kept)."""
+    widget._styles_cache.clear()
+    lines = Widget.render_lines(widget, widget.size.region)
+    return [list(line) for line in lines]
+
+
+async def test_the_lists_lines_are_finished_as_textual_finishes_them(corpus: Corpus) -> None:
+    app = Host(lambda: AbstractList(corpus))
+    async with app.run_test(size=(80, 20)) as pilot:
+        listing = app.query_one(AbstractList)
+        await settle(app, pilot)
+        listing.cursor = 3
+        listing.set_highlighter(lambda text: [(0, 3)])
+        await pilot.pause()
+        for theme in ("textual-dark", "textual-light"):
+            app.theme = theme
+            await pilot.pause()
+            await pilot.pause()
+            ours = [list(line) for line in listing.render_lines(listing.size.region)]
+            assert ours == _textual_lines(listing)
+            # Part of the width, as the compositor asks for a list cut by the screen.
+            part = Region(2, 1, 30, 5)
+            ours = [list(line) for line in listing.render_lines(part)]
+            listing._styles_cache.clear()
+            assert ours == [list(line) for line in Widget.render_lines(listing, part)]
+
+
+async def test_rows_drawn_before_are_not_finished_by_textual_again(corpus: Corpus) -> None:
+    app = Host(lambda: AbstractList(corpus))
+    async with app.run_test(size=(80, 20)) as pilot:
+        listing = app.query_one(AbstractList)
+        await settle(app, pilot)
+        listing.set_rows(range(20))
+        await pilot.pause()
+        line_filter = app.get_line_filters()[0]
+        filtered: list[str] = []
+        apply = line_filter.apply
+
+        def spy(segments: list[Segment], background: Any) -> list[Segment]:
+            filtered.append("".join(segment.text for segment in segments))
+            return apply(segments, background)
+
+        line_filter.apply = spy  # type: ignore[method-assign]
+        # The same rows one line lower under a row not drawn yet, the cursor's row kept:
+        # every line shows another row, and only the new one is finished again.
+        listing.set_rows([19, *range(19)], keep=corpus.abstracts[0].id)
+        await pilot.pause()
+        assert len(filtered) == 1
+        assert corpus.abstracts[19].headline[:20] in filtered[0]
