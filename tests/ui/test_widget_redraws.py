@@ -227,6 +227,37 @@ async def test_new_rows_keeping_the_cursor_where_it_was_leave_the_scrollbar_as_d
         assert drawn
 
 
+async def test_a_moving_thumb_repaints_only_the_scrollbars_cells_it_changes(
+    corpus: Corpus,
+) -> None:
+    app = Host(lambda: AbstractList(corpus))
+    async with app.run_test(size=(80, 20)) as pilot:
+        listing = app.query_one(AbstractList)
+        await settle(app, pilot)
+        bar = listing.vertical_scrollbar
+        repainted: list[Region] = []
+        refresh = bar.refresh
+
+        def spy(*regions: Region, **kwargs: Any) -> Any:
+            repainted.extend(regions or [bar.size.region])
+            return refresh(*regions, **kwargs)
+
+        bar.refresh = spy  # type: ignore[method-assign]
+        listing.cursor = 14  # a scroll of three lines: the thumb moves a cell or two
+        await pilot.pause()
+        assert listing.scroll_y == 3
+        assert repainted and all(region.height < bar.size.height // 2 for region in repainted)
+        # The bar shows what it shows when drawn whole: a click on any cell does what
+        # its cell says.
+        shown = [list(line) for line in bar.render_lines(bar.size.region)]
+        assert shown == _textual_lines(bar)
+        # Rows of another count: a thumb of another length, drawn right too.
+        listing.set_rows(range(30))
+        await pilot.pause()
+        shown = [list(line) for line in bar.render_lines(bar.size.region)]
+        assert shown == _textual_lines(bar)
+
+
 # -- the detail pane -------------------------------------------------------------------
 
 
@@ -298,6 +329,42 @@ async def test_a_new_mark_on_the_shown_abstract_redraws_only_the_line_it_changes
         assert pane.view is not None and pane.view.read and not pane.view.bookmarked
         shown = "\n".join(_pane_lines(pane))
         assert "✓ read" in shown and "not bookmarked" in shown
+
+
+async def test_a_new_mark_builds_the_meta_lines_alone_and_a_new_note_its_box(
+    corpus: Corpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tui.ui.widgets import detail
+
+    app = Host(_pane_never_focused)
+    async with app.run_test(size=(80, 30)) as pilot:
+        pane = app.query_one(DetailPane)
+        view = DetailView(corpus.abstracts[0], spans=lambda text: [(0, 3)])
+        pane.show(view)
+        await settle(app, pilot)
+        body = pane.text_of("body")
+        built: list[str] = []
+        reading_text = detail.reading_text
+
+        def spy(*args: Any, **kwargs: Any) -> Text:
+            built.append("body")
+            return reading_text(*args, **kwargs)
+
+        monkeypatch.setattr(detail, "reading_text", spy)
+        pane.show(replace(view, bookmarked=True, tags=frozenset({"rg"}), note="a note"))
+        await pilot.pause()
+        assert built == []
+        assert pane.text_of("body") is body
+        meta, note = pane.text_of("meta"), pane.text_of("note")
+        assert meta is not None and "★ bookmarked" in meta.plain and "#rg" in meta.plain
+        assert note is not None and note.plain == "a note"
+        pane.show_marks(note="")
+        await pilot.pause()
+        assert pane.text_of("note") is None and built == []
+        # Another highlight is the abstract's own: its text is built again.
+        pane.show(replace(view, spans=lambda text: [(0, 2)]))
+        await pilot.pause()
+        assert built == ["body"]
 
 
 async def test_the_filter_saying_how_it_matched_or_not_on_the_same_abstract_needs_no_layout(

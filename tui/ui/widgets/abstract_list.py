@@ -24,7 +24,6 @@ from textual.color import Color
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from tui.corpus.model import Abstract, Corpus
@@ -34,13 +33,13 @@ from tui.tagnames import format_tags
 from tui.triage.marks import RowMarks
 from tui.ui.widgets import paper_row
 from tui.ui.widgets.cursor import CURSOR_BINDINGS, CursorMoves
-from tui.ui.widgets.virtual import FinishedLines, set_virtual_height
+from tui.ui.widgets.virtual import FinishedLines, ThumbView, set_virtual_height
 
 #: What a row shows of its abstract's personal state: judgement cell, noted, read, tags.
 RowMarkKey = tuple[str, bool, bool, frozenset[str] | None]
 
 
-class AbstractList(CursorMoves, ScrollView, can_focus=True):
+class AbstractList(CursorMoves, ThumbView, can_focus=True):
     """A virtual list of abstracts: headline, marks, venue and year.
 
     `on_cursor` runs with the abstract under the cursor in the handler of what moved it
