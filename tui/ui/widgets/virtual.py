@@ -134,6 +134,7 @@ class FinishedLines:
         done = self._done
         render_line = widget.render_line
         lines: list[Strip] = []
+        inner: RichStyle | None = None  # looked up at the first line not finished yet
         for y in crop.line_range:
             drawn = render_line(y)
             found = done.get(id(drawn))
@@ -146,7 +147,9 @@ class FinishedLines:
             ):
                 lines.append(found[4])
                 continue
-            line = Strip(drawn.adjust_cell_length(width, _inner(widget)), width)
+            if inner is None:
+                inner = _inner(widget)
+            line = Strip(drawn.adjust_cell_length(width, inner), width)
             for line_filter in filters:
                 line = line.apply_filter(line_filter, background)
             done[id(drawn)] = (drawn, background, width, filters, line)
