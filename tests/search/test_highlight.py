@@ -76,3 +76,24 @@ def test_the_highlighter_paints_a_stop_word_being_typed_as_the_search_reads_it()
         "theory",
     ]
     assert [text[s:e] for s, e in index.highlighter("graph when").spans(text)] == ["Graph"]
+
+
+def test_each_text_is_split_into_words_once_for_every_query(monkeypatch) -> None:
+    from tui.search import highlight
+
+    split: list[str] = []
+    token_spans = highlight.token_spans
+
+    def spy(text: str):  # type: ignore[no-untyped-def]
+        split.append(text)
+        return token_spans(text)
+
+    monkeypatch.setattr(highlight, "token_spans", spy)
+    # Texts no other test splits (the words are remembered for the whole process).
+    headline = "Words split once: graph kernels for molecule retrieval"
+    abstract = "A long abstract about graph kernels. " * 20
+    for word in ("graph", "gra", "kernels"):
+        h = Highlighter(frozenset({word}), (word,))
+        assert [headline[s:e] for s, e in h.spans(headline)][:1] in (["graph"], ["kernels"])
+        assert h.spans(abstract)
+    assert split == [headline, abstract]
