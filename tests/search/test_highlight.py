@@ -3,10 +3,15 @@ symbols, and only the completions of the word being typed."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pytest
+
 from tests.search.helpers import (
     full_matches,
     index_of,
 )
+from tui.corpus.tokens import token_spans
 from tui.search.highlight import Highlighter
 
 
@@ -78,17 +83,16 @@ def test_the_highlighter_paints_a_stop_word_being_typed_as_the_search_reads_it()
     assert [text[s:e] for s, e in index.highlighter("graph when").spans(text)] == ["Graph"]
 
 
-def test_each_text_is_split_into_words_once_for_every_query(monkeypatch) -> None:
-    from tui.search import highlight
-
+def test_each_text_is_split_into_words_once_for_every_query(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     split: list[str] = []
-    token_spans = highlight.token_spans
 
-    def spy(text: str):  # type: ignore[no-untyped-def]
+    def spy(text: str) -> Iterator[tuple[int, int, str]]:
         split.append(text)
         return token_spans(text)
 
-    monkeypatch.setattr(highlight, "token_spans", spy)
+    monkeypatch.setattr("tui.search.highlight.token_spans", spy)
     # Texts no other test splits (the words are remembered for the whole process).
     headline = "Words split once: graph kernels for molecule retrieval"
     abstract = "A long abstract about graph kernels. " * 20

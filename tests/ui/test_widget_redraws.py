@@ -334,7 +334,7 @@ async def test_a_new_mark_on_the_shown_abstract_redraws_only_the_line_it_changes
 async def test_a_new_mark_builds_the_meta_lines_alone_and_a_new_note_its_box(
     corpus: Corpus, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tui.ui.widgets import detail
+    from tui.ui.widgets.detail_text import reading_text
 
     app = Host(_pane_never_focused)
     async with app.run_test(size=(80, 30)) as pilot:
@@ -344,13 +344,12 @@ async def test_a_new_mark_builds_the_meta_lines_alone_and_a_new_note_its_box(
         await settle(app, pilot)
         body = pane.text_of("body")
         built: list[str] = []
-        reading_text = detail.reading_text
 
         def spy(*args: Any, **kwargs: Any) -> Text:
             built.append("body")
             return reading_text(*args, **kwargs)
 
-        monkeypatch.setattr(detail, "reading_text", spy)
+        monkeypatch.setattr("tui.ui.widgets.detail.reading_text", spy)
         pane.show(replace(view, bookmarked=True, tags=frozenset({"rg"}), note="a note"))
         await pilot.pause()
         assert built == []
