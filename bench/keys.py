@@ -21,7 +21,8 @@ start as cold as the app's did) for the same keystrokes, and the store call alon
 bookmark (`UserData.set_bookmark`). Wall-clock medians and p95, and the event loop
 thread's CPU time for the same span (what the UI itself spends, which a loaded machine
 inflates less than the wall clock); the machine's load is printed. `--profile FILE`
-writes a cProfile of the UI's part. Never fails a build.
+writes a cProfile of the UI's part (`--profile-part filter` or `marks`: of the filter's
+keys alone, or of `b` and the cursor moves alone). Never fails a build.
 """
 
 from __future__ import annotations
@@ -67,7 +68,11 @@ def stats(name: str, samples: list[float]) -> str:
 
 
 async def measure(
-    corpus_dir: Path, data_dir: Path, profile: cProfile.Profile | None, size: tuple[int, int]
+    corpus_dir: Path,
+    data_dir: Path,
+    profile: cProfile.Profile | None,
+    size: tuple[int, int],
+    part: str = "all",
 ) -> dict[str, list[float]]:
     from textual import events
 
@@ -146,7 +151,7 @@ async def measure(
                 results[into + "_app"].append(handled[0] - start)
 
         await pilot.press("slash")
-        if profile is not None:
+        if profile is not None and part in ("all", "filter"):
             profile.enable()
         for _round in range(2):
             for query in QUERIES:
@@ -200,7 +205,7 @@ async def measure(
         await pilot.pause(0.3)
         data = app.personal.userdata
         assert data is not None
-        if profile is not None:
+        if profile is not None and part in ("all", "marks"):
             profile.enable()
         for _ in range(120):
             current = app.abstract_list.current
@@ -243,13 +248,14 @@ def main() -> int:
     default = REPO.parent / "shared" / "corpora" / "iclr"
     parser.add_argument("--corpus", type=Path, default=default if default.is_dir() else None)
     parser.add_argument("--profile", type=Path, default=None)
+    parser.add_argument("--profile-part", choices=("all", "filter", "marks"), default="all")
     parser.add_argument("--size", default="120x40", help="terminal size, COLSxROWS")
     args = parser.parse_args()
     corpus = args.corpus or REPO / "seeds"
     profile = cProfile.Profile() if args.profile else None
     with tempfile.TemporaryDirectory() as tmp:
         cols, rows = (int(v) for v in args.size.split("x"))
-        results = asyncio.run(measure(corpus, Path(tmp), profile, (cols, rows)))
+        results = asyncio.run(measure(corpus, Path(tmp), profile, (cols, rows), args.profile_part))
     if profile is not None:
         profile.dump_stats(str(args.profile))
     print(f"corpus {corpus} · {args.size} · load {os.getloadavg()[0]:.1f} · wall clock, in-process")

@@ -3,10 +3,15 @@ symbols, and only the completions of the word being typed."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pytest
+
 from tests.search.helpers import (
     full_matches,
     index_of,
 )
+from tui.corpus.tokens import token_spans
 from tui.search.highlight import Highlighter
 
 
@@ -76,3 +81,23 @@ def test_the_highlighter_paints_a_stop_word_being_typed_as_the_search_reads_it()
         "theory",
     ]
     assert [text[s:e] for s, e in index.highlighter("graph when").spans(text)] == ["Graph"]
+
+
+def test_each_text_is_split_into_words_once_for_every_query(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    split: list[str] = []
+
+    def spy(text: str) -> Iterator[tuple[int, int, str]]:
+        split.append(text)
+        return token_spans(text)
+
+    monkeypatch.setattr("tui.search.highlight.token_spans", spy)
+    # Texts no other test splits (the words are remembered for the whole process).
+    headline = "Words split once: graph kernels for molecule retrieval"
+    abstract = "A long abstract about graph kernels. " * 20
+    for word in ("graph", "gra", "kernels"):
+        h = Highlighter(frozenset({word}), (word,))
+        assert [headline[s:e] for s, e in h.spans(headline)][:1] in (["graph"], ["kernels"])
+        assert h.spans(abstract)
+    assert split == [headline, abstract]

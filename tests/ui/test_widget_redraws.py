@@ -15,6 +15,7 @@ import pytest
 from rich.segment import Segment
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.geometry import Region
 from textual.scrollbar import ScrollBar
 from textual.widget import Widget
 
@@ -226,6 +227,37 @@ async def test_new_rows_keeping_the_cursor_where_it_was_leave_the_scrollbar_as_d
         assert drawn
 
 
+async def test_a_moving_thumb_repaints_only_the_scrollbars_cells_it_changes(
+    corpus: Corpus,
+) -> None:
+    app = Host(lambda: AbstractList(corpus))
+    async with app.run_test(size=(80, 20)) as pilot:
+        listing = app.query_one(AbstractList)
+        await settle(app, pilot)
+        bar = listing.vertical_scrollbar
+        repainted: list[Region] = []
+        refresh = bar.refresh
+
+        def spy(*regions: Region, **kwargs: Any) -> Any:
+            repainted.extend(regions or [bar.size.region])
+            return refresh(*regions, **kwargs)
+
+        bar.refresh = spy  # type: ignore[method-assign]
+        listing.cursor = 14  # a scroll of three lines: the thumb moves a cell or two
+        await pilot.pause()
+        assert listing.scroll_y == 3
+        assert repainted and all(region.height < bar.size.height // 2 for region in repainted)
+        # The bar shows what it shows when drawn whole: a click on any cell does what
+        # its cell says.
+        shown = [list(line) for line in bar.render_lines(bar.size.region)]
+        assert shown == _textual_lines(bar)
+        # Rows of another count: a thumb of another length, drawn right too.
+        listing.set_rows(range(30))
+        await pilot.pause()
+        shown = [list(line) for line in bar.render_lines(bar.size.region)]
+        assert shown == _textual_lines(bar)
+
+
 # -- the detail pane -------------------------------------------------------------------
 
 
@@ -297,6 +329,41 @@ async def test_a_new_mark_on_the_shown_abstract_redraws_only_the_line_it_changes
         assert pane.view is not None and pane.view.read and not pane.view.bookmarked
         shown = "\n".join(_pane_lines(pane))
         assert "✓ read" in shown and "not bookmarked" in shown
+
+
+async def test_a_new_mark_builds_the_meta_lines_alone_and_a_new_note_its_box(
+    corpus: Corpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tui.ui.widgets.detail_text import reading_text
+
+    app = Host(_pane_never_focused)
+    async with app.run_test(size=(80, 30)) as pilot:
+        pane = app.query_one(DetailPane)
+        view = DetailView(corpus.abstracts[0], spans=lambda text: [(0, 3)])
+        pane.show(view)
+        await settle(app, pilot)
+        body = pane.text_of("body")
+        built: list[str] = []
+
+        def spy(*args: Any, **kwargs: Any) -> Text:
+            built.append("body")
+            return reading_text(*args, **kwargs)
+
+        monkeypatch.setattr("tui.ui.widgets.detail.reading_text", spy)
+        pane.show(replace(view, bookmarked=True, tags=frozenset({"rg"}), note="a note"))
+        await pilot.pause()
+        assert built == []
+        assert pane.text_of("body") is body
+        meta, note = pane.text_of("meta"), pane.text_of("note")
+        assert meta is not None and "★ bookmarked" in meta.plain and "#rg" in meta.plain
+        assert note is not None and note.plain == "a note"
+        pane.show_marks(note="")
+        await pilot.pause()
+        assert pane.text_of("note") is None and built == []
+        # Another highlight is the abstract's own: its text is built again.
+        pane.show(replace(view, spans=lambda text: [(0, 2)]))
+        await pilot.pause()
+        assert built == ["body"]
 
 
 async def test_the_filter_saying_how_it_matched_or_not_on_the_same_abstract_needs_no_layout(
@@ -516,3 +583,55 @@ async def test_a_new_query_draws_again_only_the_rows_whose_matches_changed(
         listing.set_highlighter(spans_of(word[:1]))
         await pilot.pause()
         assert corpus.abstracts[listing.rows[0]].id in drawn
+
+
+def _textual_lines(widget: Widget) -> list[list[Segment]]:
+    """The widget's lines as Textual's own rendering finishes them (nothing kept)."""
+    widget._styles_cache.clear()
+    lines = Widget.render_lines(widget, widget.size.region)
+    return [list(line) for line in lines]
+
+
+async def test_the_lists_lines_are_finished_as_textual_finishes_them(corpus: Corpus) -> None:
+    app = Host(lambda: AbstractList(corpus))
+    async with app.run_test(size=(80, 20)) as pilot:
+        listing = app.query_one(AbstractList)
+        await settle(app, pilot)
+        listing.cursor = 3
+        listing.set_highlighter(lambda text: [(0, 3)])
+        await pilot.pause()
+        for theme in ("textual-dark", "textual-light"):
+            app.theme = theme
+            await pilot.pause()
+            await pilot.pause()
+            ours = [list(line) for line in listing.render_lines(listing.size.region)]
+            assert ours == _textual_lines(listing)
+            # Part of the width, as the compositor asks for a list cut by the screen.
+            part = Region(2, 1, 30, 5)
+            ours = [list(line) for line in listing.render_lines(part)]
+            listing._styles_cache.clear()
+            assert ours == [list(line) for line in Widget.render_lines(listing, part)]
+
+
+async def test_rows_drawn_before_are_not_finished_by_textual_again(corpus: Corpus) -> None:
+    app = Host(lambda: AbstractList(corpus))
+    async with app.run_test(size=(80, 20)) as pilot:
+        listing = app.query_one(AbstractList)
+        await settle(app, pilot)
+        listing.set_rows(range(20))
+        await pilot.pause()
+        line_filter = app.get_line_filters()[0]
+        filtered: list[str] = []
+        apply = line_filter.apply
+
+        def spy(segments: list[Segment], background: Any) -> list[Segment]:
+            filtered.append("".join(segment.text for segment in segments))
+            return apply(segments, background)
+
+        line_filter.apply = spy  # type: ignore[method-assign]
+        # The same rows one line lower under a row not drawn yet, the cursor's row kept:
+        # every line shows another row, and only the new one is finished again.
+        listing.set_rows([19, *range(19)], keep=corpus.abstracts[0].id)
+        await pilot.pause()
+        assert len(filtered) == 1
+        assert corpus.abstracts[19].headline[:20] in filtered[0]

@@ -16,9 +16,32 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from tui.corpus.tokens import token_spans
 from tui.search.query import SYMBOL_MARK, SYMBOL_NAMES
+
+#: Texts up to this long (headlines, titles) keep their words in a large cache; longer
+#: ones (abstracts) in a small one: one abstract's words take tens of kilobytes.
+SHORT_TEXT = 400
+
+
+def _words_of(text: str) -> tuple[tuple[int, int, str], ...]:
+    """`token_spans(text)`, remembered: each key in the filter paints the same headlines
+    and the same abstract with a new query, and splitting them into folded words cost
+    several times the matching."""
+    return _short_words(text) if len(text) <= SHORT_TEXT else _long_words(text)
+
+
+@lru_cache(maxsize=8192)
+def _short_words(text: str) -> tuple[tuple[int, int, str], ...]:
+    return tuple(token_spans(text))
+
+
+@lru_cache(maxsize=32)
+def _long_words(text: str) -> tuple[tuple[int, int, str], ...]:
+    return tuple(token_spans(text))
+
 
 # Of a query word found several ways, the note names the plainest.
 _RANK = {"form": 0, "completion": 1, "typo": 2, "cousin": 3}
@@ -97,16 +120,14 @@ class Highlighter:
             return []
         words, prefixes = self.words, self.prefixes
         if self.phrases:
-            tokens = list(token_spans(text))
+            tokens = _words_of(text)
             hit = [w in words or (bool(prefixes) and w.startswith(prefixes)) for _, _, w in tokens]
             self._mark_phrases([w for _, _, w in tokens], hit)
             found = [(s, e) for (s, e, _), h in zip(tokens, hit, strict=True) if h]
         elif prefixes:
-            found = [
-                (s, e) for s, e, w in token_spans(text) if w in words or w.startswith(prefixes)
-            ]
+            found = [(s, e) for s, e, w in _words_of(text) if w in words or w.startswith(prefixes)]
         else:
-            found = [(s, e) for s, e, w in token_spans(text) if w in words]
+            found = [(s, e) for s, e, w in _words_of(text) if w in words]
         symbols = self._symbols
         if symbols is not None and not text.isascii():
             found.extend((m.start(), m.end()) for m in symbols.finditer(text))
@@ -117,7 +138,7 @@ class Highlighter:
         """The query words `text` holds only through other words, in query order."""
         if not (self.notes or self.prefix_notes):
             return []
-        tokens = {w for _, _, w in token_spans(text)}
+        tokens = {w for _, _, w in _words_of(text)}
         found: dict[str, tuple[list[str], str]] = {}
         for word in sorted(tokens):
             note = self.notes.get(word)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
@@ -23,7 +24,6 @@ from textual.color import Color
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from tui.corpus.model import Abstract, Corpus
@@ -33,13 +33,13 @@ from tui.tagnames import format_tags
 from tui.triage.marks import RowMarks
 from tui.ui.widgets import paper_row
 from tui.ui.widgets.cursor import CURSOR_BINDINGS, CursorMoves
-from tui.ui.widgets.virtual import set_virtual_height
+from tui.ui.widgets.virtual import FinishedLines, ThumbView, set_virtual_height
 
 #: What a row shows of its abstract's personal state: judgement cell, noted, read, tags.
 RowMarkKey = tuple[str, bool, bool, frozenset[str] | None]
 
 
-class AbstractList(CursorMoves, ScrollView, can_focus=True):
+class AbstractList(CursorMoves, ThumbView, can_focus=True):
     """A virtual list of abstracts: headline, marks, venue and year.
 
     `on_cursor` runs with the abstract under the cursor in the handler of what moved it
@@ -114,6 +114,7 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
         # `_version`, which changes when what every row shows may have (styles, the
         # abstracts themselves): new rows, marks or queries need no clearing.
         self._strips: LRUCache[tuple[object, ...], Strip] = LRUCache(512)
+        self._finished = FinishedLines()
         self._version = 0
         # The matches of the current search in each headline drawn (corpus index ->
         # spans), forgotten with the search.
@@ -338,7 +339,10 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
     def render_lines(self, crop: Region) -> list[Strip]:
         # The rows' width is looked up once per frame, not once per row.
         self._frame_width = None
-        return super().render_lines(crop)
+        # A row drawn before (most of them, from one key to the next) is not finished
+        # by Textual again.
+        lines = self._finished.render_lines(self, crop)
+        return super().render_lines(crop) if lines is None else lines
 
     def render_line(self, y: int) -> Strip:
         width = self._frame_width
@@ -495,13 +499,7 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
         tag_cells = _cells(tag) + 1 if tag else 0
         marker_cells = sum(_cells(segment.text) for segment in segments)
         headline_width = max(1, width - marker_cells - meta_width - tag_cells - 1)
-        # Shown as it is (never obeyed); one character for one, so the spans still fit.
-        headline = visible_line(abstract.headline)
-        cells = _cells(headline)
-        # A cut headline fills its width exactly (Rich's `set_cell_size` pads a wide
-        # character it splits); a short one is padded to it.
-        shown = _cut_cells(headline, headline_width) if cells > headline_width else headline
-        pad = " " * max(0, headline_width - cells)
+        shown, pad = _fit_headline(abstract.headline, headline_width)
         headline_style = self._style("read" if ident in marks.read else "unread")
         own = styled(headline_style)
         if matches is None:
@@ -531,6 +529,20 @@ class AbstractList(CursorMoves, ScrollView, can_focus=True):
         if meta_width:
             segments.append(Segment(meta[:meta_width], styled(self._style("meta"))))
         return segments
+
+
+@lru_cache(maxsize=4096)
+def _fit_headline(headline: str, width: int) -> tuple[str, str]:
+    """The headline as shown in `width` cells, and the padding after it: remembered, as
+    each key in the filter draws rows again with new matches in the same headlines (and
+    measuring a headline that is not plain ASCII costs more than the rest of its row)."""
+    # Shown as it is (never obeyed); one character for one, so the spans still fit.
+    headline = visible_line(headline)
+    cells = _cells(headline)
+    # A cut headline fills its width exactly (Rich's `set_cell_size` pads a wide
+    # character it splits); a short one is padded to it.
+    shown = _cut_cells(headline, width) if cells > width else headline
+    return shown, " " * max(0, width - cells)
 
 
 def _cells(text: str) -> int:

@@ -27,7 +27,6 @@ from textual.content import Content
 from textual.css.styles import RenderStyles
 from textual.events import Resize
 from textual.geometry import Size
-from textual.scroll_view import ScrollView
 from textual.selection import Selection
 from textual.strip import Strip
 from textual.style import Style
@@ -42,7 +41,7 @@ from tui.ui.widgets.detail_text import (
     rendered_text,
 )
 from tui.ui.widgets.paper_detail import paper_text
-from tui.ui.widgets.virtual import set_virtual_height
+from tui.ui.widgets.virtual import ThumbView, set_virtual_height
 
 __all__ = ["BLOCKS", "DetailPane", "DetailView"]
 
@@ -51,7 +50,7 @@ BLOCKS = ("paper", "meta", "body", "note")
 NOTE_TITLE = "✎ Note"
 
 
-class DetailPane(ScrollView, can_focus=True):
+class DetailPane(ThumbView, can_focus=True):
     """Scrollable reading view of the selected abstract."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -127,9 +126,24 @@ class DetailPane(ScrollView, can_focus=True):
         )
 
     def _show(self, view: DetailView | None) -> None:
-        changed = view is None or self.view is None or view.abstract is not self.view.abstract
+        old_view = self.view
+        changed = view is None or old_view is None or view.abstract is not old_view.abstract
         self.view = view
-        texts = self._block_texts(view)
+        if (
+            view is not None
+            and old_view is not None
+            and _marks_alone_differ(old_view, view)
+            # (A new theme's highlight is drawn anew with the rest.)
+            and self.get_component_rich_style("detail-pane--match") == self._match
+        ):
+            # A mark (`b`, `m`, a tag, a note): the meta lines and the note box alone
+            # can change; the abstract and its title are not laid out again.
+            texts = {name: text for name, text in self._texts.items() if name != "note"}
+            texts["meta"] = meta_text(view)
+            if view.note:
+                texts["note"] = Text(visible(note_preview(view.note)))
+        else:
+            texts = self._block_texts(view)
         for name in BLOCKS:
             old, new = self._texts.get(name), texts.get(name)
             if old is None or new is None or not _same_text(old, new):
@@ -308,6 +322,19 @@ def _title_style(styles: RenderStyles, background: Color) -> tuple[Color, Color,
     else:
         color = styles.border_title_color
     return color, styles.border_title_background, Style.from_rich_style(styles.border_title_style)
+
+
+def _marks_alone_differ(old: DetailView, new: DetailView) -> bool:
+    """Whether `new` shows the same abstract as `old` with other marks only (the rest
+    equal: the highlights, the raw source, the near-duplicates)."""
+    return old.abstract is new.abstract and new == replace(
+        old,
+        bookmarked=new.bookmarked,
+        read=new.read,
+        dismissed=new.dismissed,
+        tags=new.tags,
+        note=new.note,
+    )
 
 
 def _same_text(a: Text, b: Text) -> bool:

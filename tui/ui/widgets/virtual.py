@@ -1,11 +1,21 @@
-"""A line-drawn view's height, set without a layout of the screen where none is needed."""
+"""A line-drawn view's height, set without a layout of the screen where none is needed, and
+its lines finished once per strip drawn."""
 
 from __future__ import annotations
 
+from math import ceil
+
 from rich.segment import Segment
-from textual.geometry import Size
+from rich.style import Style as RichStyle
+from textual.cache import LRUCache
+from textual.color import Color
+from textual.filter import LineFilter
+from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.scrollbar import ScrollBar
+from textual.strip import Strip
+from textual.style import Style
+from textual.widget import Widget
 
 
 def set_virtual_height(view: ScrollView, height: int) -> None:
@@ -14,7 +24,7 @@ def set_virtual_height(view: ScrollView, height: int) -> None:
     Setting `virtual_size` asks for a reflow of the whole screen (and a repaint of every
     widget whose geometry it touches). A line-drawn view's own size never depends on its
     lines; only a scrollbar appearing or going changes the width its lines have, so only
-    then is the layout asked for. The scrollbar is redrawn only when its thumb moves.
+    then is the layout asked for. The scrollbar repaints only the cells its thumb changes.
     """
     size = Size(view.size.width, height)
     if size == view.virtual_size:
@@ -28,25 +38,129 @@ def set_virtual_height(view: ScrollView, height: int) -> None:
         return
     view.set_reactive(ScrollView.virtual_size, size)
     if view.show_vertical_scrollbar:
-        bar = view.vertical_scrollbar
-        if _thumb(bar, bar.window_virtual_size) == _thumb(bar, size.height):
-            # The thumb stays where it is (a thousand rows or two thousand, at the top
-            # of the list, draw the same one-cell thumb): redrawing the bar's every cell
-            # per key in the filter cost more than any other widget.
-            bar.set_reactive(ScrollBar.window_virtual_size, size.height)
-        else:
-            bar.window_virtual_size = size.height
+        move_thumb(view.vertical_scrollbar, virtual_height=size.height)
     view.scroll_y = view.validate_scroll_y(view.scroll_y)
 
 
-def _thumb(bar: ScrollBar, virtual_height: int) -> list[Segment]:
-    """The cells `bar` draws for a view `virtual_height` lines high (as `ScrollBar`
-    renders itself; colours aside, which do not depend on the height)."""
+class ThumbView(ScrollView):
+    """A line-drawn view whose scrollbar repaints only the cells its thumb changes."""
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        # As ScrollView's own, but the bar is not drawn whole for every new position.
+        if self.show_vertical_scrollbar:
+            move_thumb(self.vertical_scrollbar, position=new_value)
+        if round(old_value) != round(new_value):
+            self.refresh(self.size.region)
+
+
+def move_thumb(
+    bar: ScrollBar, *, position: float | None = None, virtual_height: int | None = None
+) -> None:
+    """Give `bar` a new position or virtual height, repainting only its cells that change.
+
+    Setting either redraws the whole bar, every cell of it through the styles and the
+    compositor, on each key that scrolls the list or shows an abstract of another length;
+    the thumb moves a few cells, and the cells between where it was and where it is (a
+    click there scrolls up or down) are all that differ.
+    """
+    before = _bar_cells(bar)
+    if position is not None:
+        bar.set_reactive(ScrollBar.position, bar.validate_position(position))
+    if virtual_height is not None:
+        bar.set_reactive(ScrollBar.window_virtual_size, virtual_height)
+    after = _bar_cells(bar)
+    changed = [y for y, (old, new) in enumerate(zip(before, after, strict=False)) if old != new]
+    if len(before) != len(after):
+        changed.append(min(len(before), len(after)))
+        changed.append(max(len(before), len(after)) - 1)
+    if changed:
+        first, last = min(changed), max(changed)
+        bar.refresh(Region(0, first, bar.size.width, last - first + 1))
+
+
+def _bar_cells(bar: ScrollBar) -> list[Segment]:
+    """The cells `bar` draws top to bottom (as `ScrollBar` renders itself, colours aside,
+    which neither a position nor a height changes)."""
+    virtual_height = bar.window_virtual_size
     window = bar.window_size if bar.window_size < virtual_height else 0
-    return bar.renderer.render_bar(
-        size=bar.size.height,
-        virtual_size=virtual_height,
-        window_size=window,
-        position=bar.position,
-        thickness=bar.thickness,
-    ).segments
+    return list(
+        bar.renderer.render_bar(
+            size=bar.size.height,
+            virtual_size=ceil(virtual_height),
+            window_size=ceil(window),
+            position=bar.position,
+            thickness=bar.thickness,
+        ).segments
+    )
+
+
+class FinishedLines:
+    """A line-drawn widget's lines as Textual's `StylesCache` finishes them, remembered
+    by the strip the widget drew.
+
+    Textual builds a new strip for every line it repaints, even one whose content is the
+    very strip drawn the frame before, and then runs the app's line filters over it
+    anew (a new strip has no filter cache): for a list whose rows are kept drawn, that
+    was more than half of a frame. For a widget with nothing around or over its content
+    (no border, padding, outline, tint, hatch or opacity) the finished line is the
+    content's strip at the widget's width with the filters applied; it is made once per
+    strip and background here. Any other widget, or a frame whose styles add any of
+    these, is rendered by Textual as before.
+    """
+
+    def __init__(self, size: int = 512) -> None:
+        # id(strip drawn) -> (that strip, background, width, filters, finished line): the
+        # strip is held so that its id is not reused while it is a key.
+        self._done: LRUCache[int, tuple[Strip, Color, int, tuple[LineFilter, ...], Strip]]
+        self._done = LRUCache(size)
+
+    def render_lines(self, widget: Widget, crop: Region) -> list[Strip] | None:
+        """The lines of `crop`, or None when Textual must draw them (see the class)."""
+        styles = widget.styles
+        size = widget.region.size
+        if (
+            widget.opacity != 1.0
+            or styles.gutter
+            or styles.outline.spacing
+            or styles.text_opacity != 1.0
+            or styles.tint.a
+            or (styles.has_rule("hatch") and styles.hatch != "none")
+            or widget.content_region.size != size
+        ):
+            return None
+        width = size.width
+        background = widget.background_colors[1]
+        filters = tuple(widget.get_line_filters())
+        done = self._done
+        render_line = widget.render_line
+        lines: list[Strip] = []
+        inner: RichStyle | None = None  # looked up at the first line not finished yet
+        for y in crop.line_range:
+            drawn = render_line(y)
+            found = done.get(id(drawn))
+            if (
+                found is not None
+                and found[0] is drawn
+                and found[1] == background
+                and found[2] == width
+                and found[3] == filters
+            ):
+                lines.append(found[4])
+                continue
+            if inner is None:
+                inner = _inner(widget)
+            line = Strip(drawn.adjust_cell_length(width, inner), width)
+            for line_filter in filters:
+                line = line.apply_filter(line_filter, background)
+            done[id(drawn)] = (drawn, background, width, filters, line)
+            lines.append(line)
+        if crop.column_span != (0, width):
+            x1, x2 = crop.column_span
+            lines = [line.crop(x1, x2) for line in lines]
+        return lines
+
+
+def _inner(widget: Widget) -> RichStyle:
+    """The style of the cells after a short line (as `StylesCache` pads it)."""
+    base, background = widget.background_colors
+    return Style(background=base + background).rich_style
