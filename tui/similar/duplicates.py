@@ -141,13 +141,15 @@ class _Prefixes:
     """Each row's prefix (see the module): CSR positions `positions[ptr[i]:ptr[i+1]]`
     (in rank order), the norm left after each of them in rank order (`beyond`, same order),
     each row's `suffix_norm`, the norm of the terms not in its prefix, and the rank of
-    its prefix's last term (`end`; -1 for an empty prefix): its suffix ranks after it."""
+    its prefix's last term (`end`; -1 for an empty prefix): its suffix ranks after it;
+    each term's place in that order (`rank`, see `_ranks`), made once for every step."""
 
     ptr: OffsetArray
     positions: npt.NDArray[np.int64]
     beyond: ScoreArray
     suffix_norm: ScoreArray
     end: npt.NDArray[np.int64]
+    rank: npt.NDArray[np.int64]
 
 
 def _ranks(terms: TermMatrix) -> npt.NDArray[np.int64]:
@@ -198,7 +200,7 @@ def _prefixes(terms: TermMatrix, weights: FloatArray, threshold: float) -> _Pref
         np.cumsum(np.concatenate([c for _, _, c in found]), out=ptr[1:])
     positions = np.concatenate([p for p, _, _ in found]) if found else np.zeros(0, np.int64)
     beyond = np.concatenate([b for _, b, _ in found]) if found else np.zeros(0, np.float64)
-    return _Prefixes(ptr, positions, beyond, np.sqrt(suffix), prefix_end)
+    return _Prefixes(ptr, positions, beyond, np.sqrt(suffix), prefix_end, rank)
 
 
 def _candidates(
@@ -309,10 +311,8 @@ def _tail_starts(
 ) -> npt.NDArray[np.int64]:
     """For each of `rows`, where in `prefixes.positions` its prefix's terms that rank after
     the end of the prefix of `others` (one a row) begin: each prefix is in rank order."""
-    rank = _ranks(terms)
     # Ascending: rows in order, each one's prefix in rank order.
-    keys = rank[terms.indices[prefixes.positions]]
-    del rank
+    keys = prefixes.rank[terms.indices[prefixes.positions]]
     keys += np.repeat(
         np.arange(terms.n_docs, dtype=np.int64) * terms.n_terms, np.diff(prefixes.ptr)
     )
