@@ -35,24 +35,44 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-def test_the_child_dies_with_a_killed_app(tmp_path: Path) -> None:
-    corpus = write_large_corpus(tmp_path / "corpus")
-    parent = subprocess.Popen(
-        [sys.executable, "-c", PARENT, str(corpus), str(tmp_path / "cache")],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+def _dies_with_its_killed_parent(argv: list[str], settle: float) -> None:
+    """Run `argv` (a process that prints the id of a process it started, then waits),
+    SIGKILL it `settle` seconds later and check that the process it started ends too."""
+    parent = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True)
     assert parent.stdout is not None
-    child = int(parent.stdout.readline())
+    started = int(parent.stdout.readline())
     try:
-        time.sleep(0.5)  # the child is loading or building
-        assert _alive(child)
-        os.kill(parent.pid, signal.SIGKILL)  # no chance to stop the child
+        time.sleep(settle)  # the started process is at work
+        assert _alive(started)
+        os.kill(parent.pid, signal.SIGKILL)  # no chance to stop what it started
         parent.wait()
         deadline = time.monotonic() + 1.0
-        while _alive(child) and time.monotonic() < deadline:
+        while _alive(started) and time.monotonic() < deadline:
             time.sleep(0.02)
-        assert not _alive(child)
+        assert not _alive(started)
     finally:
-        if _alive(child):
-            os.kill(child, signal.SIGKILL)
+        if _alive(started):
+            os.kill(started, signal.SIGKILL)
+
+
+def test_the_child_dies_with_a_killed_app(tmp_path: Path) -> None:
+    corpus = write_large_corpus(tmp_path / "corpus")
+    # The child is loading or building when the app is killed.
+    _dies_with_its_killed_parent(
+        [sys.executable, "-c", PARENT, str(corpus), str(tmp_path / "cache")], 0.5
+    )
+
+
+HELPER_PARENT = """
+import sys, time
+from tui.search.parallel import ForkedHelper
+
+helper = ForkedHelper(lambda out: time.sleep(60))
+print(helper.pid, flush=True)
+time.sleep(60)
+"""
+
+
+def test_a_forked_helper_dies_with_a_killed_parent() -> None:
+    # The cache child is killed while its helper (the index's second half) works.
+    _dies_with_its_killed_parent([sys.executable, "-c", HELPER_PARENT], 0.2)

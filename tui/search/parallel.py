@@ -11,6 +11,7 @@ indexes that half itself: the index is the same either way.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import io
 import json
 import os
@@ -91,11 +92,12 @@ def index_blocks(
 
 class ForkedHelper:
     """A forked process running `work(out)` (writing its result to `out`), read back
-    through `pipe`. The helper never returns into the caller's code; `close` reaps it
-    (killed if still running)."""
+    through `pipe`. The helper never returns into the caller's code, and dies with
+    the process that forked it; `close` reaps it (killed if still running)."""
 
     def __init__(self, work: Callable[[BinaryIO], None]) -> None:
         read, write = os.pipe()
+        parent = os.getpid()
         with warnings.catch_warnings():
             # Python 3.12+ warns about forking with threads; see workers_for.
             warnings.simplefilter("ignore", DeprecationWarning)
@@ -104,9 +106,11 @@ class ForkedHelper:
             status = 1
             try:
                 os.close(read)
-                with os.fdopen(write, "wb") as out:
-                    work(out)
-                status = 0
+                _die_with_parent()
+                if os.getppid() == parent:  # else it went before it could be asked to
+                    with os.fdopen(write, "wb") as out:
+                        work(out)
+                    status = 0
             finally:
                 os._exit(status)
         os.close(write)
@@ -125,6 +129,16 @@ class ForkedHelper:
             with contextlib.suppress(OSError):
                 os.waitpid(self.pid, 0)
             self.pid = None
+
+
+def _die_with_parent() -> None:
+    """Have the kernel kill this process when its parent dies (Linux's PR_SET_PDEATHSIG):
+    a helper whose parent was killed stops at once instead of working for nobody."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+_PR_SET_PDEATHSIG = 1
 
 
 class _Helper(ForkedHelper):
