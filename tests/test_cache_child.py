@@ -76,3 +76,30 @@ time.sleep(60)
 def test_a_forked_helper_dies_with_a_killed_parent() -> None:
     # The cache child is killed while its helper (the index's second half) works.
     _dies_with_its_killed_parent([sys.executable, "-c", HELPER_PARENT], 0.2)
+
+
+def test_the_child_ends_with_status_0_and_says_nothing_after_its_work(
+    seeds_dir: Path, tmp_path: Path
+) -> None:
+    """The app keeps the child's stdin open, so a thread of the child is still reading it
+    when the work is done: an interpreter shutdown then aborted the child (SIGABRT,
+    "could not acquire lock for <stdin>"), a crash report after every build."""
+    child = subprocess.Popen(
+        [sys.executable, "-m", "tui.caches", str(tmp_path / "cache")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert child.stdin is not None and child.stdout is not None and child.stderr is not None
+    files = "\0".join(str(p) for p in sorted(seeds_dir.iterdir())).encode()
+    child.stdin.write(b"%d\n" % len(files) + files)
+    child.stdin.flush()  # and kept open, as the app keeps it
+    try:
+        reports = child.stdout.read().split()
+        assert child.wait(timeout=60) == 0
+        assert child.stderr.read() == b""
+        assert reports[-3:] == [b"index", b"similar", b"topics"]
+    finally:
+        child.kill()
+        child.stdin.close()
+        child.wait()

@@ -24,9 +24,10 @@ import subprocess
 import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from tui.corpus.model import Corpus
 
@@ -263,5 +264,21 @@ def _similarity_and_topics(corpus: Corpus, cache_dir: Path) -> None:
     print("topics", flush=True)
 
 
+def _run(argv: Sequence[str]) -> NoReturn:
+    """Child side: `main`, then out without the interpreter's shutdown. The thread
+    waiting on stdin holds the stdin buffer's lock, and finalising a buffer a daemon
+    thread holds aborts the process (SIGABRT: a crash report, a core file where they are
+    kept) after every build; everything the child writes is flushed or closed by then."""
+    code = 1
+    try:
+        code = main(argv)
+    except BaseException:
+        traceback.print_exc()  # to the terminal of whoever ran the child by hand
+    with contextlib.suppress(OSError, ValueError):
+        sys.stdout.flush()
+        sys.stderr.flush()
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    _run(sys.argv[1:])
