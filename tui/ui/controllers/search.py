@@ -158,6 +158,8 @@ class SearchController:
         state.query_text = value
         if not value.strip():
             state.cleared()
+            # Nothing answered any more (and no index held here after a reload).
+            self._answered = self._answering = None
             self._set_query_error(None)
             self._apply_rows(range(len(self.session.corpus)), None, keep=state.saved_selection)
             return
