@@ -260,12 +260,13 @@ def test_snapshots_made_for_a_bulk_step_are_those_made_one_at_a_time() -> None:
     misc = Collection("Misc", None, None)
     same_file_other_label = Abstract("m", "Other label.", misc, [SourceRef(path, 9)])
     no_file = Abstract("n", "No file.", misc, [])
-    with_paper = Abstract("p", "A paper.", misc, [SourceRef(Path("/abs/lib.bib"), 1)], _PAPER)
+    with_paper = Abstract("p", "A paper.", misc, [SourceRef(Path("/abs/lib.bib"), 1)], paper=_PAPER)
     abstracts = [*one, same_file_other_label, no_file, with_paper, *one]
     many = Snapshot.of_many(abstracts, "/d")
     assert many == [Snapshot.of(a, headline=False, cwd="/d") for a in abstracts]
     assert many[0].origin is many[2].origin and many[3].origin != many[0].origin
     assert (many[4].source, many[5].source) == ("", "/abs/lib.bib")
+    assert many[5].paper == _PAPER
     assert Snapshot.of_many([], "/d") == []
 
 

@@ -148,6 +148,50 @@ def test_an_import_gives_a_packed_record_its_paper_once(tmp_path: Path) -> None:
     store.close()
 
 
+def test_an_import_of_many_records_goes_past_packed_ones_and_counts_each_it_adds(
+    tmp_path: Path,
+) -> None:
+    """Packed records among new ones in one import: those without a paper learn the one
+    the import brings, one with a paper keeps its own, one the import brings without a
+    paper is left as it is, and every record after them is still added."""
+    bare, papered, plain = (make_abstract(f"Packed abstract {n}. More.") for n in range(3))
+    other = Paper(title="Another paper", year=1999)
+    store = Store.open(tmp_path)
+    with store.transaction() as conn:
+        put_pack(
+            conn,
+            [
+                (bare.id, Snapshot.of(bare, headline=False)),
+                (papered.id, Snapshot.at(Snapshot.of(papered).origin, papered.text, "", 1, _PAPER)),
+                (plain.id, Snapshot.of(plain, headline=False)),
+            ],
+            1.0,
+        )
+    before = store.load().records
+
+    def record(i: str, text: str, paper: Paper | None) -> dict[str, object]:
+        return {"id": i, "text": text, "headline": "h", "paper": paper and paper.to_json()}
+
+    doc = {
+        "format": "abstracts",
+        "version": 1,
+        "records": [
+            record("new-1", "First new.", None),
+            record(bare.id, bare.text, _PAPER),
+            record(papered.id, papered.text, other),
+            record(plain.id, plain.text, None),
+            record("new-2", "Second new.", None),
+        ],
+    }
+    assert merge(store, doc, "import").records == 3
+    after = store.load().records
+    assert after[bare.id].paper == _PAPER
+    assert after[papered.id] == before[papered.id]
+    assert after[plain.id] == before[plain.id]
+    assert {"new-1", "new-2"} <= after.keys()
+    store.close()
+
+
 def test_the_export_of_packed_records_is_that_of_records_written_one_by_one(
     tmp_path: Path,
 ) -> None:
