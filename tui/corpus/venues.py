@@ -100,10 +100,49 @@ def _known(name: str) -> tuple[str, bool] | None:
     return None
 
 
+# OpenReview's venue strings: the venue and its year, then what became of the paper
+# (`ICLR 2024 poster`, `ICLR 2024 Conference Withdrawn Submission`, `Submitted to ICLR
+# 2024`, which is one rejected or still under review). An accepted paper is shown by its
+# venue alone; the others say what became of them, which matters when triaging.
+_SUBMITTED = re.compile(r"^\s*submitted\s+to\s+(?P<venue>.+?)\s*$", re.IGNORECASE)
+_OUTCOME = re.compile(
+    r"^(?P<venue>.+?)\s+(?:conference\s+)?(?P<outcome>withdrawn|desk\s+rejected|rejected)"
+    r"\s+submission\s*$",
+    re.IGNORECASE,
+)
+_PRESENTED = re.compile(
+    r"^(?P<venue>.+?)\s+(?:poster|oral|spotlight|notable[\s-]+top[\s-]+\d+%?)\s*$",
+    re.IGNORECASE,
+)
+_OUTCOME_SHORT = {"withdrawn": "withdrawn", "desk rejected": "desk-rej.", "rejected": "rejected"}
+
+
+def _outcome_form(name: str) -> str | None:
+    """The short form of an OpenReview venue string (see above), else None."""
+    if (m := _SUBMITTED.match(name)) is not None:
+        return f"{short_venue(m['venue'])} sub."
+    if (m := _OUTCOME.match(name)) is not None:
+        outcome = " ".join(m["outcome"].casefold().split())
+        return f"{short_venue(m['venue'])} {_OUTCOME_SHORT[outcome]}"
+    if (m := _PRESENTED.match(name)) is not None:
+        return short_venue(m["venue"])
+    return None
+
+
+def tells_outcome(name: str) -> bool:
+    """True when `name` says what became of a submission (`Submitted to ICLR 2024`,
+    `… Withdrawn Submission`): its short form is then no abbreviation of it."""
+    return _SUBMITTED.match(name) is not None or _OUTCOME.match(name) is not None
+
+
 def short_venue(name: str) -> str:
-    """The venue as researchers write it: `NeurIPS`, `ICLR`, `ACL Findings`; an acronym
-    the name gives in parentheses; else its first words without `Proceedings of the`,
-    editions and years."""
+    """The venue as researchers write it: `NeurIPS`, `ICLR`, `ACL Findings`; OpenReview's
+    `Submitted to ICLR 2024` as `ICLR sub.` (`ICLR withdrawn`, `ICLR desk-rej.`; a
+    poster, oral or spotlight as its venue); an acronym the name gives in parentheses;
+    else its first words without `Proceedings of the`, editions and years."""
+    outcome = _outcome_form(name)
+    if outcome is not None:
+        return outcome
     known = _known(name)
     if known is not None:
         return known[0]

@@ -14,7 +14,7 @@ from rich.text import Text
 
 from tui.corpus.model import Abstract
 from tui.corpus.paper import Author, Paper
-from tui.corpus.venues import short_venue
+from tui.corpus.venues import short_venue, tells_outcome
 from tui.sanitize import visible_line
 
 # The ids shown, in this order, with their labels.
@@ -47,7 +47,7 @@ def venue_line(paper: Paper) -> str:
     if paper.venue:
         venue = visible_line(paper.venue)
         short = visible_line(short_venue(paper.venue))
-        named = short.casefold() in venue.casefold()
+        named = short.casefold() in venue.casefold() or tells_outcome(paper.venue)
         parts.append(venue if named else f"{venue} ({short})")
     return " · ".join(parts)
 
