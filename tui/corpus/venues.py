@@ -114,13 +114,13 @@ _PRESENTED = re.compile(
     r"^(?P<venue>.+?)\s+(?:poster|oral|spotlight|notable[\s-]+top[\s-]+\d+%?)\s*$",
     re.IGNORECASE,
 )
-_OUTCOME_SHORT = {"withdrawn": "withdrawn", "desk rejected": "desk-rej.", "rejected": "rejected"}
+_OUTCOME_SHORT = {"withdrawn": "withdrawn", "desk rejected": "desk-rej", "rejected": "rejected"}
 
 
 def _outcome_form(name: str) -> str | None:
     """The short form of an OpenReview venue string (see above), else None."""
     if (m := _SUBMITTED.match(name)) is not None:
-        return f"{short_venue(m['venue'])} sub."
+        return f"{short_venue(m['venue'])} sub"
     if (m := _OUTCOME.match(name)) is not None:
         outcome = " ".join(m["outcome"].casefold().split())
         return f"{short_venue(m['venue'])} {_OUTCOME_SHORT[outcome]}"
@@ -137,7 +137,7 @@ def tells_outcome(name: str) -> bool:
 
 def short_venue(name: str) -> str:
     """The venue as researchers write it: `NeurIPS`, `ICLR`, `ACL Findings`; OpenReview's
-    `Submitted to ICLR 2024` as `ICLR sub.` (`ICLR withdrawn`, `ICLR desk-rej.`; a
+    `Submitted to ICLR 2024` as `ICLR sub` (`ICLR withdrawn`, `ICLR desk-rej`; a
     poster, oral or spotlight as its venue); an acronym the name gives in parentheses;
     else its first words without `Proceedings of the`, editions and years."""
     outcome = _outcome_form(name)
