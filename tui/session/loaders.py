@@ -34,16 +34,6 @@ if TYPE_CHECKING:
 PARTIAL_INDEX_SIZE = 2_000
 
 
-def import_search_code() -> None:
-    """Import what loading the index and answering the filter need (NumPy and the search
-    modules, about 0.25 s), in a worker started with the reading of the files: the
-    imports then overlap the reading instead of following it."""
-    import tui.caches
-    import tui.search.cache
-    import tui.search.query
-    import tui.similar.cache  # noqa: F401
-
-
 class Loaders:
     """The index, the similarity model and the topics of one corpus, and their loading."""
 
