@@ -79,3 +79,14 @@ def test_the_app_module_leaves_the_heavy_libraries_for_later() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "", f"imported at start: {result.stdout.strip()}"
+
+
+def test_rapidfuzz_is_imported_before_any_worker_can_import_it() -> None:
+    """rapidfuzz's package imports are circular, so two threads importing it at once can
+    fail (launches typed into at random moments crashed with an ImportError from a
+    half-made rapidfuzz.distance); the app module imports it on the main thread."""
+    code = "import sys, tui.ui.app\nprint('rapidfuzz.distance' in sys.modules)\n"
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "True"

@@ -21,6 +21,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+# rapidfuzz's package imports are circular: two workers importing it at once (a search
+# and the user data's opening, say) can each meet the other's half-made module and fail
+# with an ImportError. Imported here, on the main thread, before any worker starts: 7 ms.
+import rapidfuzz  # noqa: F401
 from textual import events, on
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
