@@ -5,8 +5,8 @@ screen performs them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -72,6 +72,16 @@ async def settle(app: App[Any], pilot: Any) -> None:
     raise AssertionError("the screen kept laying out")
 
 
+@asynccontextmanager
+async def shown_list(corpus: Corpus) -> AsyncIterator[tuple[Host, Any, AbstractList]]:
+    """The list of `corpus` on a screen of its own (80x20), its start-up layouts over."""
+    app = Host(lambda: AbstractList(corpus))
+    async with app.run_test(size=(80, 20)) as pilot:
+        listing = app.query_one(AbstractList)
+        await settle(app, pilot)
+        yield app, pilot, listing
+
+
 @pytest.fixture(scope="module")
 def corpus() -> Corpus:
     return load_corpus([Path(__file__).resolve().parents[2] / "seeds"])
@@ -128,10 +138,7 @@ async def test_a_bookmark_redraws_only_its_row(corpus: Corpus) -> None:
 async def test_new_rows_are_shown_without_a_layout_while_the_scrollbar_stays(
     corpus: Corpus,
 ) -> None:
-    app = Host(lambda: AbstractList(corpus))
-    async with app.run_test(size=(80, 20)) as pilot:
-        listing = app.query_one(AbstractList)
-        await settle(app, pilot)
+    async with shown_list(corpus) as (app, pilot, listing):
         assert listing.show_vertical_scrollbar
         with counting_layouts(app) as layouts:
             listing.set_rows(range(10, 40))
@@ -152,10 +159,7 @@ async def test_new_rows_are_shown_without_a_layout_while_the_scrollbar_stays(
 async def test_the_list_looks_its_styles_up_again_only_after_a_change_of_styles(
     corpus: Corpus,
 ) -> None:
-    app = Host(lambda: AbstractList(corpus))
-    async with app.run_test(size=(80, 20)) as pilot:
-        listing = app.query_one(AbstractList)
-        await settle(app, pilot)
+    async with shown_list(corpus) as (app, pilot, listing):
         looked_up: list[str] = []
         lookup = listing.get_component_rich_style
 
@@ -181,10 +185,7 @@ async def test_the_list_looks_its_styles_up_again_only_after_a_change_of_styles(
 async def test_new_rows_that_leave_the_thumb_in_place_do_not_redraw_the_scrollbar(
     corpus: Corpus,
 ) -> None:
-    app = Host(lambda: AbstractList(corpus))
-    async with app.run_test(size=(80, 20)) as pilot:
-        listing = app.query_one(AbstractList)
-        await settle(app, pilot)
+    async with shown_list(corpus) as (_app, pilot, listing):
         bar = listing.vertical_scrollbar
         drawn = _drawings(bar, lambda: bar.window_virtual_size)
         # 76 rows or 75 in 12 lines: the same thumb, at the top.
@@ -201,10 +202,7 @@ async def test_new_rows_that_leave_the_thumb_in_place_do_not_redraw_the_scrollba
 async def test_new_rows_keeping_the_cursor_where_it_was_leave_the_scrollbar_as_drawn(
     corpus: Corpus,
 ) -> None:
-    app = Host(lambda: AbstractList(corpus))
-    async with app.run_test(size=(80, 20)) as pilot:
-        listing = app.query_one(AbstractList)
-        await settle(app, pilot)
+    async with shown_list(corpus) as (_app, pilot, listing):
         listing.cursor = 40  # the list scrolls to show it
         await pilot.pause()
         scrolled = listing.scroll_y
@@ -230,10 +228,7 @@ async def test_new_rows_keeping_the_cursor_where_it_was_leave_the_scrollbar_as_d
 async def test_a_moving_thumb_repaints_only_the_scrollbars_cells_it_changes(
     corpus: Corpus,
 ) -> None:
-    app = Host(lambda: AbstractList(corpus))
-    async with app.run_test(size=(80, 20)) as pilot:
-        listing = app.query_one(AbstractList)
-        await settle(app, pilot)
+    async with shown_list(corpus) as (_app, pilot, listing):
         bar = listing.vertical_scrollbar
         repainted: list[Region] = []
         refresh = bar.refresh
@@ -593,10 +588,7 @@ def _textual_lines(widget: Widget) -> list[list[Segment]]:
 
 
 async def test_the_lists_lines_are_finished_as_textual_finishes_them(corpus: Corpus) -> None:
-    app = Host(lambda: AbstractList(corpus))
-    async with app.run_test(size=(80, 20)) as pilot:
-        listing = app.query_one(AbstractList)
-        await settle(app, pilot)
+    async with shown_list(corpus) as (app, pilot, listing):
         listing.cursor = 3
         listing.set_highlighter(lambda text: [(0, 3)])
         await pilot.pause()
@@ -614,10 +606,7 @@ async def test_the_lists_lines_are_finished_as_textual_finishes_them(corpus: Cor
 
 
 async def test_rows_drawn_before_are_not_finished_by_textual_again(corpus: Corpus) -> None:
-    app = Host(lambda: AbstractList(corpus))
-    async with app.run_test(size=(80, 20)) as pilot:
-        listing = app.query_one(AbstractList)
-        await settle(app, pilot)
+    async with shown_list(corpus) as (app, pilot, listing):
         listing.set_rows(range(20))
         await pilot.pause()
         line_filter = app.get_line_filters()[0]
