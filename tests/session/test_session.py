@@ -170,3 +170,29 @@ def test_a_closing_session_builds_nothing(session: Session) -> None:
     assert session.closing
     assert session.loaders.ensure_index() is None
     assert session.loaders.ensure_similarity() is None
+
+
+def test_loading_the_index_waits_for_the_search_code_imports_under_way(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The start-up imports the search's code in a worker while the files are read; a
+    worker loading the index meanwhile waits for those imports rather than importing the
+    same modules at once (circular package imports fail when two threads meet)."""
+    from tui.session import loaders
+
+    session.loaders.warm_index()  # the start-up's load has settled: nothing else to wait for
+    session.loaders.index = None
+    monkeypatch.setattr(loaders, "_imported", False)
+    done = threading.Event()
+
+    def load() -> None:
+        session.loaders.ensure_index()
+        done.set()
+
+    with loaders._imports_lock:  # the start-up's imports, under way
+        thread = threading.Thread(target=load, daemon=True)
+        thread.start()
+        assert not done.wait(0.3)
+    assert done.wait(10)
+    assert session.loaders.index is not None
+    assert loaders._imported

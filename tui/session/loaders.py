@@ -33,6 +33,34 @@ if TYPE_CHECKING:
 #: indexed in the app (as many as a small corpus, whose whole index is built here).
 PARTIAL_INDEX_SIZE = 2_000
 
+_imports_lock = threading.Lock()
+_imported = False
+
+
+def import_search_code() -> None:
+    """Import what loading the index and answering the filter need (NumPy and the search
+    modules, about 0.25 s), one thread at a time.
+
+    Started in a worker with the reading of the files, so the imports overlap the
+    reading instead of following it; every worker about to load or search calls it
+    first and, if the imports are under way, waits for them. Two threads importing the
+    same modules at once is what this prevents: where a package's imports are circular
+    (rapidfuzz's are), each can meet the other's half-made module and fail.
+    """
+    global _imported
+    if _imported:
+        return
+    with _imports_lock:
+        if not _imported:
+            import numpy  # noqa: F401  (first: everything below imports it)
+
+            import tui.caches
+            import tui.search.cache
+            import tui.search.query
+            import tui.similar.cache  # noqa: F401
+
+            _imported = True
+
 
 class Loaders:
     """The index, the similarity model and the topics of one corpus, and their loading."""
@@ -81,6 +109,7 @@ class Loaders:
 
     def warm(self) -> None:
         """In a worker, after the first paint: the index, the model, then the topics."""
+        import_search_code()
         if self.warm_index() is not None and self.ensure_similarity() is not None:
             self._bus.emit(SimilarityReady())
             self.warm_topics()
@@ -146,6 +175,7 @@ class Loaders:
         """For a search typed while the files are read (and no index is cached, it seems)
         or while the child indexes them: the first abstracts indexed here, once; the filter
         answers from them meanwhile, saying so. None when there is no call for one yet."""
+        import_search_code()
         corpus = self._corpus
         with self._partial_lock:
             if self.partial is not None or len(corpus) < PARTIAL_INDEX_SIZE:
@@ -190,6 +220,7 @@ class Loaders:
         start-up load first, which may be the child's build (`warm_index`)."""
         if not self.wait_for_start():
             return None
+        import_search_code()
         if self.index is not None:
             return self.index  # without the lock, which the start-up may hold a while more
         with self.index_lock:
@@ -222,6 +253,7 @@ class Loaders:
         files read, the child's build), never building a second model in the app."""
         if not self.wait_for_start():
             return None
+        import_search_code()
         with self.similarity_lock:
             if self.similarity is None and not self._closing():
                 from tui.similar.cache import load_or_build
@@ -251,6 +283,7 @@ class Loaders:
     def warm_topics(self) -> None:
         """With the similarity model ready: the topics from the cache, else from the
         cache-building child (large corpora), else computed in this thread."""
+        import_search_code()
         from tui import caches
         from tui.similar import topic_cache
 

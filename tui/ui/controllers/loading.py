@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from tui.session.events import CorpusGrew, CorpusLoaded
+from tui.session.loaders import import_search_code
 
 if TYPE_CHECKING:
     from tui.corpus.load import Loading
@@ -53,8 +54,10 @@ class LoadingController:
         return f"reading files {loading.read:,} / {len(loading.paths):,}…"
 
     def start(self) -> None:
-        """After the first paint: read the rest in a worker."""
+        """After the first paint: read the rest in a worker (and import the search's code
+        meanwhile in another)."""
         self.app.run_worker(self._read_rest, thread=True, exclusive=True, group="loading")
+        self.app.run_worker(import_search_code, thread=True, group="imports")
 
     def _read_rest(self) -> None:
         app, loading = self.app, self._loading

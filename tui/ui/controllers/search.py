@@ -16,7 +16,7 @@ from textual.worker import get_current_worker
 
 from tui.session.events import InboxOpened, IndexReady, MarksChanged, SearchAgain, TopicsChanged
 from tui.session.filter import Order
-from tui.session.loaders import PARTIAL_INDEX_SIZE
+from tui.session.loaders import PARTIAL_INDEX_SIZE, import_search_code
 
 if TYPE_CHECKING:
     import threading
@@ -232,6 +232,7 @@ class SearchController:
         superseded: Callable[[], bool] = lambda: False,
     ) -> None:
         """Search, and hand what is to be shown to `deliver` (posted from a worker)."""
+        import_search_code()  # waits if the start-up's import of it is under way
         from tui.search.query import QueryError, parse_query
 
         session = self.session
