@@ -196,3 +196,35 @@ def test_loading_the_index_waits_for_the_search_code_imports_under_way(
     assert done.wait(10)
     assert session.loaders.index is not None
     assert loaders._imported
+
+
+def test_loading_the_similarity_model_at_start_waits_for_a_search_under_way(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the index cached, the start-up loads it and then the similarity model; a
+    search typed meanwhile runs first, rather than taking turns with the model's loading
+    for the interpreter (the user waits for the answer, nobody for the model)."""
+    from tui import caches
+    from tui.search import cache as search_cache
+    from tui.similar import cache as similar_cache
+
+    loaders = session.loaders
+    search_cache.load_or_build(session.corpus, loaders.cache_dir)
+    similar_cache.load_or_build(session.corpus, loaders.cache_dir)
+    monkeypatch.setattr(caches, "SUBPROCESS_THRESHOLD", 10)  # the seeds count as large
+    loaded = threading.Event()
+    load = similar_cache.load
+
+    def recorded_load(*args: object, **kwargs: object) -> object:
+        loaded.set()
+        return load(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(similar_cache, "load", recorded_load)
+    with loaders.searching():
+        thread = threading.Thread(target=loaders.warm_index, daemon=True)
+        thread.start()
+        assert loaders.index_for_search()[0] is not None  # the search has its index
+        assert not loaded.wait(0.3)  # and the model waits for it
+    assert loaded.wait(10)
+    thread.join(10)
+    assert loaders.index is not None and loaders.similarity is not None

@@ -12,8 +12,9 @@ posted, never awaited.
 
 from __future__ import annotations
 
+import contextlib
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,6 +33,10 @@ if TYPE_CHECKING:
 #: While the child builds the index, the filter searches the first this many abstracts,
 #: indexed in the app (as many as a small corpus, whose whole index is built here).
 PARTIAL_INDEX_SIZE = 2_000
+
+#: How long the start-up's loading of the similarity model waits, at most, for a search
+#: under way to finish first (the user waits for the search, nobody for the model).
+SEARCH_FIRST_SECONDS = 1.0
 
 _imports_lock = threading.Lock()
 _imported = False
@@ -97,6 +102,10 @@ class Loaders:
         #: the arguments of the read cache they were read through, for the child.
         self.reading = False
         self.read_args: Sequence[str] | None = None
+        self._searches = 0
+        self._searches_lock = threading.Lock()
+        self._no_search = threading.Event()
+        self._no_search.set()
 
     @property
     def cache_dir(self) -> Path:
@@ -104,6 +113,22 @@ class Loaders:
 
     def _status(self) -> None:
         self._bus.emit(StatusChanged())
+
+    @contextlib.contextmanager
+    def searching(self) -> Iterator[None]:
+        """Around a search: meanwhile the start-up's loading of the similarity model
+        waits (up to `SEARCH_FIRST_SECONDS`) instead of taking turns with it for the
+        interpreter, so the first answer comes sooner."""
+        with self._searches_lock:
+            self._searches += 1
+            self._no_search.clear()
+        try:
+            yield
+        finally:
+            with self._searches_lock:
+                self._searches -= 1
+                if not self._searches:
+                    self._no_search.set()
 
     # -- the index -----------------------------------------------------------
 
@@ -133,8 +158,10 @@ class Loaders:
                         return None
                     self.index = search_cache.load(corpus, cache_dir)
                     if self.index is not None:
-                        # A search waiting for it runs now, not after the model loads.
+                        # A search waiting for it runs now, not after the model loads,
+                        # and the model waits for it.
                         self._index_settled.set()
+                        self._no_search.wait(SEARCH_FIRST_SECONDS)
                     self.similarity = similar_cache.load(corpus, cache_dir)
                     build = None
                     if self.index is None or self.similarity is None:

@@ -232,6 +232,16 @@ class SearchController:
         superseded: Callable[[], bool] = lambda: False,
     ) -> None:
         """Search, and hand what is to be shown to `deliver` (posted from a worker)."""
+        with self.session.loaders.searching():
+            self._search_now(text, order, deliver, superseded)
+
+    def _search_now(
+        self,
+        text: str,
+        order: Order,
+        deliver: Callable[[Callable[[], object]], object],
+        superseded: Callable[[], bool],
+    ) -> None:
         import_search_code()  # waits if the start-up's import of it is under way
         from tui.search.query import QueryError, parse_query
 
