@@ -250,7 +250,8 @@ def _similarity_and_topics(corpus: Corpus, cache_dir: Path) -> None:
         print("topics", flush=True)
         return
     texts = SimilarityTexts(corpus.abstracts)
-    terms, weights = weigh(texts.blocks())
+    # The one other thread only waits on stdin (see `main`): a helper may be forked.
+    terms, weights = weigh(*texts.in_two(fork_safe=True))
     release_memory()  # what counting freed
     with contextlib.suppress(OSError):  # the near-duplicates are found as the file's last part
         similar_cache.save_built(
