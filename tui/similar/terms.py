@@ -32,7 +32,7 @@ from tui.corpus.stopwords import STOPWORDS
 from tui.corpus.tokens import tokenize
 from tui.search.blocks import release_memory
 from tui.search.bulk import Tokens, Vocabulary, numbered, tokenize_texts
-from tui.search.parallel import ForkedHelper, read_into
+from tui.search.parallel import ForkedHelper, read_head_and_words, read_into
 
 _LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")
 # Where a clause ends: two words on either side of these are not a pair.
@@ -170,13 +170,7 @@ class _Tokenizer(ForkedHelper):
         pipe = self.pipe
         assert pipe is not None
         try:
-            head = json.loads(pipe.readline())
-            blob = bytearray(int(head["bytes"]))
-            read_into(pipe, memoryview(blob))
-            words = blob.decode("utf-8", "surrogatepass").split("\0") if head["words"] else []
-            del blob
-            if len(words) != head["words"]:
-                raise ValueError("the helper's words do not add up")
+            head, words = read_head_and_words(pipe)
             ids = np.empty(int(head["tokens"]), dtype=np.int32)
             read_into(pipe, ids.data.cast("B"))
             lengths = np.empty(int(head["texts"]), dtype=np.int64)
