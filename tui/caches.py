@@ -255,7 +255,11 @@ def _similarity_and_topics(corpus: Corpus, cache_dir: Path) -> None:
     release_memory()  # what counting freed
     with contextlib.suppress(OSError):  # the near-duplicates are found as the file's last part
         similar_cache.save_built(
-            terms, weights, lambda: find_duplicates(terms, weights, texts), corpus, cache_dir
+            terms,
+            weights,
+            lambda: find_duplicates(terms, weights, texts, fork_safe=True),
+            corpus,
+            cache_dir,
         )
     release_memory()
     print("similar", flush=True)
