@@ -67,7 +67,7 @@ class Postings:
 HELPED_SHARE = 0.55
 # Rows weighed at once, and postings made at once (bound the memory of a build's temporaries).
 _ROWS = 8192
-_POSTINGS = 1 << 21
+_POSTINGS = 1 << 20
 
 
 def _tfidf(terms: TermMatrix) -> FloatArray:
@@ -159,8 +159,14 @@ def posting_pieces(
     rows stay ascending within a term."""
     cuts = np.searchsorted(indptr, np.arange(0, int(indptr[-1]), _POSTINGS), side="right") - 1
     cuts = np.union1d(np.r_[cuts, terms.n_terms], np.arange(0, terms.n_terms, 1 << 16))
-    for low, high in zip(cuts[:-1].tolist(), cuts[1:].tolist(), strict=True):
-        at = np.flatnonzero((terms.indices >= low) & (terms.indices < high))
+    # Each entry's piece, found once (a byte or two an entry): then each piece's entries
+    # are one comparison of small numbers away, not two of every term number.
+    piece = np.empty(len(terms.indices), dtype=np.min_scalar_type(len(cuts)))
+    for lo in range(0, len(piece), _POSTINGS):
+        found = np.searchsorted(cuts, terms.indices[lo : lo + _POSTINGS], side="right")
+        piece[lo : lo + _POSTINGS] = found - 1
+    for number, low in enumerate(cuts[:-1].tolist()):
+        at = np.flatnonzero(piece == number)
         rows = (np.searchsorted(terms.indptr, at, side="right") - 1).astype(np.int32)
         order = np.argsort((terms.indices[at] - low).astype(np.uint16), kind="stable")
         yield rows[order], weights[at[order]]
