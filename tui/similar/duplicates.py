@@ -49,12 +49,13 @@ DUPLICATE_RATIO = 70.0
 # cosine rounds up to the threshold is still examined.
 _SLACK = 1e-3
 # Pairs of prefix entries generated at once (bounds the memory of the search: some ten
-# arrays of them at once, 8 bytes an item).
-_CHUNK = 1 << 18
+# arrays of them at once, 8 bytes an item; two processes each have theirs).
+_CHUNK = 1 << 17
 # Rows whose prefixes are made at once (bounds the memory of their temporaries).
 _PREFIX_ROWS = 2048
-# Abstracts whose pairs are summed together (a block of entries small enough to search).
-_ROW_BLOCK = 1024
+# Abstracts whose pairs are summed together (a block of entries small enough to search;
+# the entries of their pairs' other rows are gathered at once, in each of two processes).
+_ROW_BLOCK = 512
 # Blocks of pairs summed between two trims of the heap.
 _TRIM_BLOCKS = 8
 
