@@ -232,9 +232,11 @@ def _read(paths: list[str], cache_dir: Path | None, read_args: list[str] | None)
 def _similarity_and_topics(corpus: Corpus, cache_dir: Path) -> None:
     """Child side: the similarity model, then the topics, each reported once saved.
 
-    One after the other: at once (the near-duplicates searched in a forked helper while
-    this process computed the topics) their working memory added up, 400 MB more than
-    either alone at 100,000 abstracts, for a few seconds sooner on an idle machine.
+    One after the other: at once (the topics computed in a forked helper while this
+    process searched the near-duplicates, or wrote the inverted index) their working
+    memory added up, 100 to 400 MB more than either alone at 100,000 abstracts, for a few
+    seconds sooner on an idle machine. The count of terms and the near-duplicates each
+    use a helper of their own (see `weigh`, `find_duplicates`), with no more memory.
     """
     from tui.search.blocks import release_memory
     from tui.similar import cache as similar_cache
