@@ -129,7 +129,11 @@ def main() -> None:
 
 
 def report(roles: Roles, paint: float, done: float) -> None:
-    print(f"first paint {paint:.2f}s, background done {done:.1f}s (from launch)")
+    started = next((at for at, _, by_role in roles.samples if "child" in by_role), float("nan"))
+    print(
+        f"first paint {paint:.2f}s, cache child started {started:.1f}s,"
+        f" background done {done:.1f}s (from launch)"
+    )
     names = ["app", "child", "helper", "other"]
     print(f"{'stage':24} {'from':>6} {'to':>6}  " + " ".join(f"{n:>7}" for n in names) + "    sum")
     stages: dict[str, list[tuple[float, dict[str, int]]]] = {}

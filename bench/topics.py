@@ -122,14 +122,14 @@ def reference(model: SimilarityModel, k: int, seed: int = SEED) -> Topics:
     empty = np.zeros(x.n_rows, dtype=bool)
     labels = _similarities(blocks, x.n_rows, centroids).argmax(axis=1).astype(np.int32)
     for _ in range(20):
-        centroids = _centroids(x, labels, len(centroids), x.row_of())
+        centroids = _centroids(x, labels, len(centroids))
         new = _similarities(blocks, x.n_rows, centroids).argmax(axis=1).astype(np.int32)
         if np.array_equal(new, labels):
             break
         labels = new
     labels[empty] = -1
     number = _numbered(labels)
-    centroids = _centroids(x, number - 1, int(number.max()), x.row_of())
+    centroids = _centroids(x, number - 1, int(number.max()))
     named = [[terms.vocab[t] for t in np.argsort(-c, kind="stable")[:4]] for c in centroids]
     return Topics(number, named)
 

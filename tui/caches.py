@@ -232,9 +232,11 @@ def _read(paths: list[str], cache_dir: Path | None, read_args: list[str] | None)
 def _similarity_and_topics(corpus: Corpus, cache_dir: Path) -> None:
     """Child side: the similarity model, then the topics, each reported once saved.
 
-    One after the other: at once (the near-duplicates searched in a forked helper while
-    this process computed the topics) their working memory added up, 400 MB more than
-    either alone at 100,000 abstracts, for a few seconds sooner on an idle machine.
+    One after the other: at once (the topics computed in a forked helper while this
+    process searched the near-duplicates, or wrote the inverted index) their working
+    memory added up, 100 to 400 MB more than either alone at 100,000 abstracts, for a few
+    seconds sooner on an idle machine. The count of terms and the near-duplicates each
+    use a helper of their own (see `weigh`, `find_duplicates`), with no more memory.
     """
     from tui.search.blocks import release_memory
     from tui.similar import cache as similar_cache
@@ -250,11 +252,16 @@ def _similarity_and_topics(corpus: Corpus, cache_dir: Path) -> None:
         print("topics", flush=True)
         return
     texts = SimilarityTexts(corpus.abstracts)
-    terms, weights = weigh(texts.blocks())
+    # The one other thread only waits on stdin (see `main`): a helper may be forked.
+    terms, weights = weigh(*texts.in_two(fork_safe=True))
     release_memory()  # what counting freed
     with contextlib.suppress(OSError):  # the near-duplicates are found as the file's last part
         similar_cache.save_built(
-            terms, weights, lambda: find_duplicates(terms, weights, texts), corpus, cache_dir
+            terms,
+            weights,
+            lambda: find_duplicates(terms, weights, texts, fork_safe=True),
+            corpus,
+            cache_dir,
         )
     release_memory()
     print("similar", flush=True)

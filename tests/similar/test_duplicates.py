@@ -3,6 +3,7 @@ finds, and the rankings that leave them out are unchanged."""
 
 from __future__ import annotations
 
+import os
 import random
 
 import numpy as np
@@ -150,13 +151,50 @@ def test_pairs_found_a_few_rows_at_a_time_are_those_found_at_once(
         assert a.tolist() == b.tolist()
 
 
+@pytest.mark.parametrize("helper_fails", [False, True])
+def test_pairs_a_helper_searched_in_the_later_rows_are_those_found_in_one_process(
+    monkeypatch: pytest.MonkeyPatch, helper_fails: bool
+) -> None:
+    model = SimilarityModel.from_texts(_texts(80))
+    monkeypatch.setattr(duplicates_module, "_CHUNK", 5)  # many spans of rows to share out
+    expected = close_pairs(model.terms, model.weights, DUPLICATE_COSINE)
+    assert len(expected[0]) >= 4
+    monkeypatch.setattr(duplicates_module, "workers_for", lambda n, fork_safe=False: 2)
+    made: list[int] = []
+    real_close_in = duplicates_module._close_in
+
+    def close_in(*args: object) -> object:
+        made.append(os.getpid())
+        return real_close_in(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(duplicates_module, "_close_in", close_in)
+    if helper_fails:
+
+        def fail(out: object, pairs: object) -> None:
+            raise RuntimeError("the helper fails")
+
+        monkeypatch.setattr(duplicates_module, "_send_pairs", fail)
+    found = close_pairs(model.terms, model.weights, DUPLICATE_COSINE, fork_safe=True)
+    for a, b in zip(found, expected, strict=True):
+        assert a.dtype == b.dtype
+        assert a.tolist() == b.tolist()
+    # The later spans' pairs were searched by the helper (here only when it failed).
+    assert made == [os.getpid()] * (2 if helper_fails else 1)
+    # Some of the pairs are in either share.
+    pairing = duplicates_module._Pairing.make(
+        model.terms, duplicates_module._prefixes(model.terms, model.weights, DUPLICATE_COSINE)
+    )
+    assert len(pairing.ends) > 2
+
+
 @pytest.mark.parametrize("threshold", [0.3, 0.8])
 def test_second_filter_is_the_cosine_over_either_prefix_plus_the_suffix_norms(
     model: SimilarityModel, threshold: float
 ) -> None:
     terms, weights = model.terms, model.weights
     prefixes = duplicates_module._prefixes(terms, weights, threshold)
-    left, right, both = duplicates_module._candidates(terms, weights, prefixes, threshold)
+    pairing = duplicates_module._Pairing.make(terms, prefixes)
+    left, right, both = duplicates_module._candidates(terms, weights, pairing, threshold)
     assert len(left) >= 20  # pairs to bound, their prefixes ending at different ranks
     assert np.any(prefixes.end[left] < prefixes.end[right])
     assert np.any(prefixes.end[left] > prefixes.end[right])

@@ -173,3 +173,16 @@ def test_weights_made_a_few_rows_at_a_time_are_those_of_the_whole_matrix(
     expected = (weights / norms[row_of]).astype(np.float32)
     monkeypatch.setattr(similar_model, "_ROWS", 2)
     assert similar_model._tfidf(terms).tolist() == expected.tolist()
+
+
+def test_texts_in_two_are_every_text_once_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    corpus = make_corpus(TEXTS)
+    texts = similar_model.SimilarityTexts(corpus.abstracts)
+    first, rest = texts.in_two()
+    assert rest is None and list(first) == list(texts)
+    monkeypatch.setattr(similar_model, "workers_for", lambda n, fork_safe=False: 2)
+    first, rest = texts.in_two()
+    assert rest is not None
+    mine = list(first)
+    assert 0 < len(mine) < len(texts)
+    assert mine + list(rest()) == list(texts)

@@ -148,3 +148,46 @@ def test_counts_made_in_blocks_of_any_size_are_those_of_the_whole(
     for start in range(0, len(texts), size):
         counter.add(texts[start : start + size])
     assert _same(counter.matrix(), _reference(texts))
+
+
+def _seed_texts() -> list[str]:
+    """What similarity counts of each seed abstract (LaTeX, non-ASCII words, titles)."""
+    from tests.conftest import SEEDS
+    from tui.corpus.load import load_corpus
+
+    return [a.similarity_text for a in load_corpus([SEEDS]).abstracts]
+
+
+@pytest.mark.parametrize("cut", [0, 1, 30, 75, 76])
+def test_counts_whose_later_texts_a_helper_tokenized_are_those_of_one_process(
+    monkeypatch: pytest.MonkeyPatch, cut: int
+) -> None:
+    texts = _seed_texts()
+    assert len(texts) == 76
+    monkeypatch.setattr(terms_module, "_BLOCK_TEXTS", 7)  # several blocks on either side
+    whole = count_terms(texts)
+    assert _same(count_terms(texts[:cut], lambda: iter(texts[cut:])), whole)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.sampled_from([*_WORDS, ".", ",", "\n"]), max_size=25).map(" ".join),
+        max_size=12,
+    ),
+    st.integers(min_value=0, max_value=12),
+)
+def test_a_helper_tokenizing_any_later_texts_changes_no_count(texts: list[str], cut: int) -> None:
+    assert _same(count_terms(texts[:cut], lambda: texts[cut:]), _reference(texts))
+
+
+def test_texts_a_failed_helper_did_not_tokenize_are_counted_here(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    texts = _seed_texts()
+
+    def fail(out: object, texts: object) -> None:
+        raise RuntimeError("the helper fails")
+
+    monkeypatch.setattr(terms_module, "_send_tokens", fail)
+    assert _same(count_terms(texts[:40], lambda: texts[40:]), count_terms(texts))

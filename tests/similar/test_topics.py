@@ -171,3 +171,35 @@ def test_a_corpus_without_topics_reads_its_cache_back(tmp_path: Path) -> None:
     assert built.count == 0
     loaded = topic_cache.load(corpus, tmp_path)
     assert loaded is not None and loaded.count == 0 and loaded.labels == []
+
+
+def _centroids_by_one_count(x: topics_module._Vectors, labels: np.ndarray, k: int) -> np.ndarray:
+    """The centroids as one count over every entry keyed by cluster and feature makes
+    them (how they were computed before they were summed a cluster at a time)."""
+    row_of = x.row_of()
+    assigned = labels[row_of]
+    use = assigned >= 0
+    keys = assigned[use].astype(np.int64) * x.n_features + x.features[use]
+    sums = np.bincount(keys, weights=x.weights[use], minlength=k * x.n_features)
+    centroids = sums.reshape(k, x.n_features)
+    norms = np.linalg.norm(centroids, axis=1)
+    norms[norms == 0] = 1.0
+    return (centroids / norms[:, None]).astype(np.float32)
+
+
+@pytest.mark.parametrize("k", [2, 5, 9])
+def test_centroids_summed_a_cluster_at_a_time_are_those_of_one_count_over_every_entry(
+    seeds_dir: Path, k: int
+) -> None:
+    from tui.corpus.load import load_corpus
+
+    model = SimilarityModel.build(load_corpus([seeds_dir]))
+    terms, weights = model.terms, model.weights
+    features = topics_module._features(terms)
+    x = topics_module._vectors(terms, weights, features, np.arange(terms.n_docs))
+    rng = np.random.default_rng(k)
+    # Some rows in no cluster, and (with 9) clusters left empty.
+    labels = rng.integers(-1, min(k, 6), size=x.n_rows).astype(np.int32)
+    made = topics_module._centroids(x, labels, k)
+    assert made.dtype == np.float32
+    assert made.tobytes() == _centroids_by_one_count(x, labels, k).tobytes()

@@ -185,13 +185,7 @@ def _send(
 
 
 def _receive(pipe: io.BufferedReader, sink: TokenSink) -> tuple[list[str], list[Block]]:
-    head = json.loads(pipe.readline())
-    blob = bytearray(int(head["bytes"]))
-    read_into(pipe, memoryview(blob))
-    words = blob.decode("utf-8", "surrogatepass").split("\0") if head["words"] else []
-    del blob
-    if len(words) != head["words"]:
-        raise ValueError("the helper's words do not add up")
+    head, words = read_head_and_words(pipe)
     read_into(pipe, sink.reserve(int(head["tokens"])).data.cast("B"))
     blocks = []
     for first, *counts in head["blocks"]:
@@ -202,6 +196,19 @@ def _receive(pipe: io.BufferedReader, sink: TokenSink) -> tuple[list[str], list[
             arrays[name] = array
         blocks.append(Block(first=int(first), **arrays))
     return words, blocks
+
+
+def read_head_and_words(pipe: io.BufferedReader) -> tuple[dict[str, Any], list[str]]:
+    """A helper's header line (JSON) and the words after it: `head["words"]` of them,
+    NUL-separated UTF-8 of `head["bytes"]` bytes. ValueError when they do not add up."""
+    head = json.loads(pipe.readline())
+    blob = bytearray(int(head["bytes"]))
+    read_into(pipe, memoryview(blob))
+    words = blob.decode("utf-8", "surrogatepass").split("\0") if head["words"] else []
+    del blob
+    if len(words) != head["words"]:
+        raise ValueError("the helper's words do not add up")
+    return head, words
 
 
 def read_into(pipe: io.BufferedReader, view: memoryview) -> None:

@@ -20,8 +20,10 @@ summed in term order), so the cosines are the very numbers a scan gives.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import BinaryIO
 
 import numpy as np
 import numpy.typing as npt
@@ -29,6 +31,7 @@ from rapidfuzz import fuzz
 
 from tui.corpus.tokens import tokenize
 from tui.search.blocks import release_memory
+from tui.search.parallel import ForkedHelper, read_into, workers_for
 from tui.search.postings import run_positions
 from tui.similar.terms import IntArray, OffsetArray, TermMatrix, summed_by
 
@@ -46,12 +49,13 @@ DUPLICATE_RATIO = 70.0
 # cosine rounds up to the threshold is still examined.
 _SLACK = 1e-3
 # Pairs of prefix entries generated at once (bounds the memory of the search: some ten
-# arrays of them at once, 8 bytes an item).
-_CHUNK = 1 << 18
+# arrays of them at once, 8 bytes an item; two processes each have theirs).
+_CHUNK = 1 << 17
 # Rows whose prefixes are made at once (bounds the memory of their temporaries).
 _PREFIX_ROWS = 2048
-# Abstracts whose pairs are summed together (a block of entries small enough to search).
-_ROW_BLOCK = 1024
+# Abstracts whose pairs are summed together (a block of entries small enough to search;
+# the entries of their pairs' other rows are gathered at once, in each of two processes).
+_ROW_BLOCK = 512
 # Blocks of pairs summed between two trims of the heap.
 _TRIM_BLOCKS = 8
 
@@ -88,10 +92,13 @@ def is_reworded(a: str, b: str) -> bool:
     return bool(fuzz.ratio(a, b, score_cutoff=DUPLICATE_RATIO) >= DUPLICATE_RATIO)
 
 
-def find_duplicates(terms: TermMatrix, weights: FloatArray, texts: Sequence[str]) -> Duplicates:
+def find_duplicates(
+    terms: TermMatrix, weights: FloatArray, texts: Sequence[str], fork_safe: bool = False
+) -> Duplicates:
     """The near-duplicates of every abstract (`weights`: the unit TF-IDF rows of `terms`;
-    `texts`: what each abstract's words were counted from)."""
-    left, right, cosine = close_pairs(terms, weights, DUPLICATE_COSINE)
+    `texts`: what each abstract's words were counted from). `fork_safe`: see
+    `close_pairs`."""
+    left, right, cosine = close_pairs(terms, weights, DUPLICATE_COSINE, fork_safe)
     keys: dict[int, str] = {}
 
     def key(i: int) -> str:
@@ -117,23 +124,109 @@ def find_duplicates(terms: TermMatrix, weights: FloatArray, texts: Sequence[str]
 
 
 def close_pairs(
-    terms: TermMatrix, weights: FloatArray, threshold: float
+    terms: TermMatrix, weights: FloatArray, threshold: float, fork_safe: bool = False
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], ScoreArray]:
-    """Every pair of abstracts (i < j) whose cosine is at least `threshold`, with it."""
+    """Every pair of abstracts (i < j) whose cosine is at least `threshold`, with it.
+
+    Once the prefixes are paired up by term (`_Pairing`), each pair is searched for
+    within the span of rows its lower row is in, independently of the others: for a
+    large corpus (`tui.search.parallel.workers_for`, which `fork_safe` is passed to) a
+    forked helper searches the later spans, with half of the prefix entries' pairs,
+    while this process searches the earlier ones. The pairs are the same, in the same
+    order, either way."""
     prefixes = _prefixes(terms, weights, threshold)
     release_memory()  # each step's temporaries, before the next makes its own
-    left, right, both = _candidates(terms, weights, prefixes, threshold)
+    made = _Pairing.make(terms, prefixes)
+    release_memory()
+    spans = len(made.ends)
+    half = spans
+    if workers_for(terms.n_docs, fork_safe) >= 2 and spans > 1:
+        # The helper's share starts where half the pairs of entries have been made.
+        half = min(max(int(np.searchsorted(made.made, made.made[-1] / 2)), 1), spans - 1)
+    # Held by this list only, so that each process lets go of it once its candidates
+    # are made (a forked helper has a copy of this frame: a variable would keep it).
+    pairing = [made]
+    del made
+    helper = None
+    if half < spans:
+        with contextlib.suppress(OSError):
+            helper = ForkedHelper(
+                lambda out: _send_pairs(
+                    out, _close_in(terms, weights, prefixes, pairing, threshold, half, spans)
+                )
+            )
+        if helper is None:
+            half = spans  # no helper: every span searched here
+    try:
+        found = [_close_in(terms, weights, prefixes, pairing, threshold, 0, half)]
+        if half < spans:
+            assert helper is not None
+            theirs = _receive_pairs(helper)
+            if theirs is None:  # the helper failed: searched here
+                again = [_Pairing.make(terms, prefixes)]
+                theirs = _close_in(terms, weights, prefixes, again, threshold, half, spans)
+            found.append(theirs)
+    finally:
+        if helper is not None:
+            helper.close()
+    left, right, cosine = (np.concatenate(parts) for parts in zip(*found, strict=True))
+    return left, right, cosine
+
+
+def _close_in(
+    terms: TermMatrix,
+    weights: FloatArray,
+    prefixes: _Prefixes,
+    pairing: list[_Pairing],
+    threshold: float,
+    first: int,
+    stop: int,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], ScoreArray]:
+    """The close pairs whose lower row is in spans `first` to `stop` (excluded) of the
+    pairing in `pairing`, as `close_pairs` finds them; the pairing is let go of (taken
+    out of the list) once they are made: it is 50 MB at 100,000 abstracts, and the
+    bounds need as much."""
+    left, right, both = _candidates(terms, weights, pairing.pop(), threshold, first, stop)
     release_memory()
     # Second filter: the cosine over the terms in either prefix, exactly, plus at most
     # the product of the two suffix norms for the terms in neither.
     keep = _bound(terms, weights, prefixes, left, right, both) >= threshold - _SLACK
     del both
     left, right = left[keep], right[keep]
-    del prefixes, keep
+    del keep
     release_memory()
     cosine = _dots(terms, weights, left, right)
     close = cosine >= threshold
     return left[close], right[close], cosine[close]
+
+
+def _send_pairs(
+    out: BinaryIO, pairs: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], ScoreArray]
+) -> None:
+    """Helper side: the number of close pairs on a line, then their arrays."""
+    out.write(b"%d\n" % len(pairs[0]))
+    for array, dtype in zip(pairs, _PAIR_TYPES, strict=True):
+        out.write(np.ascontiguousarray(array, dtype=dtype).data)
+
+
+def _receive_pairs(
+    helper: ForkedHelper,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], ScoreArray] | None:
+    """The close pairs a helper found (`_send_pairs`); None when it failed."""
+    assert helper.pipe is not None
+    try:
+        count = int(helper.pipe.readline())
+        left = np.empty(count, dtype=np.int64)
+        right = np.empty(count, dtype=np.int64)
+        cosine = np.empty(count, dtype=np.float64)
+        for array in (left, right, cosine):
+            read_into(helper.pipe, array.data.cast("B"))
+    except (OSError, ValueError, EOFError):
+        return None
+    return left, right, cosine
+
+
+_PAIR_TYPES = (np.int64, np.int64, np.float64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +235,9 @@ class _Prefixes:
     (in rank order), the norm left after each of them in rank order (`beyond`, same order),
     each row's `suffix_norm`, the norm of the terms not in its prefix, and the rank of
     its prefix's last term (`end`; -1 for an empty prefix): its suffix ranks after it;
-    each term's place in that order (`rank`, see `_ranks`), made once for every step."""
+    each term's place in that order (`rank`, see `_ranks`), made once for every step;
+    each entry's row * n_terms + its term's rank (`keys`: ascending, rows in order and
+    each one's prefix in rank order), made once for both processes of a search in two."""
 
     ptr: OffsetArray
     positions: npt.NDArray[np.int64]
@@ -150,6 +245,7 @@ class _Prefixes:
     suffix_norm: ScoreArray
     end: npt.NDArray[np.int64]
     rank: npt.NDArray[np.int64]
+    keys: npt.NDArray[np.int64]
 
 
 def _ranks(terms: TermMatrix) -> npt.NDArray[np.int64]:
@@ -200,49 +296,84 @@ def _prefixes(terms: TermMatrix, weights: FloatArray, threshold: float) -> _Pref
         np.cumsum(np.concatenate([c for _, _, c in found]), out=ptr[1:])
     positions = np.concatenate([p for p, _, _ in found]) if found else np.zeros(0, np.int64)
     beyond = np.concatenate([b for _, b, _ in found]) if found else np.zeros(0, np.float64)
-    return _Prefixes(ptr, positions, beyond, np.sqrt(suffix), prefix_end, rank)
+    keys = rank[terms.indices[positions]]
+    keys += np.repeat(np.arange(n, dtype=np.int64) * n_terms, np.diff(ptr))
+    return _Prefixes(ptr, positions, beyond, np.sqrt(suffix), prefix_end, rank, keys)
+
+
+@dataclass(frozen=True, slots=True)
+class _Pairing:
+    """The prefix entries by term, rows ascending within a term: each pairs with those of
+    its term after it, so a pair's every shared prefix term is met with its lower row
+    first. In 32 bits where they fit (entries, rows, counts): each array is one item per
+    prefix entry, a few million at 100,000 abstracts.
+
+    `entries`: the entries' CSR positions; `beyond` and `owner`: each one's norm left
+    and row; `after`: how many entries of its term come after it. `pairing`: the entries
+    that pair with a later one, by owner, cut into spans of rows of about `_CHUNK` pairs
+    of entries each (a pair is in its lower row's): span k is `pairing[ends[k - 1] :
+    ends[k]]` (from 0 for the first), `made[k]` the pairs of entries of spans 0 to k."""
+
+    entries: npt.NDArray[np.int32]
+    beyond: ScoreArray
+    owner: npt.NDArray[np.int32]
+    after: npt.NDArray[np.int32]
+    pairing: npt.NDArray[np.int64]
+    ends: npt.NDArray[np.int64]
+    made: npt.NDArray[np.int64]
+
+    @classmethod
+    def make(cls, terms: TermMatrix, prefixes: _Prefixes) -> _Pairing:
+        """The pairing of the prefixes of the rows of `terms`."""
+        n = terms.n_docs
+        by_term = np.argsort(terms.indices[prefixes.positions], kind="stable")
+        entries = prefixes.positions[by_term].astype(np.int32)
+        beyond = prefixes.beyond[by_term]
+        owner = np.repeat(np.arange(n, dtype=np.int32), np.diff(prefixes.ptr))[by_term]
+        del by_term
+        term = terms.indices[entries]
+        none = np.zeros(0, dtype=np.int64)
+        if not len(term):
+            return cls(entries, beyond, owner, term, none, none, none)
+        group_end = np.r_[np.flatnonzero(np.diff(term)) + 1, len(term)]
+        # In 32 bits throughout (in 64, three temporaries the size of every prefix entry).
+        after = np.repeat((group_end - 1).astype(np.int32), np.diff(np.r_[0, group_end]))
+        after -= np.arange(len(term), dtype=np.int32)
+        del term, group_end
+        # Rows cut into spans of about `_CHUNK` pairs of entries; a pair is in its lower row's.
+        per_row = np.cumsum(summed_by(owner, n, after))
+        cuts = np.unique(np.searchsorted(per_row, np.arange(_CHUNK, per_row[-1] + _CHUNK, _CHUNK)))
+        # The entries that pair with a later one, by owner: each span of rows is a slice.
+        pairing = np.flatnonzero(after > 0)
+        pairing = pairing[np.argsort(owner[pairing], kind="stable")]
+        ends = np.searchsorted(owner[pairing], [*(cuts + 1).tolist(), n])
+        made = per_row[np.minimum([*cuts.tolist(), n - 1], n - 1)]
+        return cls(entries, beyond, owner, after, pairing, ends, made)
 
 
 def _candidates(
-    terms: TermMatrix, weights: FloatArray, prefixes: _Prefixes, threshold: float
+    terms: TermMatrix,
+    weights: FloatArray,
+    pairing: _Pairing,
+    threshold: float,
+    first: int = 0,
+    stop: int | None = None,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], ScoreArray]:
     """The pairs (i < j, ascending) whose prefixes share a term and whose cosine the
-    shared prefix terms do not rule out, with the part of it those terms give.
+    shared prefix terms do not rule out, with the part of it those terms give: of the
+    spans `first` to `stop` (default: to the last) of `pairing`.
 
     Every other term a pair shares comes after the last of those in both, so the rest
     of its cosine is at most the product of the norms each has left after it.
     """
     n = terms.n_docs
-    # Prefix entries by term, rows ascending within a term: each pairs with those after it,
-    # so a pair's every shared prefix term is generated with its lower row first.
-    # In 32 bits where they fit (entries, rows, counts): each array is one item per prefix
-    # entry, a few million at 100,000 abstracts.
-    by_term = np.argsort(terms.indices[prefixes.positions], kind="stable")
-    entries = prefixes.positions[by_term].astype(np.int32)
-    beyond = prefixes.beyond[by_term]
-    owner = np.repeat(np.arange(n, dtype=np.int32), np.diff(prefixes.ptr))[by_term]
-    del by_term
-    term = terms.indices[entries]
-    empty = np.zeros(0, dtype=np.int64)
-    if not len(term):
-        return empty, empty, np.zeros(0, dtype=np.float64)
-    group_end = np.r_[np.flatnonzero(np.diff(term)) + 1, len(term)]
-    after = (np.repeat(group_end, np.diff(np.r_[0, group_end])) - np.arange(len(term)) - 1).astype(
-        np.int32
-    )
-    del term, group_end
-    # Rows cut into spans of about `_CHUNK` pairs of entries; a pair is in its lower row's.
-    per_row = np.cumsum(summed_by(owner, n, after))
-    cuts = np.unique(np.searchsorted(per_row, np.arange(_CHUNK, per_row[-1] + _CHUNK, _CHUNK)))
+    entries, beyond, owner, after = pairing.entries, pairing.beyond, pairing.owner, pairing.after
     found: list[npt.NDArray[np.int64]] = []
     parts: list[ScoreArray] = []
-    # The entries that pair with a later one, by owner: each span of rows is a slice.
-    pairing = np.flatnonzero(after > 0)
-    pairing = pairing[np.argsort(owner[pairing], kind="stable")]
-    ends = np.searchsorted(owner[pairing], [*(cuts + 1).tolist(), n])
-    low = 0
-    for high in ends.tolist():
-        firsts = pairing[low:high]
+    ends = pairing.ends[first:stop].tolist()
+    low = int(pairing.ends[first - 1]) if first > 0 else 0
+    for high in ends:
+        firsts = pairing.pairing[low:high]
         low = high
         count = after[firsts]
         partner = run_positions(firsts + 1, count)
@@ -261,6 +392,7 @@ def _candidates(
         keep = both + rest >= threshold - _SLACK
         found.append(codes[starts[keep]])
         parts.append(both[keep])
+    empty = np.zeros(0, dtype=np.int64)
     if not found:
         return empty, empty, np.zeros(0, dtype=np.float64)
     pairs = np.concatenate(found)
@@ -311,11 +443,7 @@ def _tail_starts(
 ) -> npt.NDArray[np.int64]:
     """For each of `rows`, where in `prefixes.positions` its prefix's terms that rank after
     the end of the prefix of `others` (one a row) begin: each prefix is in rank order."""
-    # Ascending: rows in order, each one's prefix in rank order.
-    keys = prefixes.rank[terms.indices[prefixes.positions]]
-    keys += np.repeat(
-        np.arange(terms.n_docs, dtype=np.int64) * terms.n_terms, np.diff(prefixes.ptr)
-    )
+    keys = prefixes.keys
     starts = np.empty(len(rows), dtype=np.int64)
     # A chunk at a time, each looked up in ascending order (a search then starts near the
     # last: twice as quick).

@@ -18,10 +18,11 @@ match nothing and is left out.
 from __future__ import annotations
 
 import itertools
+import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 import numpy.typing as npt
@@ -30,7 +31,8 @@ from tui.corpus.stem import stem_words
 from tui.corpus.stopwords import STOPWORDS
 from tui.corpus.tokens import tokenize
 from tui.search.blocks import release_memory
-from tui.search.bulk import Vocabulary, tokenize_texts
+from tui.search.bulk import Tokens, Vocabulary, numbered, tokenize_texts
+from tui.search.parallel import ForkedHelper, read_head_and_words, read_into
 
 _LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")
 # Where a clause ends: two words on either side of these are not a pair.
@@ -101,21 +103,110 @@ def summed_by(
     return out
 
 
-def count_terms(texts: Iterable[str]) -> TermMatrix:
+def count_terms(
+    texts: Iterable[str], helped: Callable[[], Iterable[str]] | None = None
+) -> TermMatrix:
     """Count the terms of each text (stems and pairs, see the module) into a `TermMatrix`.
 
     Texts are counted a block at a time (`TermCounter`): only each block's counts are
     kept, never its tokens, so the memory of a count is about that of its result.
+    `helped()`: more texts, counted after `texts`, whose tokenizing (most of a count)
+    a forked helper does while this process counts `texts` (see `_Tokenizer`); the
+    matrix is the one `count_terms` of all the texts in one go makes.
     """
     counter = TermCounter()
+    helper = None if helped is None else _Tokenizer.start(helped)
+    received = None
+    try:
+        for batch in _batches(texts):
+            counter.add(batch)
+        if helper is not None:
+            received = helper.receive()
+    finally:
+        if helper is not None:
+            helper.close()
+    if received is not None:
+        words, ids, lengths = received
+        counter.add_tokenized(words, ids, lengths)
+    elif helped is not None:  # no helper, or it failed: tokenized here
+        for batch in _batches(helped()):
+            counter.add(batch)
+    return counter.matrix()
+
+
+def _batches(texts: Iterable[str]) -> Iterator[list[str]]:
+    """`texts` in lists of `_BLOCK_TEXTS` (the last one shorter, never empty)."""
     batch: list[str] = []
     for text in texts:
         batch.append(text)
         if len(batch) == _BLOCK_TEXTS:
-            counter.add(batch)
+            yield batch
             batch = []
-    counter.add(batch)
-    return counter.matrix()
+    if batch:
+        yield batch
+
+
+class _Tokenizer(ForkedHelper):
+    """A forked helper tokenizing texts as `TermCounter.add` does, in a vocabulary of its
+    own, and sending back its words and every text's tokens numbered in it.
+
+    Once the counter has counted its own texts it takes in the helper's tokens
+    (`TermCounter.add_tokenized`): what a counter makes of a text depends on its
+    tokens' words, not on their numbers, so the matrix is the same as if this process
+    had tokenized them. The tokens wait in the helper until then (4 bytes each: 40 MB
+    for 60,000 abstracts, the helper's vocabulary aside).
+    """
+
+    @classmethod
+    def start(cls, texts: Callable[[], Iterable[str]]) -> _Tokenizer | None:
+        """The helper tokenizing `texts()`; None when no process can be forked."""
+        try:
+            return cls(lambda out: _send_tokens(out, texts()))
+        except OSError:
+            return None
+
+    def receive(self) -> tuple[list[str], IntArray, OffsetArray] | None:
+        """The helper's words (by number), tokens and tokens per text; None when it failed."""
+        pipe = self.pipe
+        assert pipe is not None
+        try:
+            head, words = read_head_and_words(pipe)
+            ids = np.empty(int(head["tokens"]), dtype=np.int32)
+            read_into(pipe, ids.data.cast("B"))
+            lengths = np.empty(int(head["texts"]), dtype=np.int64)
+            read_into(pipe, lengths.data.cast("B"))
+        except (OSError, ValueError, EOFError, KeyError, TypeError):
+            return None
+        if int(lengths.sum()) != len(ids) or (len(ids) and int(ids.max()) >= len(words)):
+            return None
+        return words, ids, lengths
+
+
+def _send_tokens(out: BinaryIO, texts: Iterable[str]) -> None:
+    """Helper side: tokenize `texts` a block at a time, then write a header line, the
+    words (NUL-separated: no word holds one), the tokens and each text's token count."""
+    vocab = Vocabulary()
+    ids: list[IntArray] = []
+    lengths: list[OffsetArray] = []
+    for batch in _batches(texts):
+        tokens = tokenize_texts([_clauses(t) for t in batch], vocab, compounds=False)
+        ids.append(tokens.ids)
+        lengths.append(tokens.lengths)
+        del tokens
+        release_memory()
+    words = "\0".join(vocab.ids).encode("utf-8", "surrogatepass")
+    head = {
+        "words": len(vocab.ids),
+        "bytes": len(words),
+        "tokens": sum(len(i) for i in ids),
+        "texts": sum(len(n) for n in lengths),
+    }
+    out.write(json.dumps(head).encode("ascii") + b"\n")
+    out.write(words)
+    for part in ids:
+        out.write(np.ascontiguousarray(part, dtype=np.int32).data)
+    for count in lengths:
+        out.write(np.ascontiguousarray(count, dtype=np.int64).data)
 
 
 def _clauses(text: str) -> str:
@@ -173,7 +264,25 @@ class TermCounter:
         """Count the next texts (the rows after those counted so far)."""
         if not texts:
             return
-        tokens = tokenize_texts([_clauses(t) for t in texts], self._vocab, compounds=False)
+        self._add(tokenize_texts([_clauses(t) for t in texts], self._vocab, compounds=False))
+
+    def add_tokenized(self, words: list[str], ids: IntArray, lengths: OffsetArray) -> None:
+        """Count the next texts, tokenized elsewhere as `add` tokenizes them: each one's
+        tokens (`lengths[i]` of `ids` for the i-th) numbered in another vocabulary whose
+        words by number are `words`. The words new to this counter are numbered in the
+        order of their numbers there, as if this counter had met them."""
+        mapping = numbered(words, self._vocab.ids)
+        ends = np.cumsum(lengths)
+        for lo in range(0, len(lengths), _BLOCK_TEXTS):
+            hi = min(lo + _BLOCK_TEXTS, len(lengths))
+            start = int(ends[lo - 1]) if lo else 0
+            block = mapping[ids[start : int(ends[hi - 1])]]
+            empty = np.zeros(0, dtype=np.int64)
+            self._add(Tokens(block, lengths[lo:hi], empty, empty.astype(np.int32)))
+
+    def _add(self, tokens: Tokens) -> None:
+        """Count the texts whose tokens (numbered in this counter's vocabulary) are `tokens`."""
+        m = len(tokens.lengths)  # texts
         self._grow_vocabulary()
         keep = self._content[tokens.ids]
         # Whether each content word follows another of its clause: a text's first token
@@ -182,19 +291,19 @@ class TermCounter:
         after[1:] = keep[:-1]
         text_starts = np.cumsum(tokens.lengths[:-1])
         after[text_starts[text_starts < len(after)]] = False
-        doc = np.repeat(np.arange(len(texts), dtype=np.int64), tokens.lengths)[keep]
+        doc = np.repeat(np.arange(m, dtype=np.int64), tokens.lengths)[keep]
         follows = after[keep]
         forms = self._forms(tokens.ids[keep])
         del tokens, keep, after
         self._form_count += np.bincount(forms, minlength=len(self._form_count))
         stems = self._form_stem[forms]
-        words = _cells(doc, stems, len(texts), span=len(self._stem_ids))
+        words = _cells(doc, stems, m, span=len(self._stem_ids))
         words.keys = words.keys.astype(np.int32)  # term numbers already
         self._words.append(words)
         paired = np.flatnonzero(follows)
         written = (forms[paired - 1] << _SHIFT) | forms[paired]
         self._written.append(_tally(written))
-        pairs = _cells(doc[paired], (stems[paired - 1] << _SHIFT) | stems[paired], len(texts))
+        pairs = _cells(doc[paired], (stems[paired - 1] << _SHIFT) | stems[paired], m)
         self._pairs.append(pairs)
         self._pair_docs.append(
             _tally(pairs.keys.astype(np.int64))
