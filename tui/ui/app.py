@@ -7,7 +7,8 @@ topics. The controllers (`app.search`, `app.personal`, `app.notes`, `app.triage`
 (tui/ui/host.py); they never import this module or each other. What changes is
 announced on the session's bus, and each observer redraws only what the event names:
 `MarksChanged` repaints those rows (and the detail pane if it shows one of them),
-a search's answer goes through `show_results`, progress through `refresh_header`.
+a search's answer goes through `show_results`, progress through `refresh_header`;
+after a key's new rows, the detail pane and the header follow in the next frame.
 An event from another thread arrives as a `SessionMessage`. The keys are in
 `ui/keys.py`, the help and palette entries in `ui/palette.py`, what the header and
 detail pane show in `ui/view.py`. Timers run on `app.clock` (`ui/clock.py`), which
