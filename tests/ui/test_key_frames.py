@@ -98,3 +98,16 @@ async def test_the_detail_pane_and_counts_follow_at_once_when_the_main_screen_is
         app.personal.act("bookmark", target)
         assert app.detail.view.bookmarked
         assert app.query_one(AppHeader).status_text.plain.endswith("1 ★")
+
+
+async def test_the_counts_follow_a_filter_key_where_the_list_has_no_room_to_draw(
+    seeds_dir: Path,
+) -> None:
+    # A terminal too short for any row: no frame draws the list, and nothing waits for one.
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 2)) as pilot:
+        await wait_until(pilot, lambda: app.search.index is not None)
+        await pilot.press("slash", *"contrastive")
+        await wait_until(pilot, lambda: app.search.state.match_counts is not None)
+        await pilot.pause(0.1)
+        assert " matches · " in app.query_one(AppHeader).status_text.plain

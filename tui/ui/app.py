@@ -30,6 +30,7 @@ from textual import events, on
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.errors import NoWidget
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
@@ -450,12 +451,17 @@ class AbstractsApp(Host):
         the pane (the abstract wrapped and styled again with the new highlights) and the
         header cost more than the rows and held them back; drawn after that frame, they
         show in the next one. Until then `_show_current` and `refresh_header` leave them
-        to `_follow`. False when they are to be drawn now: off the main screen (a view
-        over it), where no frame draws the list."""
+        to `_follow`. False when they are to be drawn now: where no frame draws the list
+        (under another screen, or no room for it in a terminal too short)."""
         if self._following:
             return True
         listed = self.abstract_list
         if self.closing or not listed.is_mounted or self.screen is not listed.screen:
+            return False
+        try:
+            if not listed.screen.find_widget(listed).visible_region:
+                return False
+        except NoWidget:
             return False
         self._following = True
         listed.call_after_draw(self._follow)
