@@ -15,14 +15,25 @@ until the user's data and the search index are open, then:
 
 Each is also timed to the end of the app's own part, before Textual paints: the answer
 set in the widgets (`show_results`), or every observer of the bookmark's `MarksChanged`
-run. References measured in the same run: the core search alone (`index.search` and the
-highlighter, the part no UI can skip, on a fresh index over the same data, so its caches
-start as cold as the app's did) for the same keystrokes, and the store call alone for a
-bookmark (`UserData.set_bookmark`). Wall-clock medians and p95, and the event loop
-thread's CPU time for the same span (what the UI itself spends, which a loaded machine
-inflates less than the wall clock); the machine's load is printed. `--profile FILE`
-writes a cProfile of the UI's part (`--profile-part filter` or `marks`: of the filter's
-keys alone, or of `b` and the cursor moves alone). Never fails a build.
+run; and to the frame that shows the detail pane as it follows (the filter's highlights,
+the bookmark's meta line): a detail pane given the lines it already showed is counted
+at that moment, as no frame repaints it. References measured in the same run: the core
+search alone (`index.search` and the highlighter, the part no UI can skip, on a fresh
+index over the same data, so its caches start as cold as the app's did) for the same
+keystrokes; the store call alone for a bookmark (`UserData.set_bookmark`); and the floor,
+a bare Textual app whose one widget draws as many rows as the list shows, of the same
+texts, swapped to the same answers at each key and timed the same way (what Textual's
+own frame costs; the app's figure is printed as a multiple of it).
+
+Keys come `--gap` seconds (0.05) after the frame of the one before, as a typist's do
+(0.1 s or more apart): Textual paints on a 1/60 s grid, and after a frame that came
+late on it the next waits for the grid point after next, so a key sent at once after a
+frame waits up to 33 ms for its own (`--gap 0` shows that wait). Wall-clock medians and
+p95, and the event loop thread's CPU time for the same span (what the UI itself spends,
+which a loaded machine inflates less than the wall clock); the machine's load is
+printed. `--profile FILE` writes a cProfile of the UI's part (`--profile-part filter`
+or `marks`: of the filter's keys alone, or of `b` and the cursor moves alone). Never
+fails a build.
 """
 
 from __future__ import annotations
@@ -36,6 +47,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -73,12 +85,17 @@ async def measure(
     profile: cProfile.Profile | None,
     size: tuple[int, int],
     part: str = "all",
+    gap: float = 0.02,
+    answers: list[list[str]] | None = None,
+    shape: list[int] | None = None,
 ) -> dict[str, list[float]]:
     from textual import events
 
     from tui.ui.app import make_app
 
     app = make_app([corpus_dir], data_dir=data_dir)
+    answers = [] if answers is None else answers
+    shape = [] if shape is None else shape
     results: dict[str, list[float]] = {
         "key": [],
         "key_cpu": [],
@@ -103,7 +120,6 @@ async def measure(
         driver = app._driver
         assert driver is not None
         frame = asyncio.Event()
-        painted = [0.0, 0.0]  # wall and UI-thread CPU clocks at the frame
         # When the app's own part ended: the answer shown in the widgets (before Textual
         # paints them), or every observer of a bookmark's change run.
         handled = [0.0]
@@ -123,33 +139,66 @@ async def measure(
             app.session.bus.subscribe(
                 MarksChanged, lambda _: handled.__setitem__(0, time.perf_counter())
             )
-        wanted: list[object] = [None]  # a predicate the next frame must satisfy
+        # What the frames must show: (predicate, name) pairs not yet seen, each timed at
+        # the first composited frame where it holds.
+        wanted: list[tuple[object, str]] = []
+        seen: dict[str, tuple[float, float]] = {}  # name -> wall and UI-thread CPU clocks
         original = app._display
 
         def display(screen: object, renderable: object) -> None:
             original(screen, renderable)  # type: ignore[arg-type]
-            check = wanted[0]
-            if check is not None and check():  # type: ignore[operator]
-                painted[:] = [time.perf_counter(), time.thread_time()]
-                wanted[0] = None
+            if not wanted:
+                return
+            now, cpu = time.perf_counter(), time.thread_time()
+            for check, name in list(wanted):
+                if check():  # type: ignore[operator]
+                    seen[name] = (now, cpu)
+                    wanted.remove((check, name))
+            if not wanted:
                 frame.set()
 
         app._display = display  # type: ignore[method-assign]
+        detail_shown = [0.0, 0.0]  # wall and CPU clocks when the detail pane was last given a view
+        detail = app.detail
+        show_detail = detail.show
 
-        async def press(key: str, char: str | None, done: object, into: str) -> None:
-            """Send one key as the driver does; time it to the frame where `done` holds."""
+        def timed_show(*args: object, **kwargs: object) -> None:
+            show_detail(*args, **kwargs)  # type: ignore[arg-type]
+            detail_shown[:] = [time.perf_counter(), time.thread_time()]
+
+        detail.show = timed_show  # type: ignore[method-assign]
+
+        async def press(
+            key: str, char: str | None, done: object, into: str, **also: object
+        ) -> None:
+            """Send one key as the driver does; time it to the frame where `done` holds (and
+            each of `also`, name -> predicate, to the frame where it holds)."""
             frame.clear()
-            wanted[0] = done
+            seen.clear()
+            wanted[:] = [(done, into), *((check, name) for name, check in also.items())]
             event = events.Key(key, char)
             event.set_sender(app)
             start, cpu = time.perf_counter(), time.thread_time()
             driver.send_message(event)
-            await asyncio.wait_for(frame.wait(), 10)
-            results[into].append(painted[0] - start)
-            results[into + "_cpu"].append(painted[1] - cpu)
+            try:
+                await asyncio.wait_for(frame.wait(), 0.3 if also else 10)
+            except TimeoutError:
+                # The detail pane was given what it already showed (the same lines): no
+                # frame repaints it. Shown since the last call of its `show`.
+                if done in [check for check, _name in wanted]:
+                    raise
+                for check, name in wanted:
+                    if check():  # type: ignore[operator]
+                        seen[name] = (detail_shown[0], detail_shown[1])
+            for name, (wall, thread) in seen.items():
+                results.setdefault(name, []).append(wall - start)
+                results.setdefault(name + "_cpu", []).append(thread - cpu)
             if handled[0] >= start:
                 results[into + "_app"].append(handled[0] - start)
+            # The next key comes as a typist's would: not within the frame's 1/60 s.
+            await pilot.pause(gap)
 
+        shape[:] = app.abstract_list.size
         await pilot.press("slash")
         if profile is not None and part in ("all", "filter"):
             profile.enable()
@@ -172,7 +221,17 @@ async def measure(
                             app.filter_input.value == typed
                         )
 
-                    await press(key, ch, applied, "key")
+                    def detailed() -> bool:
+                        # The detail pane shows the highlighted abstract with these spans.
+                        listed, shown = app.abstract_list, app.detail.view
+                        return (
+                            shown is not None
+                            and shown.abstract is listed.current
+                            and shown.spans is listed.highlight_spans
+                        )
+
+                    await press(key, ch, applied, "key", key_detail=detailed)
+                    answers.append(visible_headlines(app.abstract_list))
                 # Clear the filter for the next query (not timed).
                 app.filter_input.value = ""
                 await pilot.pause(0.05)
@@ -217,10 +276,11 @@ async def measure(
                     (ident in app.abstract_list.marks.bookmarked) != before
                 )
 
-            await press("b", "b", marked, "bookmark")
-            # Each key after the last frame's 1/60 s: Textual paints at most 60 frames a
-            # second, and a key right after a frame would wait for the next one.
-            await pilot.pause(0.02)
+            def meta_shown(before: bool = before) -> bool:
+                shown = app.detail.view
+                return shown is not None and shown.bookmarked != before
+
+            await press("b", "b", marked, "bookmark", bookmark_detail=meta_shown)
             row = app.abstract_list.cursor
 
             def moved(row: int = row) -> bool:
@@ -231,7 +291,6 @@ async def measure(
                 )
 
             await press("down", None, moved, "cursor")
-            await pilot.pause(0.02)
         if profile is not None:
             profile.disable()
         abstracts = app.corpus.abstracts[:200]
@@ -243,6 +302,92 @@ async def measure(
     return results
 
 
+def visible_headlines(listed: Any) -> list[str]:
+    """The texts of the rows `listed` (the app's list) shows: a headline, or "" for the
+    divider and the lines under the last row."""
+    top, rows, abstracts = int(listed.scroll_y), listed.rows, listed._corpus.abstracts
+    texts = []
+    for y in range(listed.scrollable_content_region.height):
+        row = listed._row_at(top + y)
+        texts.append("" if row is None or row >= len(rows) else abstracts[rows[row]].headline)
+    return texts
+
+
+async def floor(
+    answers: list[list[str]], size: tuple[int, int], shape: list[int], gap: float
+) -> list[float]:
+    """Textual's own frame for the same answers: a bare app whose one widget draws as many
+    rows of the same texts as the app's list shows, swapped to the next answer at each
+    key, timed the same way (the driver receiving the key to the first composited frame
+    showing the answer). What no app on Textual can answer faster than."""
+    from rich.segment import Segment
+    from textual import events
+    from textual.app import App, ComposeResult
+    from textual.strip import Strip
+    from textual.widget import Widget
+
+    class Rows(Widget):
+        DEFAULT_CSS = f"Rows {{ width: {shape[0]}; height: {shape[1]}; }}"
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.texts: list[str] = []
+            self.shown = -1
+
+        def swap(self) -> None:
+            self.shown += 1
+            self.texts = answers[self.shown]
+            self.refresh()
+
+        def render_line(self, y: int) -> Strip:
+            text = self.texts[y] if y < len(self.texts) else ""
+            return Strip([Segment(text)]).adjust_cell_length(self.size.width)
+
+    class Floor(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Rows()
+
+        async def on_event(self, event: events.Event) -> None:
+            # Taken where the app takes its keys (its router, before Textual's own
+            # forwarding to the focused widget's queue).
+            if isinstance(event, events.Key):
+                self.query_one(Rows).swap()
+                return
+            await super().on_event(event)
+
+    app = Floor()
+    times: list[float] = []
+    async with app.run_test(size=size) as pilot:
+        rows = app.query_one(Rows)
+        await pilot.pause(0.3)
+        driver = app._driver
+        assert driver is not None
+        frame = asyncio.Event()
+        wanted = [-1]
+        painted = [0.0]
+        original = app._display
+
+        def display(screen: object, renderable: object) -> None:
+            original(screen, renderable)  # type: ignore[arg-type]
+            if wanted[0] >= 0 and rows.shown == wanted[0]:
+                painted[0] = time.perf_counter()
+                wanted[0] = -1
+                frame.set()
+
+        app._display = display  # type: ignore[method-assign]
+        for i in range(len(answers)):
+            frame.clear()
+            wanted[0] = i
+            event = events.Key("a", "a")
+            event.set_sender(app)
+            start = time.perf_counter()
+            driver.send_message(event)
+            await asyncio.wait_for(frame.wait(), 10)
+            times.append(painted[0] - start)
+            await pilot.pause(gap)
+    return times
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     default = REPO.parent / "shared" / "corpora" / "iclr"
@@ -250,16 +395,46 @@ def main() -> int:
     parser.add_argument("--profile", type=Path, default=None)
     parser.add_argument("--profile-part", choices=("all", "filter", "marks"), default="all")
     parser.add_argument("--size", default="120x40", help="terminal size, COLSxROWS")
+    parser.add_argument(
+        "--gap",
+        type=float,
+        default=0.05,
+        help="seconds from a key's frame to the next key (default 0.05; a typist's keys come"
+        " 0.1 s or more apart): Textual paints on a 1/60 s grid, and after a frame its next"
+        " may wait up to two steps of it, so a key sent sooner waits for that frame",
+    )
     args = parser.parse_args()
     corpus = args.corpus or REPO / "seeds"
     profile = cProfile.Profile() if args.profile else None
+    answers: list[list[str]] = []
+    shape: list[int] = []
     with tempfile.TemporaryDirectory() as tmp:
         cols, rows = (int(v) for v in args.size.split("x"))
-        results = asyncio.run(measure(corpus, Path(tmp), profile, (cols, rows), args.profile_part))
+        results = asyncio.run(
+            measure(
+                corpus,
+                Path(tmp),
+                profile,
+                (cols, rows),
+                args.profile_part,
+                args.gap,
+                answers,
+                shape,
+            )
+        )
+    floor_times = asyncio.run(floor(answers, (cols, rows), shape, args.gap))
     if profile is not None:
         profile.dump_stats(str(args.profile))
-    print(f"corpus {corpus} · {args.size} · load {os.getloadavg()[0]:.1f} · wall clock, in-process")
+    print(
+        f"corpus {corpus} · {args.size} · load {os.getloadavg()[0]:.1f} · wall clock, in-process"
+        f" · {args.gap * 1000:.0f} ms between a frame and the next key"
+    )
     print(stats("filter keystroke → painted list", results["key"]))
+    print(stats("  floor: a bare Textual app, same answers", floor_times))
+    ratio = statistics.median(results["key"]) / statistics.median(floor_times)
+    ratio95 = pct(results["key"], 95) / pct(floor_times, 95)
+    print(f"  {'the app ÷ the floor':<40} median {ratio:5.1f}×   p95 {ratio95:5.1f}×")
+    print(stats("  filter keystroke → painted detail", results.get("key_detail", [])))
     print(stats("  UI thread's CPU for it", results["key_cpu"]))
     print(stats("  until the answer is in the widgets", results["key_app"]))
     print(stats("  reference: core search + highlighter", results["core"]))
@@ -267,6 +442,7 @@ def main() -> int:
     print(stats("  UI thread's CPU for it", results["bookmark_cpu"]))
     print(stats("  until every observer has run", results["bookmark_app"]))
     print(stats("  reference: store call (set_bookmark)", results["store"]))
+    print(stats("  b → painted detail (its meta line)", results.get("bookmark_detail", [])))
     print(stats("cursor move (down) → painted detail", results["cursor"]))
     print(stats("  UI thread's CPU for it", results["cursor_cpu"]))
     key, bm = statistics.median(results["key"]), statistics.median(results["bookmark"])
