@@ -111,3 +111,20 @@ async def test_the_counts_follow_a_filter_key_where_the_list_has_no_room_to_draw
         await wait_until(pilot, lambda: app.search.state.match_counts is not None)
         await pilot.pause(0.1)
         assert " matches · " in app.query_one(AppHeader).status_text.plain
+
+
+async def test_the_detail_pane_and_counts_follow_a_key_whose_rows_frame_never_comes(
+    seeds_dir: Path,
+) -> None:
+    # The list asked to tell when it has drawn the new rows, and never does (a resize hid
+    # it, say): the pane and the header still follow, a moment later.
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_until(pilot, lambda: app.search.index is not None)
+        app.abstract_list.call_after_draw = lambda callback: None  # type: ignore[method-assign]
+        await pilot.press("slash", *"contrastive")
+        await wait_until(pilot, lambda: app.search.state.match_counts is not None)
+        await pilot.pause(0.5)
+        assert " matches · " in app.query_one(AppHeader).status_text.plain
+        assert app.detail.view is not None
+        assert app.detail.view.spans is app.abstract_list.highlight_spans

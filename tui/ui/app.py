@@ -94,6 +94,9 @@ if TYPE_CHECKING:
     from tui.ui.screens.tags import TagsScreen
 
 NARROW_WIDTH = 100
+#: A key's detail pane and header counts follow its rows' frame, or this long after the
+#: key at the latest (seconds).
+FOLLOW_AT_THE_LATEST = 0.25
 #: The app's keys that work over any screen. Every other key of `APP_BINDINGS` is about the
 #: main screen (its list's abstract, its filter, the views opened from it), so it never
 #: acts from under a full screen such as the feed (modal screens stop them anyway).
@@ -465,9 +468,14 @@ class AbstractsApp(Host):
             return False
         self._following = True
         listed.call_after_draw(self._follow)
+        # At the latest: should that frame never come (a resize hid the list meanwhile,
+        # the terminal stopped drawing), the pane and the header never stay behind.
+        self.set_timer(FOLLOW_AT_THE_LATEST, self._follow)
         return True
 
     def _follow(self) -> None:
+        if not self._following:
+            return  # followed already (after the frame, or by the timer)
         self._following = False
         if not self.closing:
             self._show_current()
