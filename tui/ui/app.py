@@ -7,8 +7,7 @@ topics. The controllers (`app.search`, `app.personal`, `app.notes`, `app.triage`
 (tui/ui/host.py); they never import this module or each other. What changes is
 announced on the session's bus, and each observer redraws only what the event names:
 `MarksChanged` repaints those rows (and the detail pane if it shows one of them),
-a search's answer goes through `show_results`, progress through `refresh_header`;
-after a key's new rows, the detail pane and the header follow in the next frame.
+a search's answer goes through `show_results`, progress through `refresh_header`.
 An event from another thread arrives as a `SessionMessage`. The keys are in
 `ui/keys.py`, the help and palette entries in `ui/palette.py`, what the header and
 detail pane show in `ui/view.py`. Timers run on `app.clock` (`ui/clock.py`), which
@@ -30,7 +29,6 @@ from textual import events, on
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.errors import NoWidget
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
@@ -94,9 +92,6 @@ if TYPE_CHECKING:
     from tui.ui.screens.tags import TagsScreen
 
 NARROW_WIDTH = 100
-#: A key's detail pane and header counts follow its rows' frame, or this long after the
-#: key at the latest (seconds).
-FOLLOW_AT_THE_LATEST = 0.25
 #: The app's keys that work over any screen. Every other key of `APP_BINDINGS` is about the
 #: main screen (its list's abstract, its filter, the views opened from it), so it never
 #: acts from under a full screen such as the feed (modal screens stop them anyway).
@@ -155,9 +150,6 @@ class AbstractsApp(Host):
         self._title: tuple[int, Text] | None = None
         # The abstract the detail pane was built for since it last had to be rebuilt.
         self._shown_detail: Abstract | None = None
-        # Set while the detail pane and the header wait for the frame that shows a key's
-        # answer in the list (see `_follow_later`).
-        self._following = False
         #: What the UI's timers run on (dwell, resume save, note debounce): tests pass a
         #: `ManualClock` and advance it instead of sleeping.
         self.clock: Clock = clock if clock is not None else TextualClock()
@@ -392,33 +384,30 @@ class AbstractsApp(Host):
         self.refresh_header()
 
     def _marks_changed(self, event: MarksChanged) -> None:
-        """Abstracts' personal state changed: their rows now, then (a frame later) the
-        detail pane if it shows one of them and the counts in the header."""
+        """Abstracts' personal state changed: their rows, the detail pane if it shows one
+        of them, the counts in the header."""
         if self.closing:
             return
         if event.ids is None:
             self._redraw()
             return
-        redrawn = self._repaint_marks(event.ids)
+        self._repaint_marks(event.ids)
         current = self.abstract_list.current
         if current is not None and current.id in event.ids:
             # The pane replaces only the parts whose text changed: the meta line here.
-            self._shown_detail = None
-        if not (redrawn and self._follow_later()):
-            self._show_current()
-            self.refresh_header()
+            self._redraw_detail()
+        self.refresh_header()
 
-    def _repaint_marks(self, ids: frozenset[str] | None) -> bool:
+    def _repaint_marks(self, ids: frozenset[str] | None) -> None:
         """The marks of these abstracts' rows (None: of every row), in the main list and
-        in every view of abstracts open. True when the main list draws a row again."""
+        in every view of abstracts open."""
         marks = self.session.user.marks()
         if marks is None:
-            return False
-        redrawn = self.abstract_list.set_marks(marks)
+            return
+        self.abstract_list.set_marks(marks)
         for screen in self.screen_stack:
             if isinstance(screen, AbstractsView):
                 screen.set_marks(marks)
-        return redrawn
 
     def _redraw_detail(self) -> None:
         if not self.closing:
@@ -437,54 +426,16 @@ class AbstractsApp(Host):
         listed = self.abstract_list
         listed.set_highlighter(spans)
         self._shown_detail = None  # the highlights changed
-        later = self._follow_later()  # the detail pane and the counts after the rows
-        listed.set_rows(rows, keep=keep, divider=divider)
-        if not later:
-            self._show_current()
-            self.refresh_header()
+        listed.set_rows(rows, keep=keep, divider=divider)  # the cursor shows the detail
+        self._show_current()
+        self.refresh_header()
         if searched:
             self.triage.apply_resume_selection()
 
-    def _follow_later(self) -> bool:
-        """Draw the detail pane and the header after the frame that shows the list's
-        new rows (the list must have been refreshed).
-
-        A key in the filter or a mark's key (`b`) changes rows of the list, and the
-        detail pane and the header's counts follow from them. Built in the same frame,
-        the pane (the abstract wrapped and styled again with the new highlights) and the
-        header cost more than the rows and held them back; drawn after that frame, they
-        show in the next one. Until then `_show_current` and `refresh_header` leave them
-        to `_follow`. False when they are to be drawn now: where no frame draws the list
-        (under another screen, or no room for it in a terminal too short)."""
-        if self._following:
-            return True
-        listed = self.abstract_list
-        if self.closing or not listed.is_mounted or self.screen is not listed.screen:
-            return False
-        try:
-            if not listed.screen.find_widget(listed).visible_region:
-                return False
-        except NoWidget:
-            return False
-        self._following = True
-        listed.call_after_draw(self._follow)
-        # At the latest: should that frame never come (a resize hid the list meanwhile,
-        # the terminal stopped drawing), the pane and the header never stay behind.
-        self.set_timer(FOLLOW_AT_THE_LATEST, self._follow)
-        return True
-
-    def _follow(self) -> None:
-        if not self._following:
-            return  # followed already (after the frame, or by the timer)
-        self._following = False
-        if not self.closing:
-            self._show_current()
-            self.refresh_header()
-
     def refresh_header(self) -> None:
         """The header alone (a progress report): the list and detail pane are as they were."""
-        if self.closing or self._following:
-            return  # (drawn by `_follow` once the rows are out)
+        if self.closing:
+            return
         header = self.query_one(AppHeader)
         files = len(self.corpus.files)
         if self._title is None or self._title[0] != files:
@@ -506,8 +457,6 @@ class AbstractsApp(Host):
             self._show_current()
 
     def _show_current(self) -> None:
-        if self._following:
-            return  # drawn by `_follow` once the rows are out
         current = self.abstract_list.current
         # A search's new rows redraw the view and then move the cursor (Highlighted):
         # the detail pane is built once for both, unless the abstract or the view changed.

@@ -123,8 +123,6 @@ class AbstractList(CursorMoves, ThumbView, can_focus=True):
         # marks change redraws the lines whose marks differ. The sets in `RowMarks` are
         # the store's own, changed in place, so old and new marks cannot be compared.
         self._drawn_marks: dict[int, RowMarkKey] = {}
-        # Run once the list's next frame is drawn (see `call_after_draw`).
-        self._after_draw: list[Callable[[], object]] = []
 
     # -- what the app sets ------------------------------------------------
 
@@ -201,13 +199,12 @@ class AbstractList(CursorMoves, ThumbView, can_focus=True):
             return line
         return None if line == divider else line - 1
 
-    def set_marks(self, marks: RowMarks) -> bool:
+    def set_marks(self, marks: RowMarks) -> None:
         """Show `marks`: only the lines on screen whose row's marks changed are drawn again
-        (a bookmark redraws one line, not the list). True when a line is to be drawn."""
+        (a bookmark redraws one line, not the list)."""
         self.marks = marks
         drawn = self._drawn_marks
         top = int(self.scroll_y)
-        changed = False
         for y in range(self.scrollable_content_region.height):
             row = self._row_at(top + y)
             if row is None:
@@ -220,14 +217,6 @@ class AbstractList(CursorMoves, ThumbView, can_focus=True):
             if drawn.get(row) != self._mark_key(abstract_id):
                 drawn.pop(row, None)
                 self.refresh_line(top + y)
-                changed = True
-        return changed
-
-    def call_after_draw(self, callback: Callable[[], object]) -> None:
-        """Run `callback` on the app's queue once the list's next frame is drawn: what
-        follows from new rows (the detail pane, the header's counts) is drawn after the
-        frame that shows them, not with it. The list must have been refreshed."""
-        self._after_draw.append(callback)
 
     def set_highlighter(self, spans: Spans | None) -> None:
         """Highlight what `spans` finds in each headline (None: nothing).
@@ -348,11 +337,6 @@ class AbstractList(CursorMoves, ThumbView, can_focus=True):
     # -- drawing -----------------------------------------------------------
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        if self._after_draw:
-            # Posted: they run once the compositor has finished this frame.
-            after, self._after_draw = self._after_draw, []
-            for callback in after:
-                self.app.call_later(callback)
         # The rows' width is looked up once per frame, not once per row.
         self._frame_width = None
         # A row drawn before (most of them, from one key to the next) is not finished
