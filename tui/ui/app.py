@@ -394,8 +394,20 @@ class AbstractsApp(Host):
         self._repaint_marks(event.ids)
         current = self.abstract_list.current
         if current is not None and current.id in event.ids:
-            # The pane replaces only the parts whose text changed: the meta line here.
-            self._redraw_detail()
+            shown = self.detail.view
+            if shown is not None and shown.abstract is current and not self.closing:
+                # Its marks alone: the meta lines (and a note's box) are drawn again,
+                # without building the whole view (highlights, near-duplicates).
+                marks = view.marks_of(self.session, current)
+                self.detail.show_marks(
+                    bookmarked=marks["bookmarked"],
+                    read=marks["read"],
+                    dismissed=marks["dismissed"],
+                    tags=marks["tags"],
+                    note=marks["note"] or "",  # "": no note (None would keep the old one)
+                )
+            else:
+                self._redraw_detail()
         self.refresh_header()
 
     def _repaint_marks(self, ids: frozenset[str] | None) -> None:

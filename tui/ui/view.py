@@ -6,7 +6,8 @@ widgets; nothing here changes state or touches a widget.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Set as AbstractSet
+from typing import TYPE_CHECKING, TypedDict
 
 from rich.text import Text
 
@@ -82,19 +83,38 @@ def header_status(session: Session, *, doing: str, progress: str, new_count: int
 
 def detail_view(session: Session, abstract: Abstract, *, raw: bool) -> DetailView:
     """Everything the detail pane shows of `abstract`: marks, note, tags, highlights."""
-    bookmarked, read, note = session.user.view_of(abstract)
-    data, spans = session.user.userdata, session.filter.spans
+    spans = session.filter.spans
     return DetailView(
         abstract=abstract,
         raw=raw,
         spans=spans,
         near_duplicates=session.loaders.near_duplicates(abstract.index),
+        matched=matched_line(spans, abstract),
+        **marks_of(session, abstract),
+    )
+
+
+class Marks(TypedDict):
+    """An abstract's personal state as the detail pane shows it."""
+
+    bookmarked: bool
+    read: bool
+    note: str | None
+    tags: AbstractSet[str]
+    dismissed: bool
+
+
+def marks_of(session: Session, abstract: Abstract) -> Marks:
+    """`abstract`'s marks, note and tags (the part of its `DetailView` a key like `b`
+    changes)."""
+    bookmarked, read, note = session.user.view_of(abstract)
+    data = session.user.userdata
+    return Marks(
         bookmarked=bookmarked,
         read=read,
         note=note,
         tags=data.tags_of(abstract.id) if data is not None else frozenset(),
         dismissed=data is not None and data.is_dismissed(abstract.id),
-        matched=matched_line(spans, abstract),
     )
 
 
