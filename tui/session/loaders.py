@@ -202,7 +202,6 @@ class Loaders:
         """For a search typed while the files are read (and no index is cached, it seems)
         or while the child indexes them: the first abstracts indexed here, once; the filter
         answers from them meanwhile, saying so. None when there is no call for one yet."""
-        import_search_code()
         corpus = self._corpus
         with self._partial_lock:
             if self.partial is not None or len(corpus) < PARTIAL_INDEX_SIZE:
@@ -224,6 +223,7 @@ class Loaders:
         is `superseded` by a newer one, so that a key typed before the index is ready
         leaves no thread behind waiting for it (every waiting thread is one the
         workers' pool cannot give the index's own worker or the user data's)."""
+        import_search_code()
         while not self._index_settled.wait(0.05):
             if self._closing() or superseded():
                 return None, None
