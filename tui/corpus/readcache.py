@@ -230,8 +230,19 @@ def _info_json(result: ReadResult, problems: list[tuple[str, bool]], ids: bool) 
             "error": result.error,
             "problems": [list(p) for p in problems],
             "ids": ids,
+            # For the index's bound on its tokens, without reading every paragraph.
+            "longest": max(map(len, result.texts), default=0),
         }
     )
+
+
+def _longest(info: str) -> int | None:
+    """The longest paragraph's length in one file's info, None when it does not say."""
+    try:
+        longest = json.loads(info).get("longest")
+    except (ValueError, AttributeError):
+        return None
+    return longest if isinstance(longest, int) else None
 
 
 def _collection_of(info: dict[str, Any]) -> Collection:
@@ -397,14 +408,23 @@ Reread = Callable[[Path, str, int, str], str]
 class FileTexts:
     """The paragraphs of one conference file, left in the read cache (`StoredTexts`)."""
 
-    __slots__ = ("_digest", "_name", "_path", "_reader", "_reread")
+    __slots__ = ("_digest", "_name", "_path", "_reader", "_reread", "longest")
 
-    def __init__(self, reader: TextReader, path: Path, digest: str, reread: Reread) -> None:
+    def __init__(
+        self,
+        reader: TextReader,
+        path: Path,
+        digest: str,
+        reread: Reread,
+        longest: int | None = None,
+    ) -> None:
         self._reader = reader
         self._path = path
         self._name = name_of(path)
         self._digest = digest
         self._reread = reread
+        #: The longest paragraph's length (None: not known).
+        self.longest = longest
 
     def text_at(self, position: int, aid: str) -> str:
         """The paragraph at `position`, whose id is `aid`: from the cache, else (the
@@ -483,9 +503,8 @@ class ReadCache:
                     "SELECT position, aid FROM entries WHERE file = ? ORDER BY position",
                     (row_id,),
                 ).fetchall()
-                cached = _stored_from(
-                    fields, entries, FileTexts(self._reader(), path, digest, reread)
-                )
+                kept = FileTexts(self._reader(), path, digest, reread, _longest(info))
+                cached = _stored_from(fields, entries, kept)
             else:
                 entries = self._conn.execute(
                     "SELECT position, text, paper, aid FROM entries WHERE file = ? "
@@ -497,6 +516,16 @@ class ReadCache:
             return None
         self._kept.add(name)
         return cached
+
+    def holds(self, path: Path, st: os.stat_result) -> bool:
+        """Whether `path`, with stat `st`, is cached (its entries are not read)."""
+        found = self._files.get(name_of(path))
+        return found is not None and self._conn is not None and found[1] == _stat_key(st)
+
+    def digest_of(self, path: Path) -> str | None:
+        """The digest `path` was cached with (whatever its stat now), None when it is not."""
+        found = self._files.get(name_of(path))
+        return None if found is None or self._conn is None else found[2]
 
     def _reader(self) -> TextReader:
         """The one reader of the paragraphs left in this cache, opened before it is used."""
@@ -575,7 +604,16 @@ class ReadCache:
     def stored(self, path: Path, digest: str, reread: Reread) -> FileTexts:
         """The paragraphs of `path` (read with `digest`) as kept in this cache once saved,
         read when asked for like those `lookup` leaves in it."""
-        return FileTexts(self._reader(), path, digest, reread)
+        name = name_of(path)
+        new, found = self._new.get(name), self._files.get(name)
+        info = new[2] if new is not None else found[3] if found is not None else ""
+        return FileTexts(self._reader(), path, digest, reread, _longest(info))
+
+    def close(self) -> None:
+        """Let go of the cache without saving what was stored (the texts `stored` gave
+        are still read, through their own connection)."""
+        self._new = {}
+        self._close()
 
     def _close(self) -> None:
         if self._conn is not None:
