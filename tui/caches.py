@@ -5,8 +5,8 @@ the app they would hold the GIL and make every key press wait (measured at
 100,000 abstracts: several seconds per key while building), so the app runs
 `python -m tui.caches CACHE_DIR` with the loaded files on stdin (and the arguments
 of the read cache it read them through); this process loads those same files
-(through that cache), printing `files READ TOTAL` as it goes and `read` once the read
-cache holds them, builds and saves each cache, printing a line as each is saved, then writes the corpus rows a command answers
+(through that cache), printing `files READ TOTAL` as it goes, builds and saves each
+cache, printing a line as each is saved, then writes the corpus rows a command answers
 from (`tui.corpus.rows`: `abstracts search` right after the app need not load and
 render every abstract itself), and exits. The app loads each cache as soon as it is reported, which
 takes milliseconds. Small corpora build in a thread: starting a second
@@ -53,14 +53,11 @@ class CacheBuild:
     The child loads the same files, in the same order, so its corpus has the
     same fingerprint and the caches it writes are the ones the app looks for.
     The search index comes first: the app can filter while similarity builds.
-    Started with no `corpus` (while the app still reads the files, so that the child
-    reads them alongside on the other core), it loads the files `read_args` name and
-    writes the read cache the app then reads their texts from (reported as "read").
     """
 
     def __init__(
         self,
-        corpus: Corpus | None,
+        corpus: Corpus,
         cache_dir: Path,
         on_report: Callable[[], object] | None = None,
         read_args: Sequence[str] | None = None,
@@ -72,10 +69,7 @@ class CacheBuild:
         self.files_read: tuple[int, int] | None = None
         # Called (on the thread reading the reports) after each report, progress too.
         self._on_report = on_report
-        # Guards `done` and `_ended`; notified at each report and when the child ends.
-        self._reports = threading.Condition()
-        self._ended = False
-        self._process: subprocess.Popen[bytes] | None = None
+        self._process: subprocess.Popen[bytes] | None
         try:
             self._process = subprocess.Popen(
                 [sys.executable, "-m", "tui.caches", str(cache_dir)],
@@ -84,8 +78,7 @@ class CacheBuild:
                 stderr=subprocess.DEVNULL,
             )
             assert self._process.stdin is not None
-            paths = [] if corpus is None else [str(info.path) for info in corpus.files]
-            listed = "\0".join(paths)
+            listed = "\0".join(str(info.path) for info in corpus.files)
             if read_args is not None:  # two NULs: no path is empty
                 listed += "\0\0" + "\0".join(read_args)
             files = listed.encode("utf-8", "surrogateescape")
@@ -93,45 +86,11 @@ class CacheBuild:
             self._process.stdin.write(b"%d\n" % len(files) + files)
             self._process.stdin.flush()
         except OSError:
-            if self._process is not None:
-                self.stop()
             self._process = None
-            self._ended = True
             return
         threading.Thread(
-            target=self._read_reports,
-            args=(self._process,),
-            name="abstracts-cache-reports",
-            daemon=True,
+            target=_reap, args=(self._process,), name="abstracts-cache-reaper", daemon=True
         ).start()
-
-    def _read_reports(self, process: subprocess.Popen[bytes]) -> None:
-        """The one reader of the child's reports, until it ends; then it is reaped at once
-        (no `<defunct>` entry), whoever waits for its reports."""
-        assert process.stdout is not None
-        try:
-            for line in process.stdout:
-                report = line.decode("ascii", "replace").split()
-                with self._reports:
-                    if len(report) == 3 and report[0] == "files" and report[1].isdigit():
-                        read, files = report[1], report[2]
-                        self.files_read = (int(read), int(files) if files.isdigit() else 0)
-                    elif report:
-                        self.done.add(report[0])
-                    self._reports.notify_all()
-                if self._on_report is not None:
-                    self._on_report()
-        except (OSError, ValueError):  # the pipe closed under us (`stop`)
-            pass
-        finally:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                process.wait(timeout=_TIMEOUT_SECONDS)
-            _close_stdin(process)
-            with self._reports:
-                self._ended = True
-                self._reports.notify_all()
-            if self._on_report is not None:
-                self._on_report()
 
     def stop(self) -> None:
         """Stop the child (the app is quitting); a waiting `wait_for` returns False."""
@@ -144,24 +103,31 @@ class CacheBuild:
         _close_stdin(process)
 
     def wait_for(self, stage: str) -> bool:
-        """Block until the child reports `stage` ("read", "index", "similar", "topics" or
-        "rows"); False if it never will (it ended without, or was stopped)."""
-        with self._reports:
-            while stage not in self.done:
-                if self._ended:
-                    return False
-                self._reports.wait()
-            return True
-
-    @property
-    def running(self) -> bool:
-        """True until the child has ended (or was never started)."""
-        return not self._ended
+        """Block until the child reports `stage` ("index", "similar" or "topics"); False if it
+        never will."""
+        process = self._process
+        while stage not in self.done:
+            if process is None or process.stdout is None:
+                return False
+            line = process.stdout.readline()
+            if not line:  # the child exited (or died) without reporting it
+                process.wait(timeout=_TIMEOUT_SECONDS)
+                _close_stdin(process)
+                self._process = None
+                return False
+            report = line.decode("ascii", "replace").split()
+            if len(report) == 3 and report[0] == "files" and report[1].isdigit():
+                self.files_read = (int(report[1]), int(report[2]) if report[2].isdigit() else 0)
+            elif report:
+                self.done.add(report[0])
+            if self._on_report is not None:
+                self._on_report()
+        return True
 
     def progress_text(self) -> str:
         """What the child is doing: `indexing: files 40 / 369`, `similarity`…; "" once done
         (or gone)."""
-        if self._ended:
+        if self._process is None:
             return ""
         for stage, doing in STAGES:
             if stage not in self.done:
@@ -171,6 +137,12 @@ class CacheBuild:
                         return f"indexing: files {read:,} / {files:,}"
                 return doing
         return ""
+
+
+def _reap(process: subprocess.Popen[bytes]) -> None:
+    """Wait for the child to end (it exits after its last report, or when stopped)."""
+    process.wait()
+    _close_stdin(process)
 
 
 def _close_stdin(process: subprocess.Popen[bytes]) -> None:
@@ -204,7 +176,6 @@ def main(argv: Sequence[str]) -> int:
     raw, _, args = payload.decode("utf-8", "surrogateescape").partition("\0\0")
     read_args = [a for a in args.split("\0") if a]
     corpus, before = _load([p for p in raw.split("\0") if p], cache_dir, read_args)
-    print("read", flush=True)  # the read cache is saved: the app may read texts from it
     if not corpus.abstracts:
         return 1
     # The one other thread only waits on stdin and ends the process: it holds nothing
@@ -228,14 +199,13 @@ def _load(
     """Child side: the app's files (`paths`) read through its read cache, and, when they
     were read from the arguments the app was given (`read_args`) as a command reads
     them, what those arguments named before (the corpus rows' `Snapshot`): then the
-    corpus is the one a command loads, its load problems too, and its rows are written.
-    No `paths`: the app is still reading them; the files `read_args` name are its own."""
+    corpus is the one a command loads, its load problems too, and its rows are written."""
     if read_args:
         from tui.corpus.rows import Snapshot
 
         before = Snapshot.take(read_args)  # before loading, as a command takes it
         corpus = _read(read_args, cache_dir, read_args)
-        if not paths or [str(info.path) for info in corpus.files] == paths:
+        if [str(info.path) for info in corpus.files] == paths:
             return corpus, before
         # The files changed since the app read them: its own files, for the caches it
         # looks for, and no rows (they would not be a command's).

@@ -196,27 +196,3 @@ def test_the_index_bound_of_texts_left_in_the_cache_reads_none_of_them(
         # would grow, a copy of it), and no more than each file's longest allows.
         assert bound >= TokenSink.bound(held.abstracts)
         assert bound <= sum(max(len(A1), len(A2), len(A3)) // 2 + 1 for _ in held.abstracts)
-
-
-def test_texts_parsed_here_are_read_from_a_cache_another_process_saved(
-    tmp_path: Path, files: list[Path]
-) -> None:
-    cache = tmp_path / "cache"
-    loading = Loading(files, cache, keep_texts=False)
-    while not loading.finished:
-        loading.read_next()
-    corpus = loading.finish(save_cache=False)
-    assert all(isinstance(a._text, str) for a in corpus.abstracts)
-    expected = fields(corpus)
-    # The cache child reads the same files meanwhile and saves the read cache; one file
-    # changes in between, so the cache holds it with another digest.
-    load_corpus(files, cache_dir=cache)
-    write(files[1], f"NeurIPS 2021\n\n{A4}\n")
-    other = load_corpus(files, cache_dir=cache)
-    assert A4 in [a.text for a in other.abstracts]
-    loading.adopt_saved_cache()
-    # a.txt's texts now come from the cache; b.txt's (its digest differs there) stay held.
-    assert [isinstance(a._text, str) for a in corpus.abstracts] == [False, False, True]
-    assert fields(corpus) == expected
-    loading.save_cache()  # nothing left to save: the cache stays the other process's
-    assert A4 in [a.text for a in load_corpus(files, cache_dir=cache).abstracts]

@@ -46,19 +46,6 @@ def write_files(folder: Path, files: int, per_file: int) -> list[Path]:
     return paths
 
 
-def hold_reading(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
-    """Each file read from now on waits for the event."""
-    go_on = threading.Event()
-    read_next = Loading.read_next
-
-    def held_read(self: Loading) -> None:
-        go_on.wait(10)
-        read_next(self)
-
-    monkeypatch.setattr(Loading, "read_next", held_read)
-    return go_on
-
-
 def app_reading(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, first_files: int
 ) -> tuple[AbstractsApp, threading.Event]:
@@ -69,7 +56,14 @@ def app_reading(
     for _ in range(first_files):
         loading.read_next()
     corpus = loading.publish()
-    go_on = hold_reading(monkeypatch)
+    go_on = threading.Event()
+    read_next = Loading.read_next
+
+    def held_read(self: Loading) -> None:
+        go_on.wait(10)
+        read_next(self)
+
+    monkeypatch.setattr(Loading, "read_next", held_read)
     return make_app(corpus=corpus, data_dir=tmp_path / "data", loading=loading), go_on
 
 
@@ -280,68 +274,3 @@ async def test_a_paper_read_after_the_first_paint_shows_its_title_in_the_row_and
         drawn = " ".join((text.plain if (text := pane.text_of(b)) else "") for b in BLOCKS)
         assert "Pruning, Revisited" in drawn and "Ada Lovelace" in drawn
         assert shown.id in drawn  # the paper's final id, not the paragraph's
-
-
-def app_reading_cold(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> tuple[AbstractsApp, threading.Event, list[object]]:
-    """As the command line opens a large corpus on a fresh data dir (its read cache
-    deferred, the texts left in it once saved): the first of three files read, the rest
-    waiting for the event; and the cache children started, as they are."""
-    from tui import caches
-
-    monkeypatch.setattr(caches, "SUBPROCESS_THRESHOLD", 6)  # 4 read of 3 files: 12 guessed
-    started: list[object] = []
-    real = caches.CacheBuild
-
-    def counted(*args: object, **kwargs: object) -> object:
-        build = real(*args, **kwargs)  # type: ignore[arg-type]
-        started.append(build)
-        return build
-
-    monkeypatch.setattr(caches, "CacheBuild", counted)
-    write_files(tmp_path / "corpus", files=3, per_file=4)
-    data = tmp_path / "data"
-    loading = Loading([tmp_path / "corpus"], data / "cache", defer_cache=True, keep_texts=False)
-    loading.read_next()
-    corpus = loading.publish()
-    go_on = hold_reading(monkeypatch)
-    return make_app(corpus=corpus, data_dir=data, loading=loading), go_on, started
-
-
-async def test_the_cache_child_of_a_large_uncached_corpus_reads_alongside_the_app(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    app, go_on, started = app_reading_cold(tmp_path, monkeypatch)
-    async with app.run_test(size=(140, 40)) as pilot:
-        # The child is started while the app still reads (it reads them too)...
-        await wait_until(pilot, lambda: len(started) == 1)
-        assert "reading files 1 / 3" in header_status(app)
-        go_on.set()
-        await wait_until(pilot, lambda: app.search.index is not None, timeout=60)
-        # ...and it is the one whose index the app loads: no second child.
-        assert len(started) == 1
-        # The texts parsed here are read from the read cache the child saved.
-        await wait_until(
-            pilot, lambda: not any(isinstance(a._text, str) for a in app.corpus.abstracts)
-        )
-        assert [a.text for a in app.corpus.abstracts][-1].startswith("Paragraph 3 of file 2")
-        await pilot.press("slash", *"203")
-        await wait_until(pilot, lambda: len(app.abstract_list.rows) == 1)
-        assert "number 203" in app.corpus.abstracts[app.abstract_list.rows[0]].text
-
-
-async def test_a_large_corpus_the_read_cache_holds_starts_its_child_after_reading(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from tui.corpus.load import load_corpus
-
-    app, go_on, started = app_reading_cold(tmp_path, monkeypatch)
-    # A start before this one read them all (and saved its read cache).
-    load_corpus([tmp_path / "corpus"], cache_dir=tmp_path / "data" / "cache")
-    async with app.run_test(size=(140, 40)) as pilot:
-        await pilot.pause(0.3)
-        assert started == []  # the caches may be there: the files are read first
-        go_on.set()
-        await wait_until(pilot, lambda: app.search.index is not None, timeout=60)
-        assert len(started) == 1

@@ -658,50 +658,11 @@ class Loading:
         self.cache = None
         self.cache_dir = None
 
-    def rest_cached(self) -> bool:
-        """Whether the read cache (`open_cache`) holds every file still to read as it is
-        now; else files will be parsed, and no cache built from them can be there yet.
-        A file that cannot be read or is not a regular file counts as held (it is never
-        cached)."""
-        cache = self.cache
-        if cache is None:
-            return False
-        for path in self.paths[self.read :]:
-            try:
-                st = os.stat(path)
-            except OSError:
-                continue
-            if stat.S_ISREG(st.st_mode) and not cache.holds(path, st):
-                return False
-        return True
-
-    def adopt_saved_cache(self) -> None:
-        """Another process (the cache child, reading the same files meanwhile) has saved
-        the read cache of these arguments: the paragraphs parsed here are read from it
-        from now on, those of each file it holds with the digest read here, and this
-        load's own cache is not saved. The texts of a file it does not hold so stay."""
-        from tui.corpus.readcache import ReadCache
-
-        if self.cache_dir is None:
-            return
-        if self.cache is not None:
-            self.cache.close()
-        saved = ReadCache.open(self.cache_dir, self.cache_args)
-        try:
-            self._leave_texts(saved, [(p, d) for p, d in self._parsed if saved.digest_of(p) == d])
-        finally:
-            saved.close()
-        self._parsed = []
-        self.cache = None
-        self.cache_dir = None
-
-    def _leave_texts(self, cache: ReadCache, parsed: list[tuple[Path, str]] | None = None) -> None:
-        """The paragraphs parsed in this load (or those of `parsed`), now saved in the
-        read cache, are read from it from now on, as those of files found in it are: at
-        100,000 abstracts a cold start would otherwise hold 150 MB of texts a warm one
-        does not."""
-        parsed = self._parsed if parsed is None else parsed
-        stored = {path: cache.stored(path, digest, paragraph_text) for path, digest in parsed}
+    def _leave_texts(self, cache: ReadCache) -> None:
+        """The paragraphs parsed in this load, now saved in the read cache, are read from
+        it from now on, as those of files found in it are: at 100,000 abstracts a cold
+        start would otherwise hold 150 MB of texts a warm one does not."""
+        stored = {path: cache.stored(path, digest, paragraph_text) for path, digest in self._parsed}
         for abstract in self._merger.abstracts:
             texts = stored.get(abstract.sources[0].path)
             if texts is not None and abstract.paper is None:

@@ -236,12 +236,9 @@ def _info_json(result: ReadResult, problems: list[tuple[str, bool]], ids: bool) 
     )
 
 
-def _longest(info: str) -> int | None:
+def _longest(info: dict[str, Any]) -> int | None:
     """The longest paragraph's length in one file's info, None when it does not say."""
-    try:
-        longest = json.loads(info).get("longest")
-    except (ValueError, AttributeError):
-        return None
+    longest = info.get("longest")
     return longest if isinstance(longest, int) else None
 
 
@@ -503,7 +500,7 @@ class ReadCache:
                     "SELECT position, aid FROM entries WHERE file = ? ORDER BY position",
                     (row_id,),
                 ).fetchall()
-                kept = FileTexts(self._reader(), path, digest, reread, _longest(info))
+                kept = FileTexts(self._reader(), path, digest, reread, _longest(fields))
                 cached = _stored_from(fields, entries, kept)
             else:
                 entries = self._conn.execute(
@@ -516,16 +513,6 @@ class ReadCache:
             return None
         self._kept.add(name)
         return cached
-
-    def holds(self, path: Path, st: os.stat_result) -> bool:
-        """Whether `path`, with stat `st`, is cached (its entries are not read)."""
-        found = self._files.get(name_of(path))
-        return found is not None and self._conn is not None and found[1] == _stat_key(st)
-
-    def digest_of(self, path: Path) -> str | None:
-        """The digest `path` was cached with (whatever its stat now), None when it is not."""
-        found = self._files.get(name_of(path))
-        return None if found is None or self._conn is None else found[2]
 
     def _reader(self) -> TextReader:
         """The one reader of the paragraphs left in this cache, opened before it is used."""
@@ -606,14 +593,12 @@ class ReadCache:
         read when asked for like those `lookup` leaves in it."""
         name = name_of(path)
         new, found = self._new.get(name), self._files.get(name)
-        info = new[2] if new is not None else found[3] if found is not None else ""
-        return FileTexts(self._reader(), path, digest, reread, _longest(info))
-
-    def close(self) -> None:
-        """Let go of the cache without saving what was stored (the texts `stored` gave
-        are still read, through their own connection)."""
-        self._new = {}
-        self._close()
+        info = new[2] if new is not None else found[3] if found is not None else "{}"
+        try:
+            longest = _longest(json.loads(info))
+        except (ValueError, AttributeError):
+            longest = None
+        return FileTexts(self._reader(), path, digest, reread, longest)
 
     def _close(self) -> None:
         if self._conn is not None:

@@ -92,7 +92,6 @@ class Loaders:
         #: True while a child process builds the index.
         self.indexing = False
         self.cache_build: CacheBuild | None = None
-        self._build_lock = threading.Lock()  # `start_build` against `stop`
         self.similarity: SimilarityModel | None = None
         self.similarity_lock = threading.Lock()
         self.topics: Topics | None = None
@@ -133,34 +132,6 @@ class Loaders:
 
     # -- the index -----------------------------------------------------------
 
-    def start_build(self, read_args: Sequence[str]) -> CacheBuild | None:
-        """While the app still reads the files of a large corpus none of whose caches can
-        be there (the read cache did not hold them): the cache child, started now, reads
-        them too, on the other core, and writes the read cache (reported as "read");
-        `warm_index` then waits for its index instead of starting a child that would
-        begin by reading them again. None when the app is closing or it could not start."""
-        from tui import caches
-
-        with self._build_lock:
-            if self._closing() or self.cache_build is not None:
-                return self.cache_build
-            build = caches.CacheBuild(None, self.cache_dir, self._status, read_args)
-            if not build.running:
-                return None
-            self.cache_build = build
-        return build
-
-    def _started_build(self) -> CacheBuild | None:
-        """The child `start_build` started, if the corpus is as large as it guessed; one
-        started for a corpus that turned out small is stopped (built here, it is quicker)."""
-        from tui import caches
-
-        build = self.cache_build
-        if build is not None and len(self._corpus) < caches.SUBPROCESS_THRESHOLD:
-            build.stop()
-            build = self.cache_build = None
-        return build
-
     def warm(self) -> None:
         """In a worker, after the first paint: the index, the model, then the topics."""
         import_search_code()
@@ -180,7 +151,6 @@ class Loaders:
 
         corpus, cache_dir = self._corpus, self.cache_dir
         had_index = False
-        started = self._started_build()
         try:
             if len(corpus) >= caches.SUBPROCESS_THRESHOLD:
                 with self.similarity_lock, self.index_lock:
@@ -195,7 +165,7 @@ class Loaders:
                     self.similarity = similar_cache.load(corpus, cache_dir)
                     build = None
                     if self.index is None or self.similarity is None:
-                        build = self.cache_build = started or caches.CacheBuild(
+                        build = self.cache_build = caches.CacheBuild(
                             corpus, cache_dir, on_report=self._status, read_args=self.read_args
                         )
                         self.indexing = self.index is None
@@ -298,9 +268,7 @@ class Loaders:
     def stop(self) -> None:
         """Quitting: stop the cache builds in progress (a half-built cache is rebuilt
         next time)."""
-        with self._build_lock:
-            builds = (self.cache_build, self._topics_build)
-        for build in builds:
+        for build in (self.cache_build, self._topics_build):
             if build is not None:
                 build.stop()
 

@@ -18,7 +18,6 @@ from tui.session.events import CorpusGrew, CorpusLoaded
 from tui.session.loaders import import_search_code
 
 if TYPE_CHECKING:
-    from tui.caches import CacheBuild
     from tui.corpus.load import Loading
     from tui.session import Session
     from tui.ui.host import Host
@@ -64,7 +63,6 @@ class LoadingController:
         app, loading = self.app, self._loading
         assert loading is not None
         loading.open_cache()
-        build = self._start_build(loading)
         handed = time.monotonic()
         while not loading.finished:
             if app.closing:
@@ -75,43 +73,14 @@ class LoadingController:
                 if not self._on_loop(self._publish):
                     return
                 handed = time.monotonic()
-        if not self._on_loop(self._finish):  # the whole corpus on screen first
-            return
-        from tui.search.blocks import release_memory
-
-        if build is None:
-            # The read cache, which the cache child reads through, is written before the
-            # work that starts it.
+        # The whole corpus on screen first; then the read cache, which the cache child
+        # reads through, is written before the work that starts it.
+        if self._on_loop(self._finish):
             loading.save_cache()
+            from tui.search.blocks import release_memory
+
             release_memory()  # the texts now read from the read cache
-            self._on_loop(self._loaded)
-            return
-        # The child read the files too, and writes the read cache: the work goes on with
-        # it, and the texts parsed here are read from its cache once it is saved.
-        self._on_loop(self._loaded)
-        if build.wait_for("read"):
-            loading.adopt_saved_cache()
-            release_memory()
-        elif not app.closing:  # the child failed (or was stopped: the corpus is small)
-            loading.save_cache()
-            release_memory()
-
-    def _start_build(self, loading: Loading) -> CacheBuild | None:
-        """The cache child, started now when the files look like a large corpus (the first
-        ones read times the files to read) and the read cache does not hold them: then no
-        cache of theirs can be there, and the child reads them on the other core while
-        this worker does, rather than after it (from the read cache it would wait for)."""
-        from tui import caches
-
-        if loading.read == 0 or not loading.uses_cache:
-            return None
-        guess = loading.count * len(loading.paths) / loading.read
-        if guess < caches.SUBPROCESS_THRESHOLD or loading.rest_cached():
-            return None
-        return self.session.loaders.start_build(loading.cache_args)
-
-    def _loaded(self) -> None:
-        self.session.bus.emit(CorpusLoaded())
+            self._on_loop(lambda: self.session.bus.emit(CorpusLoaded()))
 
     def _on_loop(self, step: Callable[[], object]) -> bool:
         """Run `step` on the event loop and wait for it; False when the app is closing."""
