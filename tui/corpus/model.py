@@ -120,8 +120,8 @@ class StoredTexts(Protocol):
         ...
 
     @property
-    def longest(self) -> int | None:
-        """The longest paragraph's length (None when not known)."""
+    def mean_length(self) -> int | None:
+        """The paragraphs' mean length (None when not known)."""
         ...
 
 
@@ -254,13 +254,14 @@ class Abstract:
     @property
     def source_chars(self) -> int:
         """The length of what `searchable` is made from, before LaTeX rendering; for a
-        text kept elsewhere, at most that: the longest of its file's paragraphs, when the
-        store knows it (reading each of 100,000 texts to count them took seconds)."""
+        text kept elsewhere, its file's paragraphs' mean length when the store knows it
+        (reading each of 100,000 texts to count them took 2 s; the index only sizes its
+        token array by these, and it is grown should that prove short)."""
         paper = self.paper
         if paper is None:
             text = self._text
-            if not isinstance(text, str) and (longest := text.longest) is not None:
-                return longest
+            if not isinstance(text, str) and (mean := text.mean_length) is not None:
+                return mean
             return len(self.text)
         names = sum(len(a.family) + len(a.given) + 2 for a in paper.authors)
         return len(self.text) + len(paper.title or "") + names + 2

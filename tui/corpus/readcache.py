@@ -231,15 +231,16 @@ def _info_json(result: ReadResult, problems: list[tuple[str, bool]], ids: bool) 
             "problems": [list(p) for p in problems],
             "ids": ids,
             # For the index's bound on its tokens, without reading every paragraph.
-            "longest": max(map(len, result.texts), default=0),
+            "chars": sum(map(len, result.texts)),
         }
     )
 
 
-def _longest(info: dict[str, Any]) -> int | None:
-    """The longest paragraph's length in one file's info, None when it does not say."""
-    longest = info.get("longest")
-    return longest if isinstance(longest, int) else None
+def _mean_length(info: dict[str, Any], count: int) -> int | None:
+    """The mean length of one file's `count` paragraphs (rounded up) from its info, None
+    when it does not say."""
+    chars = info.get("chars")
+    return -(-chars // count) if isinstance(chars, int) and count > 0 else None
 
 
 def _collection_of(info: dict[str, Any]) -> Collection:
@@ -405,7 +406,7 @@ Reread = Callable[[Path, str, int, str], str]
 class FileTexts:
     """The paragraphs of one conference file, left in the read cache (`StoredTexts`)."""
 
-    __slots__ = ("_digest", "_name", "_path", "_reader", "_reread", "longest")
+    __slots__ = ("_digest", "_name", "_path", "_reader", "_reread", "mean_length")
 
     def __init__(
         self,
@@ -413,15 +414,15 @@ class FileTexts:
         path: Path,
         digest: str,
         reread: Reread,
-        longest: int | None = None,
+        mean_length: int | None = None,
     ) -> None:
         self._reader = reader
         self._path = path
         self._name = name_of(path)
         self._digest = digest
         self._reread = reread
-        #: The longest paragraph's length (None: not known).
-        self.longest = longest
+        #: The paragraphs' mean length, rounded up (None: not known).
+        self.mean_length = mean_length
 
     def text_at(self, position: int, aid: str) -> str:
         """The paragraph at `position`, whose id is `aid`: from the cache, else (the
@@ -500,7 +501,8 @@ class ReadCache:
                     "SELECT position, aid FROM entries WHERE file = ? ORDER BY position",
                     (row_id,),
                 ).fetchall()
-                kept = FileTexts(self._reader(), path, digest, reread, _longest(fields))
+                mean = _mean_length(fields, len(entries))
+                kept = FileTexts(self._reader(), path, digest, reread, mean)
                 cached = _stored_from(fields, entries, kept)
             else:
                 entries = self._conn.execute(
@@ -592,13 +594,12 @@ class ReadCache:
         """The paragraphs of `path` (read with `digest`) as kept in this cache once saved,
         read when asked for like those `lookup` leaves in it."""
         name = name_of(path)
-        new, found = self._new.get(name), self._files.get(name)
-        info = new[2] if new is not None else found[3] if found is not None else "{}"
-        try:
-            longest = _longest(json.loads(info))
-        except (ValueError, AttributeError):
-            longest = None
-        return FileTexts(self._reader(), path, digest, reread, longest)
+        new = self._new.get(name)
+        mean = None
+        if new is not None:  # saved from this object: its info and entries are at hand
+            with contextlib.suppress(ValueError, AttributeError):
+                mean = _mean_length(json.loads(new[2]), len(new[3]))
+        return FileTexts(self._reader(), path, digest, reread, mean)
 
     def _close(self) -> None:
         if self._conn is not None:
