@@ -57,13 +57,15 @@ class CacheBuild:
 
     def __init__(
         self,
-        corpus: Corpus,
+        corpus: Corpus | None,
         cache_dir: Path,
         on_report: Callable[[], object] | None = None,
         read_args: Sequence[str] | None = None,
     ) -> None:
         """`read_args`: the arguments of the read cache (in `cache_dir`) the app read the
-        files through: the child reads them the same way instead of parsing them again."""
+        files through: the child reads them the same way instead of parsing them again.
+        No `corpus`: the child is started, and starts its interpreter and imports, but is
+        sent its files later (`send`), once the app has saved the read cache."""
         self.done: set[str] = set()
         #: (files read, files) while the child reads them.
         self.files_read: tuple[int, int] | None = None
@@ -77,20 +79,31 @@ class CacheBuild:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
             )
-            assert self._process.stdin is not None
-            listed = "\0".join(str(info.path) for info in corpus.files)
-            if read_args is not None:  # two NULs: no path is empty
-                listed += "\0\0" + "\0".join(read_args)
-            files = listed.encode("utf-8", "surrogateescape")
-            # The length first: the pipe stays open after the list (see the module doc).
-            self._process.stdin.write(b"%d\n" % len(files) + files)
-            self._process.stdin.flush()
         except OSError:
             self._process = None
             return
         threading.Thread(
             target=_reap, args=(self._process,), name="abstracts-cache-reaper", daemon=True
         ).start()
+        if corpus is not None:
+            self.send(corpus, read_args)
+
+    def send(self, corpus: Corpus, read_args: Sequence[str] | None = None) -> None:
+        """Give the child the files of `corpus` to build the caches of (once)."""
+        process = self._process
+        if process is None:
+            return
+        try:
+            assert process.stdin is not None
+            listed = "\0".join(str(info.path) for info in corpus.files)
+            if read_args is not None:  # two NULs: no path is empty
+                listed += "\0\0" + "\0".join(read_args)
+            files = listed.encode("utf-8", "surrogateescape")
+            # The length first: the pipe stays open after the list (see the module doc).
+            process.stdin.write(b"%d\n" % len(files) + files)
+            process.stdin.flush()
+        except OSError:  # the child died: no report will come
+            self.stop()
 
     def stop(self) -> None:
         """Stop the child (the app is quitting); a waiting `wait_for` returns False."""
@@ -101,6 +114,15 @@ class CacheBuild:
             process.kill()
             process.wait()
         _close_stdin(process)
+
+    def discard(self) -> None:
+        """Stop a child whose reports nobody reads, and let go of their pipe."""
+        self.stop()
+        process = self._process
+        if process is not None and process.stdout is not None:
+            with contextlib.suppress(OSError):
+                process.stdout.close()
+        self._process = None
 
     def wait_for(self, stage: str) -> bool:
         """Block until the child reports `stage` ("index", "similar" or "topics"); False if it

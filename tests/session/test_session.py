@@ -228,3 +228,75 @@ def test_loading_the_similarity_model_at_start_waits_for_a_search_under_way(
     assert loaded.wait(10)
     thread.join(10)
     assert loaders.index is not None and loaders.similarity is not None
+
+
+def _counted_builds(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Each cache child started: whether it was given its files at once."""
+    from tui import caches
+
+    started: list[bool] = []
+    real = caches.CacheBuild
+
+    def counted(corpus: object, *args: object, **kwargs: object) -> object:
+        started.append(corpus is not None)
+        return real(corpus, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(caches, "CacheBuild", counted)
+    monkeypatch.setattr(caches, "SUBPROCESS_THRESHOLD", 10)  # the seeds count as large
+    return started
+
+
+def test_the_cache_child_is_started_before_the_read_cache_is_saved_and_then_given_the_files(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last file read, the child starts (its interpreter, its imports) while the app
+    writes the read cache; the start-up's load then hands it the files: one child, and
+    the index and model it builds are the ones loaded."""
+    started = _counted_builds(monkeypatch)
+    loaders = session.loaders
+    loaders.prestart()
+    assert started == [False]  # started without its files
+    build = loaders._spawned
+    assert build is not None and build._process is not None
+    assert build._process.poll() is None  # waiting for them, not failed
+    assert loaders.warm_index() is not None
+    assert len(started) == 1 and loaders.cache_build is build
+    assert loaders.ensure_similarity() is not None
+    assert build.done >= {"index", "similar"}
+    assert build.wait_for("topics")  # and then it ends
+
+
+def test_no_child_is_started_early_for_a_corpus_whose_caches_are_there(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tui.search import cache as search_cache
+    from tui.similar import cache as similar_cache
+
+    started = _counted_builds(monkeypatch)
+    loaders = session.loaders
+    search_cache.load_or_build(session.corpus, loaders.cache_dir)
+    similar_cache.load_or_build(session.corpus, loaders.cache_dir)
+    loaders.prestart()
+    assert started == []
+
+
+def test_a_child_started_early_and_not_needed_is_stopped(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The caches appeared meanwhile (another start built them): the start-up loads them
+    and stops the child waiting for files, which would otherwise wait until the app ends."""
+    from tui.search import cache as search_cache
+    from tui.similar import cache as similar_cache
+
+    started = _counted_builds(monkeypatch)
+    loaders = session.loaders
+    loaders.prestart()
+    build = loaders._spawned
+    assert build is not None and build._process is not None
+    search_cache.load_or_build(session.corpus, loaders.cache_dir)
+    similar_cache.load_or_build(session.corpus, loaders.cache_dir)
+    process = build._process
+    assert loaders.warm_index() is not None
+    assert len(started) == 1 and loaders._spawned is None
+    assert process.wait(timeout=10) != 0  # killed
+    assert process.stdout is not None and process.stdout.closed

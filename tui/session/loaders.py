@@ -92,6 +92,9 @@ class Loaders:
         #: True while a child process builds the index.
         self.indexing = False
         self.cache_build: CacheBuild | None = None
+        # A child started before the read cache was saved, not yet given its files.
+        self._spawned: CacheBuild | None = None
+        self._spawned_lock = threading.Lock()  # `prestart` against `stop`
         self.similarity: SimilarityModel | None = None
         self.similarity_lock = threading.Lock()
         self.topics: Topics | None = None
@@ -132,6 +135,48 @@ class Loaders:
 
     # -- the index -----------------------------------------------------------
 
+    def prestart(self) -> None:
+        """Every file read, before the read cache is saved (off the UI's thread): when a
+        large corpus's index or model is not cached, the child that will build them is
+        started now, so that its interpreter starts and its code is imported while the
+        cache is written (`warm_index` then sends it the files)."""
+        from tui import caches
+
+        corpus, cache_dir = self._corpus, self.cache_dir
+        if len(corpus) < caches.SUBPROCESS_THRESHOLD:
+            return
+        import_search_code()
+        from tui.search import cache as search_cache
+        from tui.similar import cache as similar_cache
+
+        if search_cache.cache_path(corpus, cache_dir).exists() and (
+            similar_cache.cache_path(corpus, cache_dir).exists()
+        ):
+            return
+        with self._spawned_lock:
+            if self._spawned is None and not self._closing():
+                self._spawned = caches.CacheBuild(None, cache_dir, on_report=self._status)
+
+    def _new_build(self) -> CacheBuild:
+        """The child to build the caches: the one `prestart` started, else a new one."""
+        from tui import caches
+
+        with self._spawned_lock:
+            build, self._spawned = self._spawned, None
+        if build is None:
+            return caches.CacheBuild(
+                self._corpus, self.cache_dir, on_report=self._status, read_args=self.read_args
+            )
+        build.send(self._corpus, self.read_args)
+        return build
+
+    def _drop_spawned(self) -> None:
+        """The child `prestart` started, when no build needs it (the caches were there)."""
+        with self._spawned_lock:
+            build, self._spawned = self._spawned, None
+        if build is not None:
+            build.discard()
+
     def warm(self) -> None:
         """In a worker, after the first paint: the index, the model, then the topics."""
         import_search_code()
@@ -165,9 +210,7 @@ class Loaders:
                     self.similarity = similar_cache.load(corpus, cache_dir)
                     build = None
                     if self.index is None or self.similarity is None:
-                        build = self.cache_build = caches.CacheBuild(
-                            corpus, cache_dir, on_report=self._status, read_args=self.read_args
-                        )
+                        build = self.cache_build = self._new_build()
                         self.indexing = self.index is None
                         self._status()
                         if build.wait_for("index") and self.index is None:
@@ -181,6 +224,7 @@ class Loaders:
                     if build is not None and build.wait_for("similar"):
                         self.similarity = similar_cache.load(corpus, cache_dir)
         finally:
+            self._drop_spawned()
             self._index_settled.set()
         # Either may still be None (small corpus, or the child failed): built in this thread.
         index = self.ensure_index()
@@ -271,6 +315,7 @@ class Loaders:
         for build in (self.cache_build, self._topics_build):
             if build is not None:
                 build.stop()
+        self._drop_spawned()
 
     # -- similarity ----------------------------------------------------------
 

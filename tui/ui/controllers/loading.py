@@ -76,6 +76,8 @@ class LoadingController:
         # The whole corpus on screen first; then the read cache, which the cache child
         # reads through, is written before the work that starts it.
         if self._on_loop(self._finish):
+            # The child that builds the caches starts while the cache it reads is written.
+            self.session.loaders.prestart()
             loading.save_cache()
             from tui.search.blocks import release_memory
 
