@@ -175,3 +175,36 @@ def test_texts_held_leaves_texts_a_corpus_holds_as_they_are(files: list[Path]) -
         pass
     assert [a.text for a in corpus.abstracts] == [A1, A2, A3]
     assert corpus.abstracts[1]._plain is plain
+
+
+def test_a_cache_opened_on_one_thread_is_read_and_saved_on_another(
+    tmp_path: Path, files: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As the app loads: the cache opened with the first files on the main thread, the
+    rest read and the cache saved in a worker, nothing parsed again."""
+    import threading
+
+    cache = tmp_path / "cache"
+    held = load_corpus(files, cache_dir=cache)
+    reads: list[Path] = []
+    real = load_mod._read_bytes
+    monkeypatch.setattr(load_mod, "_read_bytes", lambda p: reads.append(p) or real(p))
+    loading = Loading(files, cache, keep_texts=False)
+    loading.read_next()
+    corpus = loading.publish()
+    failed: list[BaseException] = []
+
+    def rest() -> None:
+        try:
+            while not loading.finished:
+                loading.read_next()
+            loading.finish(corpus)
+        except BaseException as error:  # pragma: no cover - reported below
+            failed.append(error)
+
+    worker = threading.Thread(target=rest)
+    worker.start()
+    worker.join()
+    assert not failed
+    assert reads == []  # the second file came from the cache too
+    assert fields(corpus) == fields(held)

@@ -444,7 +444,9 @@ class ReadCache:
     def open(cls, cache_dir: Path, args: Sequence[str | os.PathLike[str]]) -> ReadCache:
         """The cache for `args` in `cache_dir` (empty when there is none or it is unusable)."""
         path = cache_path(cache_dir, args)
-        conn = connect(path, create=False)
+        # Shared: the app opens it to read the first files and reads the rest, and saves
+        # it, in a worker (one thread at a time).
+        conn = connect(path, create=False, shared=True)
         files: dict[bytes, tuple[int, str, str, str]] = {}
         if conn is not None:
             try:
