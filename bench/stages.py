@@ -6,8 +6,9 @@ query typed once the screen is up), samples every process of its group every 20 
 (`python -m tui.caches`), and the child's forked helpers (the index's second half,
 the near-duplicates). The child's stage is read from the cache folder: which cache
 files exist (a temporary one being written counts as its stage under way). Prints,
-per stage, the seconds it lasted and the peak of each role and of their sum, then
-the moment of the whole tree's peak and what each role held then.
+per stage, the seconds it lasted and the peak of each role and of their sum, the CPU
+seconds each role used in it (user and system: where the two cores go), then the
+moment of the whole tree's peak and what each role held then.
 
     python bench/stages.py [--synthetic 100000] [--corpus DIR] [--path DIR]
 """
@@ -15,6 +16,7 @@ the moment of the whole tree's peak and what each role held then.
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 import tempfile
@@ -47,6 +49,8 @@ def _stage(cache: Path) -> str:
         names = [p.name for p in cache.iterdir()]
     except OSError:
         return "reading"
+    if not any(n.startswith("read-") and n.endswith(".sqlite") for n in names):
+        return "reading"  # until the read cache is saved
     done = [
         k
         for k in ("search", "similar", "topics")
@@ -61,6 +65,19 @@ def _stage(cache: Path) -> str:
     return "done"
 
 
+_HZ = os.sysconf("SC_CLK_TCK")
+
+
+def _ticks(pid: int) -> int | None:
+    """The CPU time (user + system, in clock ticks) `pid` has used so far."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 class Roles(Tree):
     """A `Tree` that also keeps, per sample, the PSS of each role and the child's stage."""
 
@@ -69,6 +86,9 @@ class Roles(Tree):
         self.start = time.perf_counter()
         self.samples: list[tuple[float, str, dict[str, int]]] = []
         self.roles: dict[int, str] = {}
+        # CPU seconds (user + system) per stage and role, and each process's last reading.
+        self.cpu: dict[str, dict[str, float]] = {}
+        self._ticks: dict[int, int] = {}
         super().__init__(pgid)
 
     def _role(self, pid: int) -> str:
@@ -87,12 +107,18 @@ class Roles(Tree):
     def _run(self) -> None:
         while not self._stop.is_set():
             by_role: dict[str, int] = {}
+            stage = _stage(self.cache)
+            cpu = self.cpu.setdefault(stage, {})
             for pid in sorted(self._pids()):
                 role = self._role(pid)
                 by_role[role] = by_role.get(role, 0) + self._pss(pid)
+                ticks = _ticks(pid)
+                if ticks is not None:
+                    used = ticks - self._ticks.get(pid, 0)
+                    self._ticks[pid] = ticks
+                    cpu[role] = cpu.get(role, 0.0) + used / _HZ
             total = sum(by_role.values())
             self.peak_kb = max(self.peak_kb, total)
-            stage = _stage(self.cache)
             self.samples.append((time.perf_counter() - self.start, stage, by_role))
             self._stop.wait(0.02)
 
@@ -146,6 +172,14 @@ def report(roles: Roles, paint: float, done: float) -> None:
             f"{stage:24} {rows[0][0]:6.1f} {rows[-1][0]:6.1f}  "
             + " ".join(f"{p:7.0f}" for p in peaks)
             + f" {total:6.0f}"
+        )
+    print("CPU seconds used in each stage (a core's worth per second of wall time):")
+    print(f"{'stage':24} {'':13}  " + " ".join(f"{n:>7}" for n in names) + "    sum")
+    for stage, used in roles.cpu.items():
+        print(
+            f"{stage:24} {'':13}  "
+            + " ".join(f"{used.get(n, 0.0):7.1f}" for n in names)
+            + f" {sum(used.values()):6.1f}"
         )
     at, stage, by_role = max(roles.samples, key=lambda s: sum(s[2].values()))
     print(

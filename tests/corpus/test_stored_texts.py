@@ -255,3 +255,26 @@ def test_a_cache_opened_on_one_thread_is_read_and_saved_on_another(
     assert not failed
     assert reads == []  # the second file came from the cache too
     assert fields(corpus) == fields(held)
+
+
+def test_the_index_bound_of_texts_left_in_the_cache_reads_none_of_them(
+    tmp_path: Path, files: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tui.search.blocks import TokenSink
+
+    cache = tmp_path / "cache"
+    # Parsed, the cache saved, then their texts left in it (as after a cold start); and
+    # read back from it without the texts (as the cache child reads the app's files).
+    parsed = loaded_without_texts(files, cache)
+    held = load_corpus(files, cache_dir=cache)
+    for stored in (parsed, loaded_without_texts(files, cache)):
+        read = readcache.TextReader.read
+        monkeypatch.setattr(readcache.TextReader, "read", lambda *a: pytest.fail("read"))
+        bound = TokenSink.bound(stored.abstracts)
+        monkeypatch.setattr(readcache.TextReader, "read", read)
+        # Each text counts as its file's mean length (b.txt's A1, merged into a.txt's,
+        # counts in b.txt's mean): near the bound the texts themselves give.
+        mean_a = -(-(len(A1) + len(A2)) // 2)
+        mean_b = -(-(len(A3) + len(A1)) // 2)
+        assert bound == 2 * (mean_a // 2 + 1) + (mean_b // 2 + 1)
+        assert bound == pytest.approx(TokenSink.bound(held.abstracts), rel=0.1)

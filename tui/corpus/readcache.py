@@ -233,8 +233,17 @@ def _info_json(result: ReadResult, problems: list[tuple[str, bool]], ids: list[s
             "error": result.error,
             "problems": [list(p) for p in problems],
             "ids": ids,
+            # For the index's bound on its tokens, without reading every paragraph.
+            "chars": sum(map(len, result.texts)),
         }
     )
+
+
+def _mean_length(info: dict[str, Any], count: int) -> int | None:
+    """The mean length of one file's `count` paragraphs (rounded up) from its info, None
+    when it does not say."""
+    chars = info.get("chars")
+    return -(-chars // count) if isinstance(chars, int) and count > 0 else None
 
 
 def _collection_of(info: dict[str, Any]) -> Collection:
@@ -399,14 +408,23 @@ Reread = Callable[[Path, str, int, str], str]
 class FileTexts:
     """The paragraphs of one conference file, left in the read cache (`StoredTexts`)."""
 
-    __slots__ = ("_digest", "_name", "_path", "_reader", "_reread")
+    __slots__ = ("_digest", "_name", "_path", "_reader", "_reread", "mean_length")
 
-    def __init__(self, reader: TextReader, path: Path, digest: str, reread: Reread) -> None:
+    def __init__(
+        self,
+        reader: TextReader,
+        path: Path,
+        digest: str,
+        reread: Reread,
+        mean_length: int | None = None,
+    ) -> None:
         self._reader = reader
         self._path = path
         self._name = name_of(path)
         self._digest = digest
         self._reread = reread
+        #: The paragraphs' mean length, rounded up (None: not known).
+        self.mean_length = mean_length
 
     def text_at(self, position: int, aid: str) -> str:
         """The paragraph at `position`, whose id is `aid`: from the cache, else (the
@@ -483,7 +501,9 @@ class ReadCache:
                 and not fields["papers"]
                 and fields["error"] is None
             ):
-                cached = _stored_from(fields, FileTexts(self._reader(), path, digest, reread))
+                mean = _mean_length(fields, len(fields["ids"]))
+                kept = FileTexts(self._reader(), path, digest, reread, mean)
+                cached = _stored_from(fields, kept)
             else:
                 entries = self._conn.execute(
                     "SELECT position, text, paper, aid FROM entries WHERE file = ? "
@@ -573,7 +593,13 @@ class ReadCache:
     def stored(self, path: Path, digest: str, reread: Reread) -> FileTexts:
         """The paragraphs of `path` (read with `digest`) as kept in this cache once saved,
         read when asked for like those `lookup` leaves in it."""
-        return FileTexts(self._reader(), path, digest, reread)
+        name = name_of(path)
+        new = self._new.get(name)
+        mean = None
+        if new is not None:  # saved from this object: its info and entries are at hand
+            with contextlib.suppress(ValueError, AttributeError):
+                mean = _mean_length(json.loads(new[2]), len(new[3]))
+        return FileTexts(self._reader(), path, digest, reread, mean)
 
     def _close(self) -> None:
         if self._conn is not None:

@@ -168,12 +168,17 @@ def _cover(
             weight = np.where((lift >= rules.min_lift) & (z >= MIN_Z), np.log(lift), 0.0)
     weight[inside < max(min(MIN_LABEL_DOCS, size), MIN_LABEL_SHARE * size)] = 0.0
     weight = np.nan_to_num(weight, nan=0.0, posinf=0.0, neginf=0.0)
-    named = np.zeros(n, dtype=np.float64)  # how many labels so far name each abstract
+    named = np.zeros(n, dtype=np.intp)  # how many labels so far name each abstract
+    # REPEAT_WEIGHT to the power of each count an abstract can reach (a power of each of
+    # the group's uses at every step took as long as the rest of the step). Each step
+    # names one more abstract once at most: a label chosen (`top` at most) or a pair put
+    # in a single word's place (once for each such label at most).
+    repeat = np.power(REPEAT_WEIGHT, np.arange(2 * top + 1, dtype=np.float64))
     chosen: list[int] = []
     used_words: set[int] = set()
     shown: set[str] = set()
     while len(chosen) < top:
-        worth = group.weights * np.power(REPEAT_WEIGHT, named[rows])
+        worth = group.weights * repeat[named[rows]]
         gain = np.bincount(words, worth, minlength=terms.n_terms) * weight
         best = int(np.argmax(gain))  # the first of equal gains: deterministic
         while gain[best] > 0 and (
