@@ -178,3 +178,36 @@ def test_a_topic_search_says_why_when_the_cache_folder_is_unusable_or_the_topic_
     err = capsys.readouterr().err
     assert err.startswith("abstracts search: there is no topic 99: this corpus has ")
     assert err.count("\n") == 1
+
+
+def test_the_app_reads_its_first_files_through_the_read_cache(
+    seeds_dir: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Unchanged files are not parsed again before the first paint either: opening the
+    read cache costs a few ms, parsing the first 500 abstracts ten times that."""
+    import gc
+
+    from tui import locations
+    from tui.corpus import load as load_mod
+    from tui.corpus.load import load_corpus
+    from tui.corpus.model import Corpus
+    from tui.ui import app as app_mod
+
+    class Opened(Exception):
+        """The app is made: what it was given is known, no terminal taken."""
+
+    def make_app(corpus: Corpus, **_: object) -> None:
+        raise Opened(len(corpus))
+
+    load_corpus([str(seeds_dir)], cache_dir=locations.cache_dir(data_dir))  # a warm cache
+    reads: list[Path] = []
+    real = load_mod._read_bytes
+    monkeypatch.setattr(load_mod, "_read_bytes", lambda p: reads.append(p) or real(p))
+    monkeypatch.setattr(app_mod, "make_app", make_app)
+    try:
+        with pytest.raises(Opened) as opened:
+            main([str(seeds_dir)])
+    finally:
+        gc.enable()  # the command line pauses it until the app has painted
+    assert opened.value.args == (76,)
+    assert reads == []

@@ -177,6 +177,86 @@ def test_texts_held_leaves_texts_a_corpus_holds_as_they_are(files: list[Path]) -
     assert corpus.abstracts[1]._plain is plain
 
 
+def test_a_warm_load_finds_its_paragraph_ids_without_reading_the_entries(
+    tmp_path: Path, files: list[Path]
+) -> None:
+    """Each file's ids come with its row of the files table: a start reads no entry
+    (per file, that query was most of a warm load's time)."""
+    cache = tmp_path / "cache"
+    held = load_corpus(files, cache_dir=cache)
+    loading = Loading(files, cache, keep_texts=False)
+    assert loading.cache is not None
+    statements: list[str] = []
+    loading.cache._conn.set_trace_callback(statements.append)  # type: ignore[union-attr]
+    while not loading.finished:
+        loading.read_next()
+    assert not [s for s in statements if "entries" in s]
+    assert fields(loading.finish()) == fields(held)
+
+
+@pytest.mark.parametrize(
+    ("ids", "read_again"),
+    [
+        ('"ids": [1, 2]', True),  # not ids: the file is read again
+        ('"ids": 7', False),  # no list: the texts come from the entries, their ids hashed
+        ('"ids": "ab"', False),
+    ],
+)
+def test_ill_formed_ids_in_the_files_row_give_the_same_corpus(
+    tmp_path: Path, files: list[Path], monkeypatch: pytest.MonkeyPatch, ids: str, read_again: bool
+) -> None:
+    import sqlite3
+
+    cache = tmp_path / "cache"
+    held = load_corpus(files, cache_dir=cache)
+    (made,) = cache.glob("read-*.sqlite")
+    conn = sqlite3.connect(made)
+    with conn:
+        for row_id, info in conn.execute("SELECT id, info FROM files").fetchall():
+            start = info.index('"ids": ')
+            damaged = info[:start] + ids + info[info.index("]", start) + 1 :]
+            conn.execute("UPDATE files SET info = ? WHERE id = ?", (damaged, row_id))
+    conn.close()
+    reads: list[Path] = []
+    real = load_mod._read_bytes
+    monkeypatch.setattr(load_mod, "_read_bytes", lambda p: reads.append(p) or real(p))
+    assert fields(loaded_without_texts(files, cache)) == fields(held)
+    assert sorted(reads) == (sorted(files) if read_again else [])
+
+
+def test_a_cache_opened_on_one_thread_is_read_and_saved_on_another(
+    tmp_path: Path, files: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As the app loads: the cache opened with the first files on the main thread, the
+    rest read and the cache saved in a worker, nothing parsed again."""
+    import threading
+
+    cache = tmp_path / "cache"
+    held = load_corpus(files, cache_dir=cache)
+    reads: list[Path] = []
+    real = load_mod._read_bytes
+    monkeypatch.setattr(load_mod, "_read_bytes", lambda p: reads.append(p) or real(p))
+    loading = Loading(files, cache, keep_texts=False)
+    loading.read_next()
+    corpus = loading.publish()
+    failed: list[BaseException] = []
+
+    def rest() -> None:
+        try:
+            while not loading.finished:
+                loading.read_next()
+            loading.finish(corpus)
+        except BaseException as error:  # pragma: no cover - reported below
+            failed.append(error)
+
+    worker = threading.Thread(target=rest)
+    worker.start()
+    worker.join()
+    assert not failed
+    assert reads == []  # the second file came from the cache too
+    assert fields(corpus) == fields(held)
+
+
 def test_the_index_bound_of_texts_left_in_the_cache_reads_none_of_them(
     tmp_path: Path, files: list[Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:

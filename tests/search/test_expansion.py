@@ -234,3 +234,47 @@ def test_the_word_being_typed_finds_other_forms_sorted_after_its_completions() -
     # `study` (a form of `studie`) comes right after `studied`, the one completion.
     index = index_of(["We studied graphs.", "A study of graphs.", "Kernels for proteins."])
     assert full_matches(index, "studie") == [0, 1]
+
+
+class _WholeTables(Expander):
+    """The expander as it was: every length's words and every head table of a length
+    built over the whole vocabulary at once (the reference for the lazy tables)."""
+
+    def _band(self, length: int) -> tuple[list[str], np.ndarray]:
+        ids = [i for i, w in enumerate(self._vocab) if len(w) == length and w[:1] != "\\"]
+        return [self._vocab[i] for i in ids], np.asarray(ids, dtype=np.int64)
+
+    def _heads(self, length: int, letter: str) -> list[str]:
+        heads: dict[str, list[str]] = {}
+        last = ""
+        for w in self._vocab:
+            if len(w) >= length and not w.startswith("\\"):
+                head = w[:length]
+                if head != last:
+                    heads.setdefault(head[0], []).append(head)
+                    last = head
+        return heads.get(letter, [])
+
+
+_WORDS = st.text(alphabet="abcdeno\\", min_size=1, max_size=9)
+
+
+@given(st.lists(_WORDS, min_size=1, max_size=60, unique=True), st.lists(_WORDS, max_size=6))
+def test_tables_built_per_length_and_letter_expand_as_whole_ones(
+    vocab: list[str], typed: list[str]
+) -> None:
+    vocab.sort()
+    post_ptr = np.arange(len(vocab) + 1, dtype=np.int64) * 3
+    lazy, whole = Expander(vocab, post_ptr=post_ptr), _WholeTables(vocab, post_ptr=post_ptr)
+    for word in [*typed, *vocab[:6]]:
+        for prefix in (False, True):
+            assert lazy.expand(word, prefix) == whole.expand(word, prefix)
+
+
+def test_the_first_fuzzy_search_tables_only_the_lengths_and_letters_it_needs() -> None:
+    vocab = sorted(["graph", "grape", "neural", "neuron", "network", "zebra", "zero", "\\alpha"])
+    expander = Expander(vocab)
+    expander.expand("nerual", prefix=True)
+    assert set(expander._bands) == {5, 6, 7}  # one letter shorter, up to one typo longer
+    assert {letter for _, letter in expander._heads_of} == {"n", "e"}
+    assert expander._heads(6, "n") == ["networ", "neural", "neuron"]

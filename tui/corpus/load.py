@@ -391,6 +391,26 @@ class _Merger:
         self.abstracts.append(abstract)
         return False
 
+    def add_stored(
+        self, stored: StoredTexts, collection: Collection, path: Path, ids: list[str]
+    ) -> int:
+        """Add a conference file's paragraphs left in the read cache (`ids`: theirs, in
+        order), as `add_paragraph` adds each; how many merged into ones loaded before."""
+        by_key, abstracts = self.by_key, self.abstracts
+        repeated = 0
+        for position, aid in enumerate(ids, start=1):
+            ref = SourceRef(path, position)
+            key = "text:" + aid
+            existing = by_key.get(key)
+            if existing is not None:
+                existing.sources.append(ref)
+                repeated += 1
+                continue
+            abstract = Abstract(aid, stored, collection, [ref])
+            by_key[key] = abstract
+            abstracts.append(abstract)
+        return repeated
+
     def add_paper(
         self, text: str, paper: Paper | None, file_collection: Collection, ref: SourceRef
     ) -> bool:
@@ -601,9 +621,7 @@ class Loading:
         if stored is not None:
             assert ids is not None
             count = len(ids)
-            for position, stored_id in enumerate(ids, start=1):
-                ref = SourceRef(path, position)
-                repeated += merger.add_paragraph(stored, collection, ref, stored_id)
+            repeated = merger.add_stored(stored, collection, path, ids)
         elif result.papers is None:
             for position, paragraph in enumerate(result.texts, start=1):
                 aid = ids[position - 1] if ids is not None else None

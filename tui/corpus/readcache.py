@@ -33,7 +33,9 @@ from tui.corpus.model import Collection
 from tui.corpus.paper import Paper
 from tui.corpus.readers import ReadResult
 
-FORMAT = 2  # 2: SQLite (1 was one JSON document)
+# 3: a conference file's paragraph ids in its files row too (a start reads no entries);
+# 2: SQLite (1 was one JSON document).
+FORMAT = 3
 
 
 def _code_version() -> int:
@@ -77,7 +79,8 @@ CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
 
 def _stat_key(st: os.stat_result) -> str:
-    return json.dumps([st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev])
+    """`json.dumps([size, mtime_ns, inode, device])`, written out (one per file read)."""
+    return f"[{st.st_size}, {st.st_mtime_ns}, {st.st_ino}, {st.st_dev}]"
 
 
 def name_of(path: Path | str) -> bytes:
@@ -219,7 +222,7 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     conn.execute("COMMIT")
 
 
-def _info_json(result: ReadResult, problems: list[tuple[str, bool]], ids: bool) -> str:
+def _info_json(result: ReadResult, problems: list[tuple[str, bool]], ids: list[str] | None) -> str:
     c = result.collection
     return json.dumps(
         {
@@ -275,18 +278,17 @@ def _result_from(info: dict[str, Any], entries: list[tuple[Any, ...]]) -> Cached
         None if error is None else str(error),
     )
     problems = [(str(m), bool(f)) for m, f in info["problems"]]
-    ids = aids if info["ids"] and len(aids) == len(texts) else None
+    ids = aids if isinstance(info["ids"], list) and len(aids) == len(texts) else None
     return Cached(str(info["digest"]), result, problems, ids)
 
 
-def _stored_from(info: dict[str, Any], entries: list[tuple[Any, ...]], texts: FileTexts) -> Cached:
+def _stored_from(info: dict[str, Any], texts: FileTexts) -> Cached:
     """A conference file's `Cached` without its texts (they stay in the cache: `texts`),
-    from its info and its entries' positions and ids; raises on anything ill-formed."""
-    aids: list[str] = []
-    for expected, (position, aid) in enumerate(entries, start=1):
-        if position != expected or not isinstance(aid, str):
-            raise ValueError("entries out of order")
-        aids.append(aid)
+    from its info alone, which lists its paragraphs' ids; raises on anything ill-formed.
+    (A paragraph its entries have lost is read from the file: `FileTexts.text_at`.)"""
+    aids = info["ids"]
+    if not all(isinstance(aid, str) for aid in aids):
+        raise TypeError("ids")
     warnings = [str(w) for w in info["warnings"]]
     result = ReadResult(str(info["format"]), _collection_of(info), [], None, warnings)
     problems = [(str(m), bool(f)) for m, f in info["problems"]]
@@ -462,7 +464,9 @@ class ReadCache:
     def open(cls, cache_dir: Path, args: Sequence[str | os.PathLike[str]]) -> ReadCache:
         """The cache for `args` in `cache_dir` (empty when there is none or it is unusable)."""
         path = cache_path(cache_dir, args)
-        conn = connect(path, create=False)
+        # Shared: the app opens it to read the first files and reads the rest, and saves
+        # it, in a worker (one thread at a time).
+        conn = connect(path, create=False, shared=True)
         files: dict[bytes, tuple[int, str, str, str]] = {}
         if conn is not None:
             try:
@@ -493,17 +497,13 @@ class ReadCache:
             if (
                 not texts
                 and reread is not None
-                and fields["ids"]
+                and isinstance(fields["ids"], list)
                 and not fields["papers"]
                 and fields["error"] is None
             ):
-                entries = self._conn.execute(
-                    "SELECT position, aid FROM entries WHERE file = ? ORDER BY position",
-                    (row_id,),
-                ).fetchall()
-                mean = _mean_length(fields, len(entries))
+                mean = _mean_length(fields, len(fields["ids"]))
                 kept = FileTexts(self._reader(), path, digest, reread, mean)
-                cached = _stored_from(fields, entries, kept)
+                cached = _stored_from(fields, kept)
             else:
                 entries = self._conn.execute(
                     "SELECT position, text, paper, aid FROM entries WHERE file = ? "
@@ -545,7 +545,7 @@ class ReadCache:
         self._new[name_of(path)] = (
             _stat_key(st),
             digest,
-            _info_json(result, problems, ids is not None),
+            _info_json(result, problems, ids),
             entries,
         )
 

@@ -94,8 +94,13 @@ class Expander:
         self._post_ptr = post_ptr
         self._cache: OrderedDict[tuple[str, bool, bool], Expansion] = OrderedDict()
         self._cache_size = cache_size
+        # Built as the typed words call for them (the first search must not wait for
+        # tables of every length and letter): each word's length, 0 for a marked symbol
+        # word (never fuzzy), then the words of one length, and the heads of one length
+        # starting with one letter.
+        self._lengths: npt.NDArray[np.int32] | None = None
         self._bands: dict[int, tuple[list[str], np.ndarray]] = {}
-        self._prefixes: dict[int, dict[str, list[str]]] = {}
+        self._heads_of: dict[tuple[int, str], list[str]] = {}
 
     def clear(self) -> None:
         """Forget cached expansions (the length and prefix tables are kept: they never change)."""
@@ -167,18 +172,30 @@ class Expander:
                     ranges.append(WordRange(w, w + 1, FUZZY_WEIGHT * sim))
         return Expansion(tuple(ranges))
 
+    def _word_lengths(self) -> npt.NDArray[np.int32]:
+        """Each vocabulary word's length; 0 for the marked symbol words (a prefix range of
+        the sorted vocabulary), which no band or head holds."""
+        lengths = self._lengths
+        if lengths is None:
+            vocab = self._vocab
+            lengths = np.fromiter(map(len, vocab), np.int32, len(vocab))
+            lo, hi = self.prefix_range(SYMBOL_MARK)
+            lengths[lo:hi] = 0
+            self._lengths = lengths
+        return lengths
+
     def _band(self, length: int) -> tuple[list[str], np.ndarray]:
+        """The words of `length` letters (no marked symbol word) and their numbers."""
         band = self._bands.get(length)
         if band is None:
-            # Every length that occurs is indexed at once: this one has no words.
-            band = ([], np.zeros(0, dtype=np.int64))
+            ids = np.flatnonzero(self._word_lengths() == length).astype(np.int64)
+            vocab = self._vocab
+            band = ([vocab[i] for i in ids.tolist()], ids)
             self._bands[length] = band
         return band
 
     def _fuzzy_words(self, word: str, typos: int) -> list[tuple[int, float]]:
         """Words within `typos` edits (OSA: a swap of neighbours is one edit)."""
-        if not self._bands:
-            self._index_lengths()
         found: list[tuple[int, float]] = []
         length = len(word)
         # Longer words up to the whole budget (`transfomer` is one letter short
@@ -196,28 +213,25 @@ class Expander:
                     found.append((int(ids[j]), 1.0 - d / max(length, band_len)))
         return found
 
-    def _index_lengths(self) -> None:
-        by_len: dict[int, list[int]] = {}
-        for i, w in enumerate(self._vocab):
-            if not w.startswith(SYMBOL_MARK):
-                by_len.setdefault(len(w), []).append(i)
-        for length, ids in by_len.items():
-            self._bands[length] = ([self._vocab[i] for i in ids], np.asarray(ids, dtype=np.int64))
-
-    def _heads(self, length: int) -> dict[str, list[str]]:
-        """Distinct first-`length`-letter heads of the words at least that long, by first letter."""
-        heads = self._prefixes.get(length)
+    def _heads(self, length: int, letter: str) -> list[str]:
+        """Distinct first-`length`-letter heads of the words at least that long starting
+        with `letter`, in vocabulary order (no marked symbol word)."""
+        key = (length, letter)
+        heads = self._heads_of.get(key)
         if heads is None:
-            # Sorted vocabulary: equal heads are adjacent.
-            heads = {}
+            # The words starting with `letter` are one range of the sorted vocabulary,
+            # and in it equal heads are adjacent.
+            lo, hi = self.prefix_range(letter)
+            long_enough = np.flatnonzero(self._word_lengths()[lo:hi] >= length)
+            vocab = self._vocab
+            heads = []
             last = ""
-            for w in self._vocab:
-                if len(w) >= length and not w.startswith(SYMBOL_MARK):
-                    head = w[:length]
-                    if head != last:
-                        heads.setdefault(head[0], []).append(head)
-                        last = head
-            self._prefixes[length] = heads
+            for i in (long_enough + lo).tolist():
+                head = vocab[i][:length]
+                if head != last:
+                    heads.append(head)
+                    last = head
+            self._heads_of[key] = heads
         return heads
 
     def _occurrences(self, spans: list[tuple[int, int]]) -> int:
@@ -238,12 +252,11 @@ class Expander:
         length = len(word)
         found: list[tuple[int, int, float, str]] = []
         for head_len in range(max(1, length if short else length - 1), length + 2):
-            by_letter = self._heads(head_len)
             # Heads starting with the typed first or second letter: this covers
             # every typo but a wrong first letter (rare while typing), and is a
             # tenth of the work of comparing every head, once per keystroke.
             for letter in dict.fromkeys(word[:2]):
-                heads = by_letter.get(letter)
+                heads = self._heads(head_len, letter)
                 if not heads:
                     continue
                 dist = process.cdist([word], heads, scorer=OSA.distance, score_cutoff=typos)[0]
