@@ -62,7 +62,22 @@ def test_an_overdue_full_collection_runs_through_a_burst_of_keys(idle) -> None:
     _younger_collections(due * OVERDUE)
     collector.input_seen()
     assert not collector.check()
+    assert not collector.frame_shown()
     _younger_collections(1)
+    collector.input_seen()
+    # Overdue: not at a tick that may fall between a key and its frame, but after the
+    # frame, when no key came since.
+    assert not collector.check()
+    assert collector.frame_shown()
+    assert collector.after_frame()
+    assert gc.get_count()[2] == 0
+
+
+def test_a_twice_overdue_full_collection_runs_without_a_frame(idle) -> None:
+    collector, _clock, due = idle
+    gc.collect()
+    _younger_collections(due * OVERDUE * 2 + 1)
+    collector.input_seen()
     assert collector.check()
 
 

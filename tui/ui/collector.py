@@ -10,7 +10,8 @@ editor's first frame at every run: `n` answered in 150 ms instead of 50.
 millisecond or two each) and takes over the full one: it runs once Python would have
 started one and no input has come for `IDLE_SECONDS` (the answer to the last key is
 drawn by then), or at the latest once it is `OVERDUE` times later than Python's, so that
-garbage never piles up through a long burst of keys.
+garbage never piles up through a long burst of keys: then `AFTER_FRAME_SECONDS` after a
+frame (see below), not at a tick of `check` that may fall between a key and its answer.
 
 It takes over the middle generation's collections too, for the same reason: at every
 third or fourth key in the filter one of them ran before the key's frame (1.5 to 3 ms,
@@ -84,24 +85,32 @@ class IdleCollector:
         self._framed = True
         if self._thresholds is None or self._after_frame_pending:
             return False
-        self._after_frame_pending = gc.get_count()[1] > self._thresholds[1]
+        _young, middle, due = self._thresholds
+        count = gc.get_count()
+        self._after_frame_pending = count[1] > middle or count[2] > due * OVERDUE
         return self._after_frame_pending
 
     def after_frame(self) -> bool:
-        """Collect the middle generation if it is due and no input came since the frame;
-        True when it collected."""
+        """If no input came since the frame: the full collection if it is overdue, else
+        the middle generation's if it is due. True when it collected."""
         self._after_frame_pending = False
         if self._thresholds is None or not self._framed:
             return False
-        if gc.get_count()[1] <= self._thresholds[1]:
+        _young, middle, due = self._thresholds
+        count = gc.get_count()
+        if count[2] > due * OVERDUE:
+            gc.collect()
+        elif count[1] > middle:
+            gc.collect(1)
+        else:
             return False
-        gc.collect(1)
         return True
 
     def check(self) -> bool:
-        """Collect if a full collection is due and the app is idle, or if it is overdue;
-        True when it collected. Called every `CHECK_SECONDS`. The middle generation
-        too when it is due and the app is idle, or when it is overdue (see the module)."""
+        """Collect if a full collection is due and the app is idle, or if it is twice
+        overdue (no frame has come to collect it after); True when it collected. Called
+        every `CHECK_SECONDS`. The middle generation too when it is due and the app is
+        idle, or when it is overdue (see the module)."""
         if self._thresholds is None:
             return False
         _young, middle, due = self._thresholds
@@ -112,7 +121,7 @@ class IdleCollector:
             gc.collect(1)
         # The oldest generation's count: younger collections since the last full one.
         waited = gc.get_count()[2]
-        if waited <= due or not (idle or waited > due * OVERDUE):
+        if waited <= due or not (idle or waited > due * OVERDUE * 2):
             return False
         gc.collect()
         return True
