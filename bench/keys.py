@@ -390,8 +390,11 @@ async def floor(
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    default = REPO.parent / "shared" / "corpora" / "iclr"
-    parser.add_argument("--corpus", type=Path, default=default if default.is_dir() else None)
+    # /work/shared/corpora/iclr from the main checkout (/work/main) or a worktree of it.
+    default = next(
+        (d for d in (p / "shared" / "corpora" / "iclr" for p in REPO.parents) if d.is_dir()), None
+    )
+    parser.add_argument("--corpus", type=Path, default=default)
     parser.add_argument("--profile", type=Path, default=None)
     parser.add_argument("--profile-part", choices=("all", "filter", "marks"), default="all")
     parser.add_argument("--size", default="120x40", help="terminal size, COLSxROWS")

@@ -52,7 +52,7 @@ from tui.session.events import (
 )
 from tui.ui import palette, view
 from tui.ui.clock import Clock, TextualClock
-from tui.ui.collector import CHECK_SECONDS, IdleCollector
+from tui.ui.collector import AFTER_FRAME_SECONDS, CHECK_SECONDS, IdleCollector
 from tui.ui.controllers.exporting import ExportController
 from tui.ui.controllers.feed import FeedController
 from tui.ui.controllers.fetching import FetchController
@@ -78,6 +78,7 @@ from tui.ui.widgets.filter_input import FilterInput
 from tui.ui.widgets.header import AppHeader
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
     from rich.text import Text
     from textual.driver import Driver
 
@@ -323,6 +324,13 @@ class AbstractsApp(Host):
             )
             self._return_value = EXIT_CRASHED
         super()._handle_exception(error)
+
+    def _display(self, screen: Screen[object], renderable: RenderableType | None) -> None:
+        # Textual's own: a frame goes to the terminal. Once it has, the garbage of the
+        # input it answers may be collected (ui/collector.py), not before.
+        super()._display(screen, renderable)
+        if renderable is not None and self.collector.frame_shown():
+            self.set_timer(AFTER_FRAME_SECONDS, self.collector.after_frame)
 
     def get_driver_class(self) -> type[Driver]:
         """Textual's Linux driver can hang for ever on a closed terminal; ours cannot."""

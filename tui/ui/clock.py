@@ -7,6 +7,7 @@ racing the machine's speed.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -22,7 +23,11 @@ class TimerHandle(Protocol):
 
 class Clock(Protocol):
     """Schedules `callback` once, `delay` seconds from now, on behalf of `owner`
-    (a timer ends with its owner: a closed screen's debounce never fires)."""
+    (a timer ends with its owner: a closed screen's debounce never fires); `now` is
+    its time in seconds."""
+
+    @property
+    def now(self) -> float: ...
 
     def set_timer(
         self, owner: MessagePump, delay: float, callback: Callable[[], object]
@@ -31,6 +36,10 @@ class Clock(Protocol):
 
 class TextualClock:
     """The real clock: Textual's own timers on the owner's message loop."""
+
+    @property
+    def now(self) -> float:
+        return time.monotonic()
 
     def set_timer(
         self, owner: MessagePump, delay: float, callback: Callable[[], object]
@@ -86,6 +95,56 @@ class ManualClock:
                 timer.callback()
         self.now = end
         self._timers = [t for t in self._timers if not t.stopped]
+
+
+class Deadline:
+    """A call `delay` seconds after the latest `restart`, on one timer at a time (a
+    debounce: the resume save after the cursor last moved, auto-read's dwell time).
+
+    A key that restarts it moves its deadline on: no timer is made and stopped per key
+    (a Textual timer is an asyncio task, made and cancelled at every cursor move and
+    every key in the filter). The timer that falls due before the deadline waits out
+    the rest on a new one.
+    """
+
+    #: A timer this close to the deadline (seconds) counts as on time.
+    SLACK = 0.001
+
+    def __init__(self, clock: Clock, owner: MessagePump, delay: float) -> None:
+        self._clock = clock
+        self._owner = owner
+        self._delay = delay
+        self._due: float | None = None
+        self._callback: Callable[[], object] | None = None
+        self._timer: TimerHandle | None = None
+
+    @property
+    def pending(self) -> bool:
+        """Whether a call is due (restarted and not stopped or run since)."""
+        return self._callback is not None
+
+    def restart(self, callback: Callable[[], object]) -> None:
+        """Call `callback`, not any given before, `delay` seconds from now."""
+        self._due = self._clock.now + self._delay
+        self._callback = callback
+        if self._timer is None:
+            self._timer = self._clock.set_timer(self._owner, self._delay, self._fire)
+
+    def stop(self) -> None:
+        """No call (a timer under way runs out doing nothing)."""
+        self._due = self._callback = None
+
+    def _fire(self) -> None:
+        self._timer = None
+        due, callback = self._due, self._callback
+        if due is None or callback is None:
+            return
+        rest = due - self._clock.now
+        if rest > self.SLACK:
+            self._timer = self._clock.set_timer(self._owner, rest, self._fire)
+            return
+        self._due = self._callback = None
+        callback()
 
 
 def clock_of(node: MessagePump) -> Clock:

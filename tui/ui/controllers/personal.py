@@ -20,7 +20,7 @@ from tui.sanitize import visible
 from tui.session.events import DataOpened, KeyQueued, StoreReported
 from tui.triage.marks import RowMarks
 from tui.triage.navigation import ProgressCounts
-from tui.ui.clock import TimerHandle
+from tui.ui.clock import Deadline
 
 if TYPE_CHECKING:
     from tui.session import Session
@@ -41,7 +41,8 @@ class PersonalController:
     def __init__(self, session: Session, app: Host) -> None:
         self.session = session
         self.app = app
-        self._read_timer: TimerHandle | None = None
+        # Auto-read's dwell time: one deadline moved on by each cursor move.
+        self._read_deadline: Deadline | None = None
         #: The abstract whose dwell time runs; a key or click seen; the user has moved.
         self._read_for: Abstract | None = None
         self._user_acted = self._moved = False
@@ -236,7 +237,7 @@ class PersonalController:
                 lambda data: user.set_bookmarks([abstract.id], not data.is_bookmarked(abstract.id))
             )
         else:
-            if self._read_for is abstract and self._read_timer is not None:
+            if self._read_for is abstract:
                 self._read_timer.stop()  # an explicit choice, not to be overridden by dwell time
             on = act == "mark_read"
             user.when_open(
@@ -295,22 +296,25 @@ class PersonalController:
         app = self.app
         return not self.auto_read or len(app.screen_stack) > 1 or app.focused is app.filter_input
 
+    @property
+    def _read_timer(self) -> Deadline:
+        if self._read_deadline is None:
+            self._read_deadline = Deadline(self.app.clock, self.app, READ_AFTER_SECONDS)
+        return self._read_deadline
+
     def _stop_read_timer(self) -> None:
-        if self._read_timer is not None:
-            self._read_timer.stop()
-        self._read_timer = self._read_for = None
+        self._read_timer.stop()
+        self._read_for = None
 
     def _arm_read_timer(self, abstract: Abstract) -> None:
         self._stop_read_timer()
         if not self._moved or self._auto_read_held():
             return
         self._read_for = abstract
-        self._read_timer = self.app.clock.set_timer(
-            self.app, READ_AFTER_SECONDS, lambda: self._read_elapsed(abstract)
-        )
+        self._read_timer.restart(lambda: self._read_elapsed(abstract))
 
     def _read_elapsed(self, abstract: Abstract) -> None:
-        self._read_timer = self._read_for = None
+        self._read_for = None
         data = self.userdata
         if data is None or self._auto_read_held():
             return

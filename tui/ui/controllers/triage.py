@@ -16,7 +16,7 @@ from textual.css.query import NoMatches
 
 from tui.session.events import DataOpened
 from tui.triage.navigation import next_unread
-from tui.ui.clock import TimerHandle
+from tui.ui.clock import Deadline
 
 if TYPE_CHECKING:
     from tui.corpus.model import Abstract
@@ -40,7 +40,8 @@ class TriageController:
     def __init__(self, session: Session, app: Host) -> None:
         self.session = session
         self.app = app
-        self._resume_timer: TimerHandle | None = None
+        # The resume save: one deadline moved on by each cursor move.
+        self._resume_deadline: Deadline | None = None
         # Where the user left off, restored once the user's data is open.
         self.resume_selection: str | None = None
         self.resume_scroll = 0
@@ -286,11 +287,9 @@ class TriageController:
         return f"resume:{self.session.corpus.fingerprint}"
 
     def schedule_resume_save(self) -> None:
-        if self._resume_timer is not None:
-            self._resume_timer.stop()
-        self._resume_timer = self.app.clock.set_timer(
-            self.app, RESUME_SAVE_SECONDS, self.save_resume
-        )
+        if self._resume_deadline is None:
+            self._resume_deadline = Deadline(self.app.clock, self.app, RESUME_SAVE_SECONDS)
+        self._resume_deadline.restart(self.save_resume)
 
     def save_resume(self) -> None:
         """Remember where the user is in this corpus: selection, filter, order and scroll."""
