@@ -593,12 +593,11 @@ class ReadCache:
     def stored(self, path: Path, digest: str, reread: Reread) -> FileTexts:
         """The paragraphs of `path` (read with `digest`) as kept in this cache once saved,
         read when asked for like those `lookup` leaves in it."""
-        name = name_of(path)
-        new = self._new.get(name)
+        new = self._new.get(name_of(path))
         mean = None
-        if new is not None:  # saved from this object: its info and entries are at hand
-            with contextlib.suppress(ValueError, AttributeError):
-                mean = _mean_length(json.loads(new[2]), len(new[3]))
+        if new is not None and new[3]:  # saved from this object: its entries are at hand
+            entries = new[3]
+            mean = -(-sum(len(text) for text, _, _ in entries) // len(entries))
         return FileTexts(self._reader(), path, digest, reread, mean)
 
     def _close(self) -> None:
