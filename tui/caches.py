@@ -67,6 +67,8 @@ class CacheBuild:
         No `corpus`: the child is started, and starts its interpreter and imports, but is
         sent its files later (`send`), once the app has saved the read cache."""
         self.done: set[str] = set()
+        # One thread reads the reports at a time (the partial index's and the start-up's).
+        self._reading = threading.Lock()
         #: (files read, files) while the child reads them.
         self.files_read: tuple[int, int] | None = None
         # Called (on the thread reading the reports) after each report, progress too.
@@ -102,8 +104,25 @@ class CacheBuild:
             # The length first: the pipe stays open after the list (see the module doc).
             process.stdin.write(b"%d\n" % len(files) + files)
             process.stdin.flush()
-        except OSError:  # the child died: no report will come
+        except (OSError, ValueError):  # the child died or was stopped: no report will come
             self.stop()
+
+    def ask_partial(self, count: int, paths: Sequence[Path]) -> bool:
+        """Before `send`: ask the child to index the first `count` abstracts of `paths`
+        (read by it, in order) and save that index (`search.cache.save_partial`); it
+        reports "partial" once saved. False when it cannot be asked (it died)."""
+        process = self._process
+        if process is None:
+            return False
+        try:
+            assert process.stdin is not None
+            files = "\0".join(str(p) for p in paths).encode("utf-8", "surrogateescape")
+            process.stdin.write(b"partial %d %d\n" % (count, len(files)) + files)
+            process.stdin.flush()
+        except (OSError, ValueError):  # it died, or was stopped: its pipe is closed
+            self.stop()
+            return False
+        return True
 
     def stop(self) -> None:
         """Stop the child (the app is quitting); a waiting `wait_for` returns False."""
@@ -125,23 +144,30 @@ class CacheBuild:
         self._process = None
 
     def wait_for(self, stage: str) -> bool:
-        """Block until the child reports `stage` ("index", "similar" or "topics"); False if it
-        never will."""
-        process = self._process
+        """Block until the child reports `stage` ("partial", "index", "similar" or
+        "topics"); False if it never will."""
         while stage not in self.done:
-            if process is None or process.stdout is None:
-                return False
-            line = process.stdout.readline()
-            if not line:  # the child exited (or died) without reporting it
-                process.wait(timeout=_TIMEOUT_SECONDS)
-                _close_stdin(process)
-                self._process = None
-                return False
-            report = line.decode("ascii", "replace").split()
-            if len(report) == 3 and report[0] == "files" and report[1].isdigit():
-                self.files_read = (int(report[1]), int(report[2]) if report[2].isdigit() else 0)
-            elif report:
-                self.done.add(report[0])
+            with self._reading:
+                if stage in self.done:  # read meanwhile by another thread
+                    break
+                process = self._process
+                if process is None or process.stdout is None:
+                    return False
+                try:
+                    line = process.stdout.readline()
+                except (OSError, ValueError):  # discarded meanwhile: its pipe closed
+                    return False
+                if not line:  # the child exited (or died) without reporting it
+                    process.wait(timeout=_TIMEOUT_SECONDS)
+                    _close_stdin(process)
+                    self._process = None
+                    return False
+                report = line.decode("ascii", "replace").split()
+                if len(report) == 3 and report[0] == "files" and report[1].isdigit():
+                    read, files = int(report[1]), report[2]
+                    self.files_read = (read, int(files) if files.isdigit() else 0)
+                elif report:
+                    self.done.add(report[0])
             if self._on_report is not None:
                 self._on_report()
         return True
@@ -190,6 +216,10 @@ def main(argv: Sequence[str]) -> int:
         return 2
     cache_dir = Path(argv[0])
     header = sys.stdin.buffer.readline()
+    if header.startswith(b"partial "):
+        if not _partial_index(header, cache_dir):
+            return 1  # the app went away while asking
+        header = sys.stdin.buffer.readline()
     size = int(header) if header.strip().isdigit() else -1
     payload = sys.stdin.buffer.read(size) if size >= 0 else b""
     if size < 0 or len(payload) < size:
@@ -213,6 +243,32 @@ def main(argv: Sequence[str]) -> int:
         rows.save(cache_dir, read_args, corpus, before)
         print("rows", flush=True)
     return 0
+
+
+def _partial_index(header: bytes, cache_dir: Path) -> bool:
+    """Child side, asked by `CacheBuild.ask_partial` while the app still reads the files:
+    the index of the first abstracts of the files named, saved for the app's filter to
+    answer from meanwhile (else it would build it on the thread reading the files, and
+    take turns with it for the interpreter). False when the request was cut short."""
+    from tui.corpus.load import Loading
+    from tui.search import cache as search_cache
+    from tui.search.index import SearchIndex
+
+    fields = header.split()
+    if len(fields) != 3 or not (fields[1].isdigit() and fields[2].isdigit()):
+        return False
+    count, size = int(fields[1]), int(fields[2])
+    payload = sys.stdin.buffer.read(size)
+    if len(payload) < size:
+        return False
+    paths = [p for p in payload.decode("utf-8", "surrogateescape").split("\0") if p]
+    loading = Loading(paths, None)  # parsed: the read cache is written after the reading
+    while not loading.finished:
+        loading.read_next()
+    first = Corpus(loading.finish().abstracts[:count], [], [])
+    search_cache.save_partial(SearchIndex.build(first), first, cache_dir)
+    print("partial", flush=True)
+    return True
 
 
 def _load(

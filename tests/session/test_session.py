@@ -3,15 +3,18 @@ events, tested without any UI (and, in a child process, without Textual importab
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 import textwrap
 import threading
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tui.corpus.load import load_corpus
+from tui.corpus.model import Corpus
 from tui.session import Session
 from tui.session.events import (
     DataOpened,
@@ -300,3 +303,79 @@ def test_a_child_started_early_and_not_needed_is_stopped(
     assert len(started) == 1 and loaders._spawned is None
     assert process.wait(timeout=10) != 0  # killed
     assert process.stdout is not None and process.stdout.closed
+
+
+def _early(
+    session: Session, monkeypatch: pytest.MonkeyPatch, first: int = 30
+) -> tuple[list[bool], list[int]]:
+    """The seeds as a corpus still being read that promises to be large: each cache child
+    started, and the size of each index built in this process."""
+    from tui.search.index import SearchIndex
+    from tui.session import loaders as loaders_module
+
+    started = _counted_builds(monkeypatch)
+    monkeypatch.setattr(loaders_module, "EARLY_CHILD_SIZE", 50)
+    monkeypatch.setattr(loaders_module, "PARTIAL_INDEX_SIZE", first)
+    built: list[int] = []
+    real = SearchIndex.build.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type[SearchIndex], corpus: Corpus, *args: object) -> SearchIndex:
+        built.append(len(corpus))
+        return real(cls, corpus, *args)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(SearchIndex, "build", classmethod(counted))
+    session.loaders.reading = True
+    return started, built
+
+
+def test_a_child_started_as_the_files_are_read_indexes_the_first_abstracts_for_the_filter(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A large corpus being read: the child starts at once, and a filter typed meanwhile
+    answers from its index of the first abstracts, the one the app would have built, while
+    the app's reading keeps the interpreter; then the same child builds the caches."""
+    from tui.search.index import SearchIndex
+
+    started, built = _early(session, monkeypatch)
+    loaders = session.loaders
+    loaders.start_early(49)
+    assert started == []  # promises too few abstracts
+    loaders.start_early(50)
+    assert started == [False]
+    partial = loaders._ensure_partial()
+    assert partial is not None
+    index, first = partial
+    assert built == [] and len(first) == 30
+    assert first.abstracts == session.corpus.abstracts[:30]
+    here = SearchIndex.build(first)
+    for field in dataclasses.fields(here.data):
+        a, b = getattr(index.data, field.name), getattr(here.data, field.name)
+        assert np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b, field.name
+    loaders.reading = False
+    assert loaders.warm_index() is not None
+    assert len(started) == 1 and loaders.cache_build is not None
+    assert loaders.cache_build.wait_for("topics")
+
+
+def test_no_child_starts_as_the_files_are_read_when_an_index_seems_cached(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tui.search import cache as search_cache
+
+    started, _ = _early(session, monkeypatch)
+    search_cache.load_or_build(session.corpus, session.loaders.cache_dir)
+    session.loaders.start_early(10_000)
+    assert started == []
+
+
+def test_the_app_indexes_the_first_abstracts_itself_when_the_early_child_died(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started, built = _early(session, monkeypatch)
+    loaders = session.loaders
+    loaders.start_early(100)
+    assert started == [False] and loaders._spawned is not None
+    loaders._spawned.stop()
+    partial = loaders._ensure_partial()
+    assert partial is not None and built == [30]
+    assert partial[1].abstracts == session.corpus.abstracts[:30]

@@ -48,6 +48,7 @@ __all__ = [
 # Bump whenever IndexData or tokenizing/rendering changes what an index holds.
 FORMAT_VERSION = 4  # 3: a cachefile (.npz) instead of a pickle; 4: aligned, mapped
 _KIND = "search"
+_PARTIAL_KIND = "partial-search"
 
 Array = np.ndarray[Any, Any]
 # An array piece by piece (`tui.cachefile.Mapped.chunks`, or `_whole`).
@@ -165,7 +166,11 @@ def consistent(data: IndexData, chunks: Chunks = _whole) -> bool:
 
 def load(corpus: Corpus, cache_dir: Path) -> SearchIndex | None:
     """The cached index of `corpus`, or None when there is no usable one."""
-    index = load_file(*locate(corpus, cache_dir))
+    return _of(load_file(*locate(corpus, cache_dir)), corpus)
+
+
+def _of(index: SearchIndex | None, corpus: Corpus) -> SearchIndex | None:
+    """`index` when it indexes the abstracts of `corpus`, else None."""
     ids = [a.id for a in corpus.abstracts]
     if index is None or index.data.ids != ids:
         return None
@@ -202,17 +207,35 @@ def load_file(path: Path, head: dict[str, Any]) -> SearchIndex | None:
 
 def save(index: SearchIndex, corpus: Corpus, cache_dir: Path) -> bool:
     """Write the index atomically (temp file + rename). False when it could not be written."""
+    return _write(index, *locate(corpus, cache_dir))
+
+
+def _write(index: SearchIndex, path: Path, head: dict[str, Any]) -> bool:
     try:
         arrays, strings = _to_file(index.data)
-        cachefile.save_mapped(
-            cache_path(corpus, cache_dir),
-            cachefile.header(_KIND, FORMAT_VERSION, corpus),
-            arrays,
-            strings,
-        )
+        cachefile.save_mapped(path, head, arrays, strings)
     except (OSError, ValueError, TypeError):
         return False
     return True
+
+
+def save_partial(index: SearchIndex, corpus: Corpus, cache_dir: Path) -> bool:
+    """Write the index of the first abstracts of a corpus being read (`corpus`: them),
+    made by the cache child for the app's filter meanwhile. A kind of its own: it is
+    never taken for a whole corpus's index. False when it could not be written."""
+    return _write(index, *_locate_partial(corpus, cache_dir))
+
+
+def load_partial(corpus: Corpus, cache_dir: Path) -> SearchIndex | None:
+    """The index `save_partial` wrote for exactly these abstracts (`corpus`), or None."""
+    return _of(load_file(*_locate_partial(corpus, cache_dir)), corpus)
+
+
+def _locate_partial(corpus: Corpus, cache_dir: Path) -> tuple[Path, dict[str, Any]]:
+    return (
+        cachefile.path_for(cache_dir, _PARTIAL_KIND, FORMAT_VERSION, corpus),
+        cachefile.header(_PARTIAL_KIND, FORMAT_VERSION, corpus),
+    )
 
 
 def load_or_build(corpus: Corpus, cache_dir: Path, fork_safe: bool = False) -> SearchIndex:

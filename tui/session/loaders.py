@@ -34,6 +34,12 @@ if TYPE_CHECKING:
 #: indexed in the app (as many as a small corpus, whose whole index is built here).
 PARTIAL_INDEX_SIZE = 2_000
 
+#: From about this many abstracts (as the first files read promise), the child that will
+#: build the caches starts while the files are read, and indexes the first ones for a filter
+#: typed meanwhile (`start_early`): the app's reading then has its interpreter to itself.
+#: Smaller corpora are read before the child would be ready.
+EARLY_CHILD_SIZE = 20_000
+
 #: How long the start-up's loading of the similarity model waits, at most, for a search
 #: under way to finish first (the user waits for the search, nobody for the model).
 SEARCH_FIRST_SECONDS = 1.0
@@ -157,6 +163,20 @@ class Loaders:
             if self._spawned is None and not self._closing():
                 self._spawned = caches.CacheBuild(None, cache_dir, on_report=self._status)
 
+    def start_early(self, expected: int) -> None:
+        """As the files start to be read after the first paint (off the UI's thread): when
+        they promise `expected` abstracts, at least `EARLY_CHILD_SIZE`, and no index seems
+        cached, start the child that will build the caches now. Its interpreter and imports
+        then run on another core meanwhile, and a filter typed before the files are read
+        has it index the first abstracts (`_ensure_partial`)."""
+        if expected < EARLY_CHILD_SIZE or self._index_cached():
+            return
+        from tui import caches
+
+        with self._spawned_lock:
+            if self._spawned is None and not self._closing():
+                self._spawned = caches.CacheBuild(None, self.cache_dir, on_report=self._status)
+
     def _new_build(self) -> CacheBuild:
         """The child to build the caches: the one `prestart` started, else a new one."""
         from tui import caches
@@ -256,8 +276,29 @@ class Loaders:
             from tui.search.index import SearchIndex
 
             first = Corpus(corpus.abstracts[:PARTIAL_INDEX_SIZE], [], [])
-            self.partial = (SearchIndex.build(first), first)
+            index = self._partial_by_child(first) or SearchIndex.build(first)
+            self.partial = (index, first)
             return self.partial
+
+    def _partial_by_child(self, first: Corpus) -> SearchIndex | None:
+        """The index of the first abstracts (`first`), made by the child `start_early`
+        started, from the files that hold them; None when there is no such child, or it
+        failed, or its abstracts are not these."""
+        with self._spawned_lock:
+            build = self._spawned
+        if build is None:
+            return None
+        paths, count = [], 0
+        for info in self._corpus.files:
+            paths.append(info.path)
+            count += info.count - info.repeated
+            if count >= len(first):
+                break
+        if not (build.ask_partial(len(first), paths) and build.wait_for("partial")):
+            return None
+        from tui.search import cache as search_cache
+
+        return search_cache.load_partial(first, self.cache_dir)
 
     def index_for_search(
         self, superseded: Callable[[], bool] = lambda: False

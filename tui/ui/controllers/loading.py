@@ -62,6 +62,8 @@ class LoadingController:
     def _read_rest(self) -> None:
         app, loading = self.app, self._loading
         assert loading is not None
+        # As many abstracts again per file as the first files held, to judge the corpus.
+        self.session.loaders.start_early(loading.count * len(loading.paths) // max(loading.read, 1))
         loading.open_cache()
         handed = time.monotonic()
         while not loading.finished:
