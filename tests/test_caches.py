@@ -78,6 +78,19 @@ def test_a_child_that_finished_is_reaped_without_anyone_waiting_for_its_last_rep
     assert not Path(f"/proc/{pid}").exists()
 
 
+def test_a_child_sent_its_files_is_never_asked_for_a_partial_index(tmp_path: Path) -> None:
+    """It reads no request after the files: a search waiting for its answer would wait
+    until it ended. The app then indexes the first abstracts itself."""
+    (tmp_path / "a.txt").write_text(
+        "ICLR 2023 Papers\n\nOne abstract about graphs.\n\nAnother about graphs and trees.\n",
+        encoding="utf-8",
+    )
+    corpus = load_corpus([tmp_path / "a.txt"])
+    build = CacheBuild(corpus, tmp_path / "cache")
+    assert build.ask_partial(1, [tmp_path / "a.txt"]) is False
+    assert build.wait_for("index") and "partial" not in build.done
+
+
 def _stored_corpus(tmp_path: Path, texts: list[str]) -> tuple[Corpus, Corpus]:
     """The corpus of two conference files holding `texts`, as read holding its texts and
     as the cache child reads it: its texts left in the read cache."""

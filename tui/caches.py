@@ -69,6 +69,9 @@ class CacheBuild:
         self.done: set[str] = set()
         # One thread reads the reports at a time (the partial index's and the start-up's).
         self._reading = threading.Lock()
+        # The requests written one at a time; none for a partial index after the files.
+        self._writing = threading.Lock()
+        self._sent = False
         #: (files read, files) while the child reads them.
         self.files_read: tuple[int, int] | None = None
         # Called (on the thread reading the reports) after each report, progress too.
@@ -92,37 +95,36 @@ class CacheBuild:
 
     def send(self, corpus: Corpus, read_args: Sequence[str] | None = None) -> None:
         """Give the child the files of `corpus` to build the caches of (once)."""
+        listed = "\0".join(str(info.path) for info in corpus.files)
+        if read_args is not None:  # two NULs: no path is empty
+            listed += "\0\0" + "\0".join(read_args)
+        files = listed.encode("utf-8", "surrogateescape")
+        # The length first: the pipe stays open after the list (see the module doc).
+        with self._writing:
+            self._sent = True
+            self._write(b"%d\n" % len(files) + files)
+
+    def _write(self, request: bytes) -> bool:
         process = self._process
         if process is None:
-            return
+            return False
         try:
             assert process.stdin is not None
-            listed = "\0".join(str(info.path) for info in corpus.files)
-            if read_args is not None:  # two NULs: no path is empty
-                listed += "\0\0" + "\0".join(read_args)
-            files = listed.encode("utf-8", "surrogateescape")
-            # The length first: the pipe stays open after the list (see the module doc).
-            process.stdin.write(b"%d\n" % len(files) + files)
+            process.stdin.write(request)
             process.stdin.flush()
         except (OSError, ValueError):  # the child died or was stopped: no report will come
             self.stop()
+            return False
+        return True
 
     def ask_partial(self, count: int, paths: Sequence[Path]) -> bool:
         """Before `send`: ask the child to index the first `count` abstracts of `paths`
         (read by it, in order) and save that index (`search.cache.save_partial`); it
-        reports "partial" once saved. False when it cannot be asked (it died)."""
-        process = self._process
-        if process is None:
-            return False
-        try:
-            assert process.stdin is not None
-            files = "\0".join(str(p) for p in paths).encode("utf-8", "surrogateescape")
-            process.stdin.write(b"partial %d %d\n" % (count, len(files)) + files)
-            process.stdin.flush()
-        except (OSError, ValueError):  # it died, or was stopped: its pipe is closed
-            self.stop()
-            return False
-        return True
+        reports "partial" once saved. False when it cannot be asked: it died, or it was
+        sent its files already (it would never read the request)."""
+        files = "\0".join(str(p) for p in paths).encode("utf-8", "surrogateescape")
+        with self._writing:
+            return not self._sent and self._write(b"partial %d %d\n" % (count, len(files)) + files)
 
     def stop(self) -> None:
         """Stop the child (the app is quitting); a waiting `wait_for` returns False."""
