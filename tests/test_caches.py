@@ -76,6 +76,14 @@ def test_a_child_that_finished_is_reaped_without_anyone_waiting_for_its_last_rep
     while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not Path(f"/proc/{pid}").exists()
+    # Its last reports taken and their pipe closed (no file left open for the app's life),
+    # each there for whoever asks.
+    process = build._process
+    assert process is not None and process.stdout is not None
+    while not process.stdout.closed and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert process.stdout.closed
+    assert build.wait_for("topics") and build.wait_for("similar")
 
 
 def test_a_child_sent_its_files_is_never_asked_for_a_partial_index(tmp_path: Path) -> None:

@@ -88,7 +88,7 @@ class CacheBuild:
             self._process = None
             return
         threading.Thread(
-            target=_reap, args=(self._process,), name="abstracts-cache-reaper", daemon=True
+            target=self._reap, args=(self._process,), name="abstracts-cache-reaper", daemon=True
         ).start()
         if corpus is not None:
             self.send(corpus, read_args)
@@ -162,17 +162,35 @@ class CacheBuild:
                 if not line:  # the child exited (or died) without reporting it
                     process.wait(timeout=_TIMEOUT_SECONDS)
                     _close_stdin(process)
+                    with contextlib.suppress(OSError):
+                        process.stdout.close()  # read to its end: nothing more will come
                     self._process = None
                     return False
-                report = line.decode("ascii", "replace").split()
-                if len(report) == 3 and report[0] == "files" and report[1].isdigit():
-                    read, files = int(report[1]), report[2]
-                    self.files_read = (read, int(files) if files.isdigit() else 0)
-                elif report:
-                    self.done.add(report[0])
+                self._take(line)
             if self._on_report is not None:
                 self._on_report()
         return True
+
+    def _take(self, line: bytes) -> None:
+        """Note one report of the child's."""
+        report = line.decode("ascii", "replace").split()
+        if len(report) == 3 and report[0] == "files" and report[1].isdigit():
+            read, files = int(report[1]), report[2]
+            self.files_read = (read, int(files) if files.isdigit() else 0)
+        elif report:
+            self.done.add(report[0])
+
+    def _reap(self, process: subprocess.Popen[bytes]) -> None:
+        """Wait for the child to end (it exits after its last report, or when stopped),
+        then take the reports nobody read and close their pipe (each one `wait_for`
+        asks for later is there already)."""
+        process.wait()
+        _close_stdin(process)
+        with self._reading, contextlib.suppress(OSError, ValueError):
+            if process.stdout is not None and not process.stdout.closed:
+                for line in process.stdout:  # the child has ended: no read waits
+                    self._take(line)
+                process.stdout.close()
 
     def progress_text(self) -> str:
         """What the child is doing: `indexing: files 40 / 369`, `similarity`…; "" once done
@@ -187,12 +205,6 @@ class CacheBuild:
                         return f"indexing: files {read:,} / {files:,}"
                 return doing
         return ""
-
-
-def _reap(process: subprocess.Popen[bytes]) -> None:
-    """Wait for the child to end (it exits after its last report, or when stopped)."""
-    process.wait()
-    _close_stdin(process)
 
 
 def _close_stdin(process: subprocess.Popen[bytes]) -> None:
