@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
+from tui import progress
 from tui.corpus.model import Corpus
 
 if TYPE_CHECKING:
@@ -45,6 +46,16 @@ STAGES = (
     ("similar", "similarity"),
     ("topics", "topics"),
 )
+#: The builds' steps (`tui.progress`) as a share of their stage: from, to (at 100,000
+#: abstracts the index's blocks were 90% of its time, the merge and the save the rest; the
+#: model's count 50%, its writing 20%, the near-duplicates 30%; the k-means rounds 70%).
+_STEPS = {
+    "index": ("index", 0.0, 0.9),
+    "similar.count": ("similar", 0.0, 0.4),
+    "similar.write": ("similar", 0.5, 0.7),
+    "similar.pairs": ("similar", 0.7, 1.0),
+    "topics.rounds": ("topics", 0.1, 0.8),
+}
 
 
 class CacheBuild:
@@ -67,6 +78,8 @@ class CacheBuild:
         No `corpus`: the child is started, and starts its interpreter and imports, but is
         sent its files later (`send`), once the app has saved the read cache."""
         self.done: set[str] = set()
+        #: How far each stage under way has gone, in percent, as the child last said.
+        self.percent: dict[str, int] = {}
         # One thread reads the reports at a time (the partial index's and the start-up's).
         self._reading = threading.Lock()
         # The requests written one at a time; none for a partial index after the files.
@@ -177,6 +190,8 @@ class CacheBuild:
         if len(report) == 3 and report[0] == "files" and report[1].isdigit():
             read, files = int(report[1]), report[2]
             self.files_read = (read, int(files) if files.isdigit() else 0)
+        elif len(report) == 3 and report[0] == "step" and report[2].isdigit():
+            self.percent[report[1]] = min(int(report[2]), 100)
         elif report:
             self.done.add(report[0])
 
@@ -193,8 +208,8 @@ class CacheBuild:
                 process.stdout.close()
 
     def progress_text(self) -> str:
-        """What the child is doing: `indexing: files 40 / 369`, `similarity`…; "" once done
-        (or gone)."""
+        """What the child is doing: `indexing: files 40 / 369`, `similarity 35%`…; "" once
+        done (or gone)."""
         if self._process is None:
             return ""
         for stage, doing in STAGES:
@@ -203,7 +218,8 @@ class CacheBuild:
                     read, files = self.files_read
                     if read < files:
                         return f"indexing: files {read:,} / {files:,}"
-                return doing
+                percent = self.percent.get(stage)
+                return doing if percent is None else f"{doing} {percent}%"
         return ""
 
 
@@ -239,6 +255,7 @@ def main(argv: Sequence[str]) -> int:
     if size < 0 or len(payload) < size:
         return 1  # the app went away while sending the list
     threading.Thread(target=_exit_with_the_app, daemon=True).start()
+    progress.watch(_Steps().report)
     raw, _, args = payload.decode("utf-8", "surrogateescape").partition("\0\0")
     read_args = [a for a in args.split("\0") if a]
     corpus, before = _load([p for p in raw.split("\0") if p], cache_dir, read_args)
@@ -257,6 +274,26 @@ def main(argv: Sequence[str]) -> int:
         rows.save(cache_dir, read_args, corpus, before)
         print("rows", flush=True)
     return 0
+
+
+class _Steps:
+    """Child side: the builds' steps (`tui.progress`) reported to the app as each stage's
+    percent (`_STEPS`), `step STAGE PERCENT`, at most every `_PROGRESS_SECONDS`."""
+
+    def __init__(self) -> None:
+        self._said: tuple[str, int] | None = None
+        self._at = 0.0
+
+    def report(self, step: str, done: int, total: int) -> None:
+        found = _STEPS.get(step)
+        if found is None or total <= 0:
+            return
+        stage, low, high = found
+        percent = int(100 * (low + (high - low) * min(done, total) / total))
+        now = time.monotonic()
+        if self._said != (stage, percent) and now - self._at >= _PROGRESS_SECONDS:
+            print(f"step {stage} {percent}", flush=True)
+            self._said, self._at = (stage, percent), now
 
 
 def _partial_index(header: bytes, cache_dir: Path) -> bool:

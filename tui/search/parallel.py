@@ -25,6 +25,7 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from tui.corpus.model import Abstract
+from tui.progress import advance
 from tui.search.blocks import Block, TokenSink, block_starts, index_block
 from tui.search.bulk import Vocabulary
 
@@ -61,23 +62,18 @@ def index_blocks(
     vocab = Vocabulary()
     sink = TokenSink(TokenSink.bound(abstracts))
     if workers < 2:
-        blocks = [index_block(abstracts[a:b], a, vocab, sink) for a, b in block_starts(0, n, size)]
-        return vocab.ids, blocks, sink
+        return vocab.ids, _indexed(abstracts, 0, n, size, vocab, sink), sink
     half = n // 2
     helper = _Helper(abstracts, half, n, size)
     try:
-        blocks = [
-            index_block(abstracts[a:b], a, vocab, sink) for a, b in block_starts(0, half, size)
-        ]
+        blocks = _indexed(abstracts, 0, half, size, vocab, sink)
         mine = sink.size
         theirs = helper.receive(sink)
     finally:
         helper.close()
     if theirs is None:  # the helper failed: index its half here
         sink.size = mine
-        blocks += [
-            index_block(abstracts[a:b], a, vocab, sink) for a, b in block_starts(half, n, size)
-        ]
+        blocks += _indexed(abstracts, half, n, size, vocab, sink)
         return vocab.ids, blocks, sink
     their_words, their_blocks = theirs
     word_ids = vocab.ids
@@ -88,6 +84,19 @@ def index_blocks(
     for block in their_blocks:
         block.words = mapping[block.words]
     return word_ids, blocks + their_blocks, sink
+
+
+def _indexed(
+    abstracts: list[Abstract], lo: int, hi: int, size: int, vocab: Vocabulary, sink: TokenSink
+) -> list[Block]:
+    """The blocks of abstracts [lo, hi), each reported done as it is (`tui.progress`:
+    "index", as a share of them; the helper indexes the other half as fast)."""
+    starts = list(block_starts(lo, hi, size))
+    blocks = []
+    for done, (a, b) in enumerate(starts, start=1):
+        blocks.append(index_block(abstracts[a:b], a, vocab, sink))
+        advance("index", done, len(starts))
+    return blocks
 
 
 class ForkedHelper:

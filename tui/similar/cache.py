@@ -23,6 +23,7 @@ import numpy as np
 
 from tui import cachefile
 from tui.corpus.model import Corpus
+from tui.progress import advance
 from tui.similar import mapfile
 from tui.similar.duplicates import Duplicates, FloatArray
 from tui.similar.model import Postings, SimilarityModel, posting_offsets, posting_pieces
@@ -84,10 +85,19 @@ def save_built(
     written."""
     indptr = posting_offsets(terms)
 
-    def pieces(which: int) -> Callable[[], Iterator[Array]]:
-        return lambda: (piece[which] for piece in posting_pieces(terms, weights, indptr))
-
     entries = len(terms.indices)
+
+    def pieces(which: int) -> Callable[[], Iterator[Array]]:
+        def made() -> Iterator[Array]:
+            # Written twice over (the rows, then the weights): each pass half the step.
+            done = which * entries
+            for piece in posting_pieces(terms, weights, indptr):
+                advance("similar.write", done, 2 * entries)
+                done += len(piece[which])
+                yield piece[which]
+
+        return made
+
     inverted: dict[str, Array | cachefile.Streamed] = {
         "post_indptr": indptr,
         "post_rows": cachefile.Streamed(np.dtype(np.int32), entries, pieces(0)),

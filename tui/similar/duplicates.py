@@ -30,6 +30,7 @@ import numpy.typing as npt
 from rapidfuzz import fuzz
 
 from tui.corpus.tokens import tokenize
+from tui.progress import advance
 from tui.search.blocks import release_memory
 from tui.search.parallel import ForkedHelper, read_into, workers_for
 from tui.search.postings import run_positions
@@ -134,10 +135,12 @@ def close_pairs(
     forked helper searches the later spans, with half of the prefix entries' pairs,
     while this process searches the earlier ones. The pairs are the same, in the same
     order, either way."""
+    advance("similar.pairs", 0, 4)
     prefixes = _prefixes(terms, weights, threshold)
     release_memory()  # each step's temporaries, before the next makes its own
     made = _Pairing.make(terms, prefixes)
     release_memory()
+    advance("similar.pairs", 1, 4)
     spans = len(made.ends)
     half = spans
     if workers_for(terms.n_docs, fork_safe) >= 2 and spans > 1:
@@ -188,6 +191,7 @@ def _close_in(
     bounds need as much."""
     left, right, both = _candidates(terms, weights, pairing.pop(), threshold, first, stop)
     release_memory()
+    advance("similar.pairs", 2, 4)
     # Second filter: the cosine over the terms in either prefix, exactly, plus at most
     # the product of the two suffix norms for the terms in neither.
     keep = _bound(terms, weights, prefixes, left, right, both) >= threshold - _SLACK
@@ -195,6 +199,7 @@ def _close_in(
     left, right = left[keep], right[keep]
     del keep
     release_memory()
+    advance("similar.pairs", 3, 4)
     cosine = _dots(terms, weights, left, right)
     close = cosine >= threshold
     return left[close], right[close], cosine[close]

@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tui.corpus.model import Abstract, Corpus, texts_held
+from tui.progress import advance
 from tui.search.parallel import workers_for
 from tui.search.postings import run_positions
 from tui.similar.duplicates import (
@@ -113,6 +114,7 @@ class SimilarityTexts(Sequence[str]):
         (see `texts_held`)."""
         end = len(self._abstracts) if stop is None else stop
         for lo in range(start, end, size):
+            advance("similar.count", lo - start, end - start)
             block = self._abstracts[lo : min(lo + size, end)]
             with texts_held(block):
                 texts = [a.similarity_text for a in block]

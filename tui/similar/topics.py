@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from tui.progress import advance
 from tui.search.blocks import release_memory
 from tui.search.postings import run_positions
 from tui.similar.labels import label_groups
@@ -320,7 +321,8 @@ def cluster(terms: TermMatrix, weights: FloatArray, k: int, seed: int = SEED) ->
     fit_empty = np.zeros(fit.n_rows, dtype=bool)
     labels = _assign(_similarities(blocks, fit.n_rows, centroids), fit_empty)
     release_memory()  # the seeding's temporaries
-    for _ in range(MAX_ROUNDS):
+    for done in range(MAX_ROUNDS):
+        advance("topics.rounds", done, MAX_ROUNDS)
         centroids = _centroids(fit, labels, k)
         new = _assign(_similarities(blocks, fit.n_rows, centroids), fit_empty)
         moved = int((new != labels).sum())
