@@ -379,3 +379,19 @@ def test_the_app_indexes_the_first_abstracts_itself_when_the_early_child_died(
     partial = loaders._ensure_partial()
     assert partial is not None and built == [30]
     assert partial[1].abstracts == session.corpus.abstracts[:30]
+
+
+def test_the_app_indexes_the_first_abstracts_itself_when_the_childs_are_not_its_own(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The child read other first abstracts (here the app's are in another order, as when a
+    later file changes a paper's id): its index is not used for the app's."""
+    started, built = _early(session, monkeypatch)
+    session.corpus.abstracts.reverse()
+    loaders = session.loaders
+    loaders.start_early(100)
+    assert started == [False]
+    partial = loaders._ensure_partial()
+    assert partial is not None and built == [30]
+    assert partial[1].abstracts == session.corpus.abstracts[:30]
+    assert loaders._spawned is not None and "partial" in loaders._spawned.done  # it answered
