@@ -32,7 +32,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from tui import locations
 from tui.corpus.model import Abstract, Corpus
@@ -75,6 +75,7 @@ from tui.ui.widgets.abstract_list import AbstractList
 from tui.ui.widgets.detail import DetailPane
 from tui.ui.widgets.detail_text import DetailView
 from tui.ui.widgets.filter_input import FilterInput
+from tui.ui.widgets.footer import AppFooter
 from tui.ui.widgets.header import AppHeader
 
 if TYPE_CHECKING:
@@ -220,7 +221,7 @@ class AbstractsApp(Host):
                 yield Static(id="query-error")
                 yield AbstractList(self.corpus, on_cursor=self._cursor_moved, id="list")
             yield DetailPane(id="detail")
-        yield Footer()
+        yield AppFooter()
 
     @property
     def abstract_list(self) -> AbstractList:
