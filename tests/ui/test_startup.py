@@ -274,3 +274,82 @@ async def test_a_paper_read_after_the_first_paint_shows_its_title_in_the_row_and
         drawn = " ".join((text.plain if (text := pane.text_of(b)) else "") for b in BLOCKS)
         assert "Pruning, Revisited" in drawn and "Ada Lovelace" in drawn
         assert shown.id in drawn  # the paper's final id, not the paragraph's
+
+
+async def test_a_search_typed_at_start_is_answered_before_the_data_opens(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The user's data and the inbox open after the answer to a search typed while the
+    files were read: opening them meanwhile would only slow that answer down."""
+    from tui.ui.controllers import search
+
+    monkeypatch.setattr(search, "ANSWER_FIRST_SECONDS", 30.0)  # a loaded machine's answer
+    app, last_file = app_reading(tmp_path, monkeypatch, first_files=1)
+    happened: list[str] = []
+    open_data, open_inbox, apply_search = (
+        app.personal.open,
+        app.fetching.open_inbox,
+        app.search.apply_search,
+    )
+
+    def opened() -> None:
+        happened.append("data")
+        open_data()
+
+    def inbox() -> None:
+        happened.append("inbox")
+        open_inbox()
+
+    def answered(*args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        happened.append("answer")
+        apply_search(*args, **kwargs)
+
+    monkeypatch.setattr(app.personal, "open", opened)
+    monkeypatch.setattr(app.fetching, "open_inbox", inbox)
+    monkeypatch.setattr(app.search, "apply_search", answered)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.press("slash", *"pruning")
+        await wait_until(pilot, lambda: app.filter_input.value == "pruning")
+        last_file.set()
+        await wait_for_userdata(pilot)
+        await wait_until(pilot, lambda: app.search.match_counts is not None)
+        assert happened.index("answer") < happened.index("data")
+        assert happened.index("answer") < happened.index("inbox")
+        assert "of 12" in header_status(app)
+
+
+async def test_with_nothing_typed_the_data_opens_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, last_file = app_reading(tmp_path, monkeypatch, first_files=1)
+    async with app.run_test(size=(160, 40)) as pilot:
+        last_file.set()
+        await wait_for_userdata(pilot, timeout=5)  # not after ANSWER_FIRST_SECONDS' wait
+        assert not app.search._after_answer
+
+
+async def test_the_data_waits_for_an_early_answer_at_most_a_second(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A search that never answers (here the index never loads) holds nothing back for
+    more than `ANSWER_FIRST_SECONDS`."""
+    from tui.session.loaders import Loaders
+
+    release = threading.Event()
+    warm = Loaders.warm
+
+    def held_warm(self: Loaders) -> None:
+        release.wait(20)
+        warm(self)
+
+    monkeypatch.setattr(Loaders, "warm", held_warm)
+    app, last_file = app_reading(tmp_path, monkeypatch, first_files=1)
+    try:
+        async with app.run_test(size=(160, 40)) as pilot:
+            await pilot.press("slash", *"pruning")
+            await wait_until(pilot, lambda: app.filter_input.value == "pruning")
+            last_file.set()
+            await wait_for_userdata(pilot, timeout=5)
+            assert app.search.match_counts is None  # the index is still held back
+    finally:
+        release.set()

@@ -289,8 +289,14 @@ class AbstractsApp(Host):
             self.collector.start()
             self.set_interval(CHECK_SECONDS, self.collector.check)
         self.search.warm_index()
-        self.personal.open()
-        self.fetching.open_inbox()
+        # A search typed meanwhile is answered first: it needs neither (ui/controllers/search.py).
+        self.search.after_answer(self._open_user_data)
+
+    def _open_user_data(self) -> None:
+        """Open the user's data and the inbox (off the UI thread)."""
+        if not self.closing:
+            self.personal.open()
+            self.fetching.open_inbox()
 
     async def action_quit(self) -> None:
         """Remember where the user is, write everything pending, then exit (status 0, or 1
