@@ -353,3 +353,43 @@ async def test_the_data_waits_for_an_early_answer_at_most_a_second(
             assert app.search.match_counts is None  # the index is still held back
     finally:
         release.set()
+
+
+async def test_the_model_waits_for_an_early_answer_to_be_painted(
+    seeds_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The start-up's loading of the similarity model waits while a search typed meanwhile
+    runs, and until its answer is painted: not only until the worker has searched."""
+    import time
+
+    from tui.session.loaders import Loaders
+
+    release = threading.Event()
+    warm = Loaders.warm
+
+    def held_warm(self: Loaders) -> None:
+        release.wait(20)
+        warm(self)
+
+    monkeypatch.setattr(Loaders, "warm", held_warm)
+    app = make_app([seeds_dir])
+    loaders = app.session.loaders
+    held_at_answer: list[bool] = []
+    apply_search = app.search.apply_search
+
+    def answered(*args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        time.sleep(0.2)  # the worker has long posted its answer and returned
+        held_at_answer.append(not loaders._no_search.is_set())
+        apply_search(*args, **kwargs)
+
+    monkeypatch.setattr(app.search, "apply_search", answered)
+    try:
+        async with app.run_test(size=(120, 36)) as pilot:
+            app.filter_input.value = "graph"  # one search (a key each would start five)
+            await pilot.pause(0.1)
+            release.set()
+            await wait_until(pilot, lambda: app.search.match_counts is not None, timeout=30)
+            assert held_at_answer[0]  # the first answer, the worker's
+            await wait_until(pilot, loaders._no_search.is_set, timeout=5)  # once painted
+    finally:
+        release.set()

@@ -271,7 +271,7 @@ class SearchController:
             self._search(text, order, deliver=lambda show: show())
             self._answer_shown(self._awaited)
             return
-        post = self.app.post
+        app = self.app
         self._searches += 1
         self._awaited = number = self._searches
 
@@ -285,8 +285,9 @@ class SearchController:
             self._search(
                 text,
                 order,
-                deliver=lambda show: post(lambda: shown(show)),
+                deliver=lambda show: app.post(lambda: shown(show)),
                 superseded=lambda: worker.is_cancelled,
+                until_painted=True,
             )
 
         self.app.run_worker(search, thread=True, exclusive=True, group="search")
@@ -297,10 +298,37 @@ class SearchController:
         order: Order,
         deliver: Callable[[Callable[[], object]], object],
         superseded: Callable[[], bool] = lambda: False,
+        *,
+        until_painted: bool = False,
     ) -> None:
-        """Search, and hand what is to be shown to `deliver` (posted from a worker)."""
-        with self.session.loaders.searching():
-            self._search_now(text, order, deliver, superseded)
+        """Search, and hand what is to be shown to `deliver` (posted from a worker).
+        Meanwhile the start-up's loading of the similarity model waits (`searching`);
+        `until_painted`: until the answer handed over is painted, so that its frame does
+        not take turns with that loading either."""
+        loaders = self.session.loaders
+        handed = False
+
+        def hand_over(show: Callable[[], object]) -> None:
+            nonlocal handed
+            if not until_painted:
+                deliver(show)
+                return
+
+            def then() -> None:
+                try:
+                    show()
+                finally:
+                    self.app.call_after_refresh(loaders.search_ended)
+
+            handed = True
+            deliver(then)
+
+        loaders.search_begun()
+        try:
+            self._search_now(text, order, hand_over, superseded)
+        finally:
+            if not handed:
+                loaders.search_ended()
 
     def _search_now(
         self,
