@@ -17,7 +17,7 @@ tests replace with a manual one.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -161,6 +161,9 @@ class AbstractsApp(Host):
         self.crashed = False
         #: Full garbage collections at idle moments, not during a key's answer.
         self.collector = IdleCollector()
+        # What runs once the first frame is written (`_after_first_frame`).
+        self._first_frame_shown = False
+        self._first_frame_steps: list[Callable[[], object]] = []
         # The app's own observers first: a change is on screen before a controller
         # reacts to it (a resume restored over the redrawn list).
         bus = session.bus
@@ -250,10 +253,20 @@ class AbstractsApp(Host):
         # A modal opening or closing holds off or restarts auto-read's dwell time.
         self.screen_change_signal.subscribe(self, lambda _: self.personal.focus_changed())
         if self.loading.active:
-            self.call_after_refresh(self.loading.start)
+            self._after_first_frame(self.loading.start)
         else:
             self._report_problems()
-            self.call_after_refresh(self.start_background_work)
+            self._after_first_frame(self.start_background_work)
+
+    def _after_first_frame(self, step: Callable[[], object]) -> None:
+        """Run `step` as soon as the first frame is written (the files still to read and
+        the search's imports, which the first answer waits for): not after the next
+        refresh, which waits for the frames of keys typed meanwhile and the footer's
+        first compose."""
+        if self._first_frame_shown:
+            self.call_next(step)
+        else:
+            self._first_frame_steps.append(step)
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.search.fit_placeholder)
@@ -336,6 +349,11 @@ class AbstractsApp(Host):
         # Textual's own: a frame goes to the terminal. Once it has, the garbage of the
         # input it answers may be collected (ui/collector.py), not before.
         super()._display(screen, renderable)
+        if renderable is not None and not self._first_frame_shown:
+            self._first_frame_shown = True
+            for step in self._first_frame_steps:
+                self.call_next(step)
+            self._first_frame_steps.clear()
         if renderable is not None and self.collector.frame_shown():
             self.set_timer(AFTER_FRAME_SECONDS, self.collector.after_frame)
 
