@@ -393,3 +393,34 @@ async def test_the_model_waits_for_an_early_answer_to_be_painted(
             await wait_until(pilot, loaders._no_search.is_set, timeout=5)  # once painted
     finally:
         release.set()
+
+
+async def test_the_rest_is_read_as_soon_as_the_first_frame_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The files still to read (and the search's imports, which the first answer waits
+    for) start right after the first frame, before the footer's keys are composed: not
+    after the next refresh, which waits for that compose and for keys typed meanwhile."""
+    from textual.widgets import Footer
+
+    from tui.ui.controllers.loading import LoadingController
+
+    happened: list[str] = []
+    start, compose = LoadingController.start, Footer.compose
+
+    def started(self: LoadingController) -> None:
+        happened.append("reading")
+        start(self)
+
+    def composed(self: Footer):  # type: ignore[no-untyped-def]
+        if self._bindings_ready:
+            happened.append("footer")
+        return compose(self)
+
+    monkeypatch.setattr(LoadingController, "start", started)
+    monkeypatch.setattr(Footer, "compose", composed)
+    app, last_file = app_reading(tmp_path, monkeypatch, first_files=1)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await wait_until(pilot, lambda: "footer" in happened and "reading" in happened)
+        last_file.set()
+        assert happened.index("reading") < happened.index("footer")
