@@ -12,7 +12,7 @@ from typing import TypeVar
 
 import pytest
 
-from tests.ui.helpers import record_notifications, wait_for_userdata
+from tests.ui.helpers import record_notifications, wait_for_userdata, wait_until
 from tui.store.userdata import UserData
 from tui.ui.app import AbstractsApp, make_app
 from tui.ui.controllers.personal import PersonalController
@@ -227,3 +227,38 @@ async def test_an_early_quit_remembers_the_filter_typed_before_the_data_opened(
     assert app.return_value == 0
     state = stored(data_dir, lambda data: data.get_state(f"resume:{app.corpus.fingerprint}"))
     assert state is not None and json.loads(state)["filter"] == "graph"
+
+
+async def test_a_filter_on_bookmarks_typed_before_the_data_opened_answers_again_when_it_does(
+    seeds_dir: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`is:bookmarked` answered before the data opened found no bookmarks: it is searched
+    again once the data is open, and finds them."""
+    from tui.corpus.load import load_corpus
+
+    corpus = load_corpus([seeds_dir])
+    data = UserData.open(data_dir)
+    data.set_bookmark(corpus.abstracts[2], True)
+    data.close()
+    app = make_app([seeds_dir])
+    held_closed(app, monkeypatch)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("slash", *"is:bookmarked")
+        await wait_until(pilot, lambda: app.search.match_counts is not None, timeout=20)
+        assert app.search.match_counts[0] == 0  # no data yet: no bookmarks
+        await open_now(pilot)
+        await wait_until(pilot, lambda: app.search.match_counts[0] == 1, timeout=5)
+        assert [app.corpus.abstracts[i].id for i in app.abstract_list.rows] == [
+            corpus.abstracts[2].id
+        ]
+
+
+def test_the_fields_that_read_the_users_data_are_known_without_the_parser() -> None:
+    from tui.search.query import _FIELDS
+    from tui.ui.controllers.search import PERSONAL_FIELDS, may_read_personal
+
+    assert set(PERSONAL_FIELDS) == {name for name, spec in _FIELDS.items() if spec.personal}
+    for text in ("is:read", "graph -tag:x", "(has:note)", "IS:bookmarked", 'note:"a b"'):
+        assert may_read_personal(text), text
+    for text in ("graph neural", "this:that", "year:2023", "thesis"):
+        assert not may_read_personal(text), text

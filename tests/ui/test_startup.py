@@ -274,3 +274,153 @@ async def test_a_paper_read_after_the_first_paint_shows_its_title_in_the_row_and
         drawn = " ".join((text.plain if (text := pane.text_of(b)) else "") for b in BLOCKS)
         assert "Pruning, Revisited" in drawn and "Ada Lovelace" in drawn
         assert shown.id in drawn  # the paper's final id, not the paragraph's
+
+
+async def test_a_search_typed_at_start_is_answered_before_the_data_opens(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The user's data and the inbox open after the answer to a search typed while the
+    files were read: opening them meanwhile would only slow that answer down."""
+    from tui.ui.controllers import search
+
+    monkeypatch.setattr(search, "ANSWER_FIRST_SECONDS", 30.0)  # a loaded machine's answer
+    app, last_file = app_reading(tmp_path, monkeypatch, first_files=1)
+    happened: list[str] = []
+    open_data, open_inbox, apply_search = (
+        app.personal.open,
+        app.fetching.open_inbox,
+        app.search.apply_search,
+    )
+
+    def opened() -> None:
+        happened.append("data")
+        open_data()
+
+    def inbox() -> None:
+        happened.append("inbox")
+        open_inbox()
+
+    def answered(*args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        happened.append("answer")
+        apply_search(*args, **kwargs)
+
+    monkeypatch.setattr(app.personal, "open", opened)
+    monkeypatch.setattr(app.fetching, "open_inbox", inbox)
+    monkeypatch.setattr(app.search, "apply_search", answered)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.press("slash", *"pruning")
+        await wait_until(pilot, lambda: app.filter_input.value == "pruning")
+        last_file.set()
+        await wait_for_userdata(pilot)
+        await wait_until(pilot, lambda: app.search.match_counts is not None)
+        assert happened.index("answer") < happened.index("data")
+        assert happened.index("answer") < happened.index("inbox")
+        assert "of 12" in header_status(app)
+
+
+async def test_with_nothing_typed_the_data_opens_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, last_file = app_reading(tmp_path, monkeypatch, first_files=1)
+    async with app.run_test(size=(160, 40)) as pilot:
+        last_file.set()
+        await wait_for_userdata(pilot, timeout=5)  # not after ANSWER_FIRST_SECONDS' wait
+        assert not app.search._after_answer
+
+
+async def test_the_data_waits_for_an_early_answer_at_most_a_second(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A search that never answers (here the index never loads) holds nothing back for
+    more than `ANSWER_FIRST_SECONDS`."""
+    from tui.session.loaders import Loaders
+
+    release = threading.Event()
+    warm = Loaders.warm
+
+    def held_warm(self: Loaders) -> None:
+        release.wait(20)
+        warm(self)
+
+    monkeypatch.setattr(Loaders, "warm", held_warm)
+    app, last_file = app_reading(tmp_path, monkeypatch, first_files=1)
+    try:
+        async with app.run_test(size=(160, 40)) as pilot:
+            await pilot.press("slash", *"pruning")
+            await wait_until(pilot, lambda: app.filter_input.value == "pruning")
+            last_file.set()
+            await wait_for_userdata(pilot, timeout=5)
+            assert app.search.match_counts is None  # the index is still held back
+    finally:
+        release.set()
+
+
+async def test_the_model_waits_for_an_early_answer_to_be_painted(
+    seeds_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The start-up's loading of the similarity model waits while a search typed meanwhile
+    runs, and until its answer is painted: not only until the worker has searched."""
+    import time
+
+    from tui.session.loaders import Loaders
+
+    release = threading.Event()
+    warm = Loaders.warm
+
+    def held_warm(self: Loaders) -> None:
+        release.wait(20)
+        warm(self)
+
+    monkeypatch.setattr(Loaders, "warm", held_warm)
+    app = make_app([seeds_dir])
+    loaders = app.session.loaders
+    held_at_answer: list[bool] = []
+    apply_search = app.search.apply_search
+
+    def answered(*args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        time.sleep(0.2)  # the worker has long posted its answer and returned
+        held_at_answer.append(not loaders._no_search.is_set())
+        apply_search(*args, **kwargs)
+
+    monkeypatch.setattr(app.search, "apply_search", answered)
+    try:
+        async with app.run_test(size=(120, 36)) as pilot:
+            app.filter_input.value = "graph"  # one search (a key each would start five)
+            await pilot.pause(0.1)
+            release.set()
+            await wait_until(pilot, lambda: app.search.match_counts is not None, timeout=30)
+            assert held_at_answer[0]  # the first answer, the worker's
+            await wait_until(pilot, loaders._no_search.is_set, timeout=5)  # once painted
+    finally:
+        release.set()
+
+
+async def test_the_rest_is_read_as_soon_as_the_first_frame_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The files still to read (and the search's imports, which the first answer waits
+    for) start right after the first frame, before the footer's keys are composed: not
+    after the next refresh, which waits for that compose and for keys typed meanwhile."""
+    from textual.widgets import Footer
+
+    from tui.ui.controllers.loading import LoadingController
+
+    happened: list[str] = []
+    start, compose = LoadingController.start, Footer.compose
+
+    def started(self: LoadingController) -> None:
+        happened.append("reading")
+        start(self)
+
+    def composed(self: Footer):  # type: ignore[no-untyped-def]
+        if self._bindings_ready:
+            happened.append("footer")
+        return compose(self)
+
+    monkeypatch.setattr(LoadingController, "start", started)
+    monkeypatch.setattr(Footer, "compose", composed)
+    app, last_file = app_reading(tmp_path, monkeypatch, first_files=1)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await wait_until(pilot, lambda: "footer" in happened and "reading" in happened)
+        last_file.set()
+        assert happened.index("reading") < happened.index("footer")

@@ -128,16 +128,24 @@ class Loaders:
         """Around a search: meanwhile the start-up's loading of the similarity model
         waits (up to `SEARCH_FIRST_SECONDS`) instead of taking turns with it for the
         interpreter, so the first answer comes sooner."""
-        with self._searches_lock:
-            self._searches += 1
-            self._no_search.clear()
+        self.search_begun()
         try:
             yield
         finally:
-            with self._searches_lock:
-                self._searches -= 1
-                if not self._searches:
-                    self._no_search.set()
+            self.search_ended()
+
+    def search_begun(self) -> None:
+        """A search has begun (the model's loading waits until `search_ended`: a search
+        in a worker ends once its answer is painted)."""
+        with self._searches_lock:
+            self._searches += 1
+            self._no_search.clear()
+
+    def search_ended(self) -> None:
+        with self._searches_lock:
+            self._searches -= 1
+            if not self._searches:
+                self._no_search.set()
 
     # -- the index -----------------------------------------------------------
 

@@ -17,7 +17,7 @@ tests replace with a manual one.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -32,7 +32,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from tui import locations
 from tui.corpus.model import Abstract, Corpus
@@ -75,6 +75,7 @@ from tui.ui.widgets.abstract_list import AbstractList
 from tui.ui.widgets.detail import DetailPane
 from tui.ui.widgets.detail_text import DetailView
 from tui.ui.widgets.filter_input import FilterInput
+from tui.ui.widgets.footer import AppFooter
 from tui.ui.widgets.header import AppHeader
 
 if TYPE_CHECKING:
@@ -160,6 +161,9 @@ class AbstractsApp(Host):
         self.crashed = False
         #: Full garbage collections at idle moments, not during a key's answer.
         self.collector = IdleCollector()
+        # What runs once the first frame is written (`_after_first_frame`).
+        self._first_frame_shown = False
+        self._first_frame_steps: list[Callable[[], object]] = []
         # The app's own observers first: a change is on screen before a controller
         # reacts to it (a resume restored over the redrawn list).
         bus = session.bus
@@ -220,7 +224,7 @@ class AbstractsApp(Host):
                 yield Static(id="query-error")
                 yield AbstractList(self.corpus, on_cursor=self._cursor_moved, id="list")
             yield DetailPane(id="detail")
-        yield Footer()
+        yield AppFooter()
 
     @property
     def abstract_list(self) -> AbstractList:
@@ -249,10 +253,20 @@ class AbstractsApp(Host):
         # A modal opening or closing holds off or restarts auto-read's dwell time.
         self.screen_change_signal.subscribe(self, lambda _: self.personal.focus_changed())
         if self.loading.active:
-            self.call_after_refresh(self.loading.start)
+            self._after_first_frame(self.loading.start)
         else:
             self._report_problems()
-            self.call_after_refresh(self.start_background_work)
+            self._after_first_frame(self.start_background_work)
+
+    def _after_first_frame(self, step: Callable[[], object]) -> None:
+        """Run `step` as soon as the first frame is written (the files still to read and
+        the search's imports, which the first answer waits for): not after the next
+        refresh, which waits for the frames of keys typed meanwhile and the footer's
+        first compose."""
+        if self._first_frame_shown:
+            self.call_next(step)
+        else:
+            self._first_frame_steps.append(step)
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.search.fit_placeholder)
@@ -288,8 +302,14 @@ class AbstractsApp(Host):
             self.collector.start()
             self.set_interval(CHECK_SECONDS, self.collector.check)
         self.search.warm_index()
-        self.personal.open()
-        self.fetching.open_inbox()
+        # A search typed meanwhile is answered first: it needs neither (ui/controllers/search.py).
+        self.search.after_answer(self._open_user_data)
+
+    def _open_user_data(self) -> None:
+        """Open the user's data and the inbox (off the UI thread)."""
+        if not self.closing:
+            self.personal.open()
+            self.fetching.open_inbox()
 
     async def action_quit(self) -> None:
         """Remember where the user is, write everything pending, then exit (status 0, or 1
@@ -329,6 +349,11 @@ class AbstractsApp(Host):
         # Textual's own: a frame goes to the terminal. Once it has, the garbage of the
         # input it answers may be collected (ui/collector.py), not before.
         super()._display(screen, renderable)
+        if renderable is not None and not self._first_frame_shown:
+            self._first_frame_shown = True
+            for step in self._first_frame_steps:
+                self.call_next(step)
+            self._first_frame_steps.clear()
         if renderable is not None and self.collector.frame_shown():
             self.set_timer(AFTER_FRAME_SECONDS, self.collector.after_frame)
 

@@ -8,13 +8,21 @@ match, so a stale result never paints over a newer one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.worker import get_current_worker
 
-from tui.session.events import InboxOpened, IndexReady, MarksChanged, SearchAgain, TopicsChanged
+from tui.session.events import (
+    DataOpened,
+    InboxOpened,
+    IndexReady,
+    MarksChanged,
+    SearchAgain,
+    TopicsChanged,
+)
 from tui.session.filter import Order
 from tui.session.loaders import PARTIAL_INDEX_SIZE, import_search_code
 
@@ -33,6 +41,10 @@ __all__ = ["FILTER_PLACEHOLDERS", "PARTIAL_INDEX_SIZE", "Order", "SearchControll
 #: Up to this many abstracts a search runs on the UI's thread once the whole index is
 #: ready: about 2 ms at 6,506 (bench/search.py), less than a worker's start and hand-over.
 INLINE_SEARCH_MAX = 20_000
+
+#: At most this long, what waits for a search typed at start-up to be answered (the
+#: user's data and the inbox opening: `after_answer`) waits for it.
+ANSWER_FIRST_SECONDS = 1.0
 
 # The filter's placeholder, longest first: the longest that fits the box is shown.
 FILTER_PLACEHOLDERS = (
@@ -57,11 +69,19 @@ class SearchController:
         # not search again for either.
         self._answered: tuple[str, Order, SearchIndex] | None = None
         self._answering: tuple[str, Order, SearchIndex] | None = None
+        # The search in a worker whose answer the user waits for (its number; 0: none),
+        # the last number given, and what runs once it is shown (`after_answer`).
+        self._awaited = 0
+        self._searches = 0
+        self._after_answer: list[Callable[[], object]] = []
         bus.subscribe(IndexReady, lambda _: self._index_ready())
         bus.subscribe(SearchAgain, lambda _: self.rerun())
         # Topics and the inbox change only the answers of filters that read them.
         bus.subscribe(TopicsChanged, lambda _: self._rerun_if_reading(_reads_topics))
         bus.subscribe(InboxOpened, lambda _: self._rerun_if_reading(_reads_inbox))
+        # A search may have answered before the data opened: then without bookmarks,
+        # read marks, tags or notes.
+        bus.subscribe(DataOpened, lambda _: self._data_opened())
         bus.subscribe(MarksChanged, self._marks_changed)
 
     # The filter's state (the session's), under the names the UI has always used.
@@ -160,6 +180,7 @@ class SearchController:
             state.cleared()
             # Nothing answered any more (and no index held here after a reload).
             self._answered = self._answering = None
+            self._answer_shown(self._awaited)  # nothing is awaited any more
             self._set_query_error(None)
             self._apply_rows(range(len(self.session.corpus)), None, keep=state.saved_selection)
             return
@@ -176,6 +197,33 @@ class SearchController:
                     ),
                     error=False,
                 )
+
+    def after_answer(self, step: Callable[[], object]) -> None:
+        """Run `step` once the answer to the search under way is on screen, or now when
+        none is awaited or the filter reads the user's data (or at the latest after
+        `ANSWER_FIRST_SECONDS`): at start-up the user's data and the inbox open after a
+        search typed meanwhile is answered, not while it runs. The first answer then
+        comes sooner; the marks on its rows come when the data opens, as they always did."""
+        if not self._awaited or may_read_personal(self.state.query_text):
+            step()
+            return
+        self._after_answer.append(step)
+        if len(self._after_answer) == 1:
+            self.app.set_timer(ANSWER_FIRST_SECONDS, self._run_after_answer)
+
+    def _answer_shown(self, number: int) -> None:
+        """The answer of search `number` was handed to the screen (or none is awaited):
+        what waited for it runs once it is painted."""
+        if number != self._awaited:
+            return  # an older search's answer: the newer one is still awaited
+        self._awaited = 0
+        if self._after_answer:
+            self.app.call_after_refresh(self._run_after_answer)
+
+    def _run_after_answer(self) -> None:
+        steps, self._after_answer = self._after_answer, []
+        for step in steps:
+            step()
 
     def rerun(self) -> None:
         """Run the current filter again (personal data changed, or the order did)."""
@@ -203,6 +251,13 @@ class SearchController:
         if any(reads(f) for f in fields):
             self.rerun()
 
+    def _data_opened(self) -> None:
+        """A search typed before the data opened may have answered without it (no
+        bookmarks, read marks, tags or notes): one that may read them runs again. (Not
+        parsed here: the parser's imports may still be under way in a worker.)"""
+        if self.state.filtered and may_read_personal(self.state.query_text):
+            self.rerun()
+
     def _start_search(self, text: str, order: Order) -> None:
         """Search for `text`: here and now when the whole index is ready and the corpus
         small enough to answer in a few milliseconds (a thread would only add its
@@ -214,13 +269,26 @@ class SearchController:
             and len(self.session.corpus) <= INLINE_SEARCH_MAX
         ):
             self._search(text, order, deliver=lambda show: show())
+            self._answer_shown(self._awaited)
             return
-        post = self.app.post
+        app = self.app
+        self._searches += 1
+        self._awaited = number = self._searches
+
+        def shown(show: Callable[[], object]) -> None:
+            show()
+            self._answer_shown(number)
 
         def search() -> None:
             # A newer key cancels this worker (exclusive): it stops waiting for the index.
             worker = get_current_worker()
-            self._search(text, order, deliver=post, superseded=lambda: worker.is_cancelled)
+            self._search(
+                text,
+                order,
+                deliver=lambda show: app.post(lambda: shown(show)),
+                superseded=lambda: worker.is_cancelled,
+                until_painted=True,
+            )
 
         self.app.run_worker(search, thread=True, exclusive=True, group="search")
 
@@ -230,10 +298,37 @@ class SearchController:
         order: Order,
         deliver: Callable[[Callable[[], object]], object],
         superseded: Callable[[], bool] = lambda: False,
+        *,
+        until_painted: bool = False,
     ) -> None:
-        """Search, and hand what is to be shown to `deliver` (posted from a worker)."""
-        with self.session.loaders.searching():
-            self._search_now(text, order, deliver, superseded)
+        """Search, and hand what is to be shown to `deliver` (posted from a worker).
+        Meanwhile the start-up's loading of the similarity model waits (`searching`);
+        `until_painted`: until the answer handed over is painted, so that its frame does
+        not take turns with that loading either."""
+        loaders = self.session.loaders
+        handed = False
+
+        def hand_over(show: Callable[[], object]) -> None:
+            nonlocal handed
+            if not until_painted:
+                deliver(show)
+                return
+
+            def then() -> None:
+                try:
+                    show()
+                finally:
+                    self.app.call_after_refresh(loaders.search_ended)
+
+            handed = True
+            deliver(then)
+
+        loaders.search_begun()
+        try:
+            self._search_now(text, order, hand_over, superseded)
+        finally:
+            if not handed:
+                loaders.search_ended()
 
     def _search_now(
         self,
@@ -435,6 +530,18 @@ class SearchController:
 
 def _reads_topics(clause: FieldClause) -> bool:
     return clause.name == "topic"
+
+
+#: The fields that read the user's data (`FieldSpec(..., personal=True)` in
+#: tui/search/query.py; a test checks the two agree), found without the parser.
+PERSONAL_FIELDS = ("is", "has", "note", "tag")
+_PERSONAL_FIELD = re.compile(rf"(?i)(?<![A-Za-z])(?:{'|'.join(PERSONAL_FIELDS)}):")
+
+
+def may_read_personal(text: str) -> bool:
+    """Whether a filter may read the user's data (`is:read`, `-tag:x`…): a field name
+    followed by a colon anywhere, quoted or not (a false "yes" costs only a wait)."""
+    return _PERSONAL_FIELD.search(text) is not None
 
 
 def _reads_inbox(clause: FieldClause) -> bool:
