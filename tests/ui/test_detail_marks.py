@@ -48,3 +48,31 @@ async def test_a_note_taken_away_leaves_the_detail_pane(seeds_dir: Path, data_di
         await pilot.pause(0.1)
         assert app.detail.view.note is None
         assert not app.detail.view.bookmarked
+
+
+async def test_b_draws_again_only_the_meta_line_it_changes(
+    seeds_dir: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from textual.visual import Visual
+
+    app = make_app([seeds_dir], data_dir=data_dir)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        await pilot.pause(0.1)
+        shown_before = list(app.detail._lines)
+        drawn: list[str] = []
+        to_strips = Visual.to_strips
+
+        def recording(widget: object, visual: object, *args: object, **kwargs: object) -> object:
+            if widget is app.detail:
+                drawn.append(str(getattr(visual, "plain", visual)))
+            return to_strips(widget, visual, *args, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(Visual, "to_strips", recording)
+        await pilot.press("b")
+        await pilot.pause(0.1)
+        assert len(drawn) == 1 and "★ bookmarked" in drawn[0]
+        assert "\n" not in drawn[0]  # the marks' line alone, not the meta block
+        # The same lines as before but that one.
+        changed = [y for y, (a, b) in enumerate(zip(shown_before, app.detail._lines)) if a != b]
+        assert len(changed) == 1

@@ -22,6 +22,7 @@ from rich.text import Text
 # Static). tests/ui/test_snapshots.py pins the pictures.
 from textual._styles_cache import StylesCache
 from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
 from textual.color import Color
 from textual.content import Content
 from textual.css.styles import RenderStyles
@@ -76,6 +77,10 @@ class DetailPane(ThumbView, can_focus=True):
         # text changed is drawn again, the others are kept.
         self._drawn: dict[str, tuple[int, list[Strip]]] = {}
         self._lines: list[Strip] = []
+        # The lines of the blocks drawn one line per fact (nowrap: the meta lines), each
+        # as drawn for its content, width and style: a mark (`b`) or the filter's words
+        # change one of them, and the others are not drawn again.
+        self._fact_lines: LRUCache[tuple[object, ...], Strip] = LRUCache(256)
 
     def text_of(self, block: str) -> Text | None:
         """What a block (one of `BLOCKS`) shows, or None when it is not shown."""
@@ -233,7 +238,16 @@ class DetailPane(ThumbView, can_focus=True):
         gutter = styles.gutter
         inner = max(1, width - gutter.width)
         content: Content = visualize(self, text, markup=False)  # type: ignore[assignment]
-        if styles.text_wrap == "nowrap":
+        visual_style = self.get_visual_style(component)
+        if styles.text_wrap == "nowrap" and self.text_selection is None:
+            # One line per fact, each drawn alone (as its line of the whole block is:
+            # cut to the block's width with an ellipsis), and kept.
+            ellipsis = styles.text_overflow == "ellipsis"
+            strips = [
+                self._fact_line(line, inner, ellipsis, visual_style)
+                for line in content.split("\n", allow_blank=True)
+            ]
+        elif styles.text_wrap == "nowrap":
             # One line per fact, cut where it ends with an ellipsis (the pane's own
             # rules, which the drawing follows, wrap).
             ellipsis = styles.text_overflow == "ellipsis"
@@ -241,11 +255,9 @@ class DetailPane(ThumbView, can_focus=True):
                 line.truncate(inner, ellipsis=ellipsis)
                 for line in content.split("\n", allow_blank=True)
             )
-        if first_line:
-            # Blank lines before it, each drawn as one line, dropped.
-            content = Content("\n" * first_line) + content
-        strips = Visual.to_strips(self, content, inner, None, self.get_visual_style(component))
-        strips = strips[first_line:]
+            strips = self._text_lines(content, inner, first_line, visual_style)
+        else:
+            strips = self._text_lines(content, inner, first_line, visual_style)
         # The block is drawn over the pane, as a transparent child of it would be.
         base = self.background_colors[1]
         background = base + styles.background
@@ -268,6 +280,28 @@ class DetailPane(ThumbView, can_focus=True):
             native_ansi=app.native_ansi_color,
         )
         return lines + [Strip([])] * styles.margin.bottom
+
+    def _text_lines(
+        self, content: Content, width: int, first_line: int, style: Style
+    ) -> list[Strip]:
+        """`content`'s lines in `width` cells, drawn as lines `first_line` on of the pane's
+        whole text (where a selection with the mouse finds them)."""
+        if first_line:
+            # Blank lines before it, each drawn as one line, dropped.
+            content = Content("\n" * first_line) + content
+        return Visual.to_strips(self, content, width, None, style)[first_line:]
+
+    def _fact_line(self, line: Content, width: int, ellipsis: bool, style: Style) -> Strip:
+        """One line of a nowrap block, cut to `width` cells, as drawn before when its
+        content, width and style were the same."""
+        key = (line.plain, tuple(line.spans), width, ellipsis, style)
+        strip = self._fact_lines.get(key)
+        if strip is None:
+            cut = line.truncate(width, ellipsis=ellipsis)
+            strips = Visual.to_strips(self, cut, width, None, style)
+            strip = strips[0] if strips else Strip([])
+            self._fact_lines[key] = strip
+        return strip
 
     def get_selection(self, selection: Selection) -> tuple[str, str] | None:
         """The text selected with the mouse, from the blocks' text (as a Static's)."""
