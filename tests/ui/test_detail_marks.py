@@ -72,7 +72,45 @@ async def test_b_draws_again_only_the_meta_line_it_changes(
         await pilot.press("b")
         await pilot.pause(0.1)
         assert len(drawn) == 1 and "★ bookmarked" in drawn[0]
-        assert "\n" not in drawn[0]  # the marks' line alone, not the meta block
+        assert "\n" not in drawn[0].strip("\n")  # the marks' line alone, not the block
         # The same lines as before but that one.
-        changed = [y for y, (a, b) in enumerate(zip(shown_before, app.detail._lines)) if a != b]
+        after = app.detail._lines
+        assert len(after) == len(shown_before)
+        changed = [y for y, (a, b) in enumerate(zip(shown_before, after, strict=True)) if a != b]
         assert len(changed) == 1
+
+
+@pytest.mark.parametrize("first_line", [0, 4])
+async def test_meta_lines_drawn_one_by_one_are_the_block_drawn_whole(
+    seeds_dir: Path, data_dir: Path, first_line: int
+) -> None:
+    """Each line drawn alone is the line of the whole block, cells' places included
+    (what a selection with the mouse reads)."""
+    from rich.text import Text
+    from textual.content import Content
+    from textual.visual import visualize
+
+    from tui.ui.widgets.detail_text import meta_text
+
+    app = make_app([seeds_dir], data_dir=data_dir)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for_userdata(pilot)
+        pane = app.detail
+        style = pane.get_visual_style("detail-pane--meta")
+        texts = [meta_text(app.detail_view(a)) for a in app.corpus.abstracts[:12]]
+        texts += [Text("a\n\nb"), Text("ends in a newline\n"), Text(""), Text("x" * 300)]
+        for text in texts:
+            for width in (8, 40, 90):
+                content = visualize(pane, text, markup=False)
+                lines = content.split("\n", allow_blank=True)  # type: ignore[attr-defined]
+                whole = pane._text_lines(
+                    Content("\n").join(line.truncate(width, ellipsis=True) for line in lines),
+                    width,
+                    first_line,
+                    style,
+                )
+                alone = [
+                    pane._fact_line(line, first_line + y, width, True, style)
+                    for y, line in enumerate(lines)
+                ]
+                assert alone == whole, (text.plain, width)

@@ -244,8 +244,8 @@ class DetailPane(ThumbView, can_focus=True):
             # cut to the block's width with an ellipsis), and kept.
             ellipsis = styles.text_overflow == "ellipsis"
             strips = [
-                self._fact_line(line, inner, ellipsis, visual_style)
-                for line in content.split("\n", allow_blank=True)
+                self._fact_line(line, first_line + y, inner, ellipsis, visual_style)
+                for y, line in enumerate(content.split("\n", allow_blank=True))
             ]
         elif styles.text_wrap == "nowrap":
             # One line per fact, cut where it ends with an ellipsis (the pane's own
@@ -291,15 +291,16 @@ class DetailPane(ThumbView, can_focus=True):
             content = Content("\n" * first_line) + content
         return Visual.to_strips(self, content, width, None, style)[first_line:]
 
-    def _fact_line(self, line: Content, width: int, ellipsis: bool, style: Style) -> Strip:
-        """One line of a nowrap block, cut to `width` cells, as drawn before when its
-        content, width and style were the same."""
-        key = (line.plain, tuple(line.spans), width, ellipsis, style)
+    def _fact_line(self, line: Content, y: int, width: int, ellipsis: bool, style: Style) -> Strip:
+        """One line of a nowrap block, cut to `width` cells, drawn as line `y` of the
+        pane's whole text (its cells carry where they are, for a selection with the
+        mouse); as drawn before when its content, place, width and style were the same."""
+        key = (line.plain, tuple(line.spans), y, width, ellipsis, style)
         strip = self._fact_lines.get(key)
         if strip is None:
             cut = line.truncate(width, ellipsis=ellipsis)
-            strips = Visual.to_strips(self, cut, width, None, style)
-            strip = strips[0] if strips else Strip([])
+            drawn = self._text_lines(cut, width, y, style)
+            strip = drawn[0] if drawn else Strip([])
             self._fact_lines[key] = strip
         return strip
 
