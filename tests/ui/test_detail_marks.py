@@ -109,8 +109,14 @@ async def test_meta_lines_drawn_one_by_one_are_the_block_drawn_whole(
                     first_line,
                     style,
                 )
-                alone = [
-                    pane._fact_line(line, first_line + y, width, True, style)
-                    for y, line in enumerate(lines)
-                ]
+                # Each line drawn alone (the others kept from the drawing before).
+                alone = []
+                for y, line in enumerate(lines):
+                    pane._fact_lines.clear()
+                    others = [Content(f"not this line {n}") for n in range(len(lines))]
+                    pane._fact_lines_of(others, first_line, width, True, style)
+                    others[y] = line
+                    alone.append(pane._fact_lines_of(others, first_line, width, True, style)[y])
+                pane._fact_lines.clear()
+                assert pane._fact_lines_of(lines, first_line, width, True, style) == whole
                 assert alone == whole, (text.plain, width)

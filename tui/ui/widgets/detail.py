@@ -239,23 +239,12 @@ class DetailPane(ThumbView, can_focus=True):
         inner = max(1, width - gutter.width)
         content: Content = visualize(self, text, markup=False)  # type: ignore[assignment]
         visual_style = self.get_visual_style(component)
-        if styles.text_wrap == "nowrap" and self.text_selection is None:
-            # One line per fact, each drawn alone (as its line of the whole block is:
-            # cut to the block's width with an ellipsis), and kept.
-            ellipsis = styles.text_overflow == "ellipsis"
-            strips = [
-                self._fact_line(line, first_line + y, inner, ellipsis, visual_style)
-                for y, line in enumerate(content.split("\n", allow_blank=True))
-            ]
-        elif styles.text_wrap == "nowrap":
+        if styles.text_wrap == "nowrap":
             # One line per fact, cut where it ends with an ellipsis (the pane's own
             # rules, which the drawing follows, wrap).
             ellipsis = styles.text_overflow == "ellipsis"
-            content = Content("\n").join(
-                line.truncate(inner, ellipsis=ellipsis)
-                for line in content.split("\n", allow_blank=True)
-            )
-            strips = self._text_lines(content, inner, first_line, visual_style)
+            lines = content.split("\n", allow_blank=True)
+            strips = self._fact_lines_of(lines, first_line, inner, ellipsis, visual_style)
         else:
             strips = self._text_lines(content, inner, first_line, visual_style)
         # The block is drawn over the pane, as a transparent child of it would be.
@@ -291,18 +280,38 @@ class DetailPane(ThumbView, can_focus=True):
             content = Content("\n" * first_line) + content
         return Visual.to_strips(self, content, width, None, style)[first_line:]
 
-    def _fact_line(self, line: Content, y: int, width: int, ellipsis: bool, style: Style) -> Strip:
-        """One line of a nowrap block, cut to `width` cells, drawn as line `y` of the
-        pane's whole text (its cells carry where they are, for a selection with the
-        mouse); as drawn before when its content, place, width and style were the same."""
-        key = (line.plain, tuple(line.spans), y, width, ellipsis, style)
-        strip = self._fact_lines.get(key)
-        if strip is None:
-            cut = line.truncate(width, ellipsis=ellipsis)
-            drawn = self._text_lines(cut, width, y, style)
-            strip = drawn[0] if drawn else Strip([])
-            self._fact_lines[key] = strip
-        return strip
+    def _fact_lines_of(
+        self, lines: list[Content], first_line: int, width: int, ellipsis: bool, style: Style
+    ) -> list[Strip]:
+        """A nowrap block's lines, each cut to `width` cells, drawn as lines `first_line`
+        on of the pane's whole text (its cells carry where they are, for a selection with
+        the mouse). A line drawn before with the same content, place, width and style is
+        kept: a mark (`b`) draws again the one line it changes. A block none of whose
+        lines were drawn before (another abstract) is drawn in one piece."""
+        if self.text_selection is not None:
+            self._fact_lines.clear()  # lines drawn with the selection's highlight
+            keys: list[tuple[object, ...]] = []
+        else:
+            keys = [
+                (line.plain, tuple(line.spans), first_line + y, width, ellipsis, style)
+                for y, line in enumerate(lines)
+            ]
+        kept = [self._fact_lines.get(key) for key in keys]
+        if not keys or all(strip is None for strip in kept):
+            whole = Content("\n").join(line.truncate(width, ellipsis=ellipsis) for line in lines)
+            strips = self._text_lines(whole, width, first_line, style)
+            if len(strips) == len(keys):
+                for key, strip in zip(keys, strips, strict=True):
+                    self._fact_lines[key] = strip
+            return strips
+        strips = []
+        for y, (line, strip) in enumerate(zip(lines, kept, strict=True)):
+            if strip is None:
+                cut = line.truncate(width, ellipsis=ellipsis)
+                drawn = self._text_lines(cut, width, first_line + y, style)
+                strip = self._fact_lines[keys[y]] = drawn[0] if drawn else Strip([])
+            strips.append(strip)
+        return strips
 
     def get_selection(self, selection: Selection) -> tuple[str, str] | None:
         """The text selected with the mouse, from the blocks' text (as a Static's)."""
