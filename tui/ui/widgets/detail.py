@@ -243,8 +243,8 @@ class DetailPane(ThumbView, can_focus=True):
             # One line per fact, cut where it ends with an ellipsis (the pane's own
             # rules, which the drawing follows, wrap).
             ellipsis = styles.text_overflow == "ellipsis"
-            lines = content.split("\n", allow_blank=True)
-            strips = self._fact_lines_of(lines, first_line, inner, ellipsis, visual_style)
+            facts = content.split("\n", allow_blank=True)
+            strips = self._fact_lines_of(facts, first_line, inner, ellipsis, visual_style)
         else:
             strips = self._text_lines(content, inner, first_line, visual_style)
         # The block is drawn over the pane, as a transparent child of it would be.
@@ -304,13 +304,13 @@ class DetailPane(ThumbView, can_focus=True):
                 for key, strip in zip(keys, strips, strict=True):
                     self._fact_lines[key] = strip
             return strips
-        strips = []
-        for y, (line, strip) in enumerate(zip(lines, kept, strict=True)):
-            if strip is None:
+        strips: list[Strip] = []
+        for y, (line, found) in enumerate(zip(lines, kept, strict=True)):
+            if found is None:
                 cut = line.truncate(width, ellipsis=ellipsis)
                 drawn = self._text_lines(cut, width, first_line + y, style)
-                strip = self._fact_lines[keys[y]] = drawn[0] if drawn else Strip([])
-            strips.append(strip)
+                found = self._fact_lines[keys[y]] = drawn[0] if drawn else Strip([])
+            strips.append(found)
         return strips
 
     def get_selection(self, selection: Selection) -> tuple[str, str] | None:
