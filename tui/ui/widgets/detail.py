@@ -299,17 +299,17 @@ class DetailPane(ThumbView, can_focus=True):
         kept = [self._fact_lines.get(key) for key in keys]
         if not keys or all(strip is None for strip in kept):
             whole = Content("\n").join(line.truncate(width, ellipsis=ellipsis) for line in lines)
-            strips = self._text_lines(whole, width, first_line, style)
-            if len(strips) == len(keys):
-                for key, strip in zip(keys, strips, strict=True):
+            drawn = self._text_lines(whole, width, first_line, style)
+            if len(drawn) == len(keys):
+                for key, strip in zip(keys, drawn, strict=True):
                     self._fact_lines[key] = strip
-            return strips
+            return drawn
         strips: list[Strip] = []
         for y, (line, found) in enumerate(zip(lines, kept, strict=True)):
             if found is None:
                 cut = line.truncate(width, ellipsis=ellipsis)
-                drawn = self._text_lines(cut, width, first_line + y, style)
-                found = self._fact_lines[keys[y]] = drawn[0] if drawn else Strip([])
+                alone = self._text_lines(cut, width, first_line + y, style)
+                found = self._fact_lines[keys[y]] = alone[0] if alone else Strip([])
             strips.append(found)
         return strips
 
