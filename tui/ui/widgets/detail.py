@@ -22,7 +22,6 @@ from rich.text import Text
 # Static). tests/ui/test_snapshots.py pins the pictures.
 from textual._styles_cache import StylesCache
 from textual.binding import Binding, BindingType
-from textual.cache import LRUCache
 from textual.color import Color
 from textual.content import Content
 from textual.css.styles import RenderStyles
@@ -77,10 +76,6 @@ class DetailPane(ThumbView, can_focus=True):
         # text changed is drawn again, the others are kept.
         self._drawn: dict[str, tuple[int, list[Strip]]] = {}
         self._lines: list[Strip] = []
-        # The lines of the blocks drawn one line per fact (nowrap: the meta lines), each
-        # as drawn for its content, width and style: a mark (`b`) or the filter's words
-        # change one of them, and the others are not drawn again.
-        self._fact_lines: LRUCache[tuple[object, ...], Strip] = LRUCache(256)
 
     def text_of(self, block: str) -> Text | None:
         """What a block (one of `BLOCKS`) shows, or None when it is not shown."""
@@ -238,15 +233,19 @@ class DetailPane(ThumbView, can_focus=True):
         gutter = styles.gutter
         inner = max(1, width - gutter.width)
         content: Content = visualize(self, text, markup=False)  # type: ignore[assignment]
-        visual_style = self.get_visual_style(component)
         if styles.text_wrap == "nowrap":
             # One line per fact, cut where it ends with an ellipsis (the pane's own
             # rules, which the drawing follows, wrap).
             ellipsis = styles.text_overflow == "ellipsis"
-            facts = content.split("\n", allow_blank=True)
-            strips = self._fact_lines_of(facts, first_line, inner, ellipsis, visual_style)
-        else:
-            strips = self._text_lines(content, inner, first_line, visual_style)
+            content = Content("\n").join(
+                line.truncate(inner, ellipsis=ellipsis)
+                for line in content.split("\n", allow_blank=True)
+            )
+        if first_line:
+            # Blank lines before it, each drawn as one line, dropped.
+            content = Content("\n" * first_line) + content
+        strips = Visual.to_strips(self, content, inner, None, self.get_visual_style(component))
+        strips = strips[first_line:]
         # The block is drawn over the pane, as a transparent child of it would be.
         base = self.background_colors[1]
         background = base + styles.background
@@ -269,49 +268,6 @@ class DetailPane(ThumbView, can_focus=True):
             native_ansi=app.native_ansi_color,
         )
         return lines + [Strip([])] * styles.margin.bottom
-
-    def _text_lines(
-        self, content: Content, width: int, first_line: int, style: Style
-    ) -> list[Strip]:
-        """`content`'s lines in `width` cells, drawn as lines `first_line` on of the pane's
-        whole text (where a selection with the mouse finds them)."""
-        if first_line:
-            # Blank lines before it, each drawn as one line, dropped.
-            content = Content("\n" * first_line) + content
-        return Visual.to_strips(self, content, width, None, style)[first_line:]
-
-    def _fact_lines_of(
-        self, lines: list[Content], first_line: int, width: int, ellipsis: bool, style: Style
-    ) -> list[Strip]:
-        """A nowrap block's lines, each cut to `width` cells, drawn as lines `first_line`
-        on of the pane's whole text (its cells carry where they are, for a selection with
-        the mouse). A line drawn before with the same content, place, width and style is
-        kept: a mark (`b`) draws again the one line it changes. A block none of whose
-        lines were drawn before (another abstract) is drawn in one piece."""
-        if self.text_selection is not None:
-            self._fact_lines.clear()  # lines drawn with the selection's highlight
-            keys: list[tuple[object, ...]] = []
-        else:
-            keys = [
-                (line.plain, tuple(line.spans), first_line + y, width, ellipsis, style)
-                for y, line in enumerate(lines)
-            ]
-        kept = [self._fact_lines.get(key) for key in keys]
-        if not keys or all(strip is None for strip in kept):
-            whole = Content("\n").join(line.truncate(width, ellipsis=ellipsis) for line in lines)
-            drawn = self._text_lines(whole, width, first_line, style)
-            if len(drawn) == len(keys):
-                for key, strip in zip(keys, drawn, strict=True):
-                    self._fact_lines[key] = strip
-            return drawn
-        strips: list[Strip] = []
-        for y, (line, found) in enumerate(zip(lines, kept, strict=True)):
-            if found is None:
-                cut = line.truncate(width, ellipsis=ellipsis)
-                alone = self._text_lines(cut, width, first_line + y, style)
-                found = self._fact_lines[keys[y]] = alone[0] if alone else Strip([])
-            strips.append(found)
-        return strips
 
     def get_selection(self, selection: Selection) -> tuple[str, str] | None:
         """The text selected with the mouse, from the blocks' text (as a Static's)."""
