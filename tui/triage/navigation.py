@@ -6,9 +6,9 @@ from collections.abc import Callable, Container, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 if TYPE_CHECKING:
+    import numpy as np
+
     from tui.corpus.model import Abstract
 
 
@@ -98,6 +98,8 @@ class ProgressCounts:
 
     def _membership(self, rows: Sequence[int], size: int) -> np.ndarray:
         """Whether each abstract (by corpus index) is among `rows`."""
+        import numpy as np  # here: the app's module leaves numpy for later (start-up)
+
         members = self._members
         if members is None or len(members) != size:
             members = self._members = np.zeros(size, dtype=np.bool_)
