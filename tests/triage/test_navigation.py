@@ -68,3 +68,18 @@ def test_progress_counts_agree_with_progress_over_lists_shown_in_turn() -> None:
     )
     read_ids.update(ids)  # more ids than rows: counted over the rows
     assert counts.text(rows, read_ids, starred, by_id, ids) == "20 / 20 read · 4 ★"
+
+
+class _NoPythonWalk(array):  # type: ignore[type-arg]
+    """A list's rows that fail when walked one by one in Python."""
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        raise AssertionError("the rows were walked in Python")
+
+
+def test_progress_counts_a_filtered_list_without_walking_its_rows_in_python() -> None:
+    corpus = load_corpus([SEEDS])
+    ids, by_id = corpus.ids, corpus.by_id
+    read_ids, starred = {ids[1], ids[4]}, {ids[4]}
+    rows = _NoPythonWalk("i", [4, 2, 1])  # a new answer of the filter, fewer rows than ids
+    assert ProgressCounts().text(rows, read_ids, starred, by_id, ids) == "2 / 3 read · 1 ★"

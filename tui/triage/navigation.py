@@ -7,6 +7,8 @@ from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from tui.corpus.model import Abstract
 
 
@@ -44,18 +46,22 @@ def progress(
 
 
 class ProgressCounts:
-    """`progress` for the header, without a pass over every row shown at each redraw.
+    """`progress` for the header, without a pass in Python over every row shown at each
+    redraw.
 
     A redraw (every keystroke in the filter) counts the read and bookmarked ids that are
-    among the rows: it walks the smaller of the id set and the rows, against the rows as
-    a set made once per list shown (a new list, or one grown). The unfiltered list holds
-    every abstract, so there it only checks that each id is loaded.
+    among the rows: it walks the smaller of the id set and the rows; against the rows it
+    asks a membership mask over the corpus, set from the rows' array in one vectorised
+    step when a list is first counted that way (a new list, or one grown), not a set of
+    them built in Python. The unfiltered list holds every abstract, so there it only
+    checks that each id is loaded.
     """
 
     def __init__(self) -> None:
         self._rows: Sequence[int] | None = None
         self._length = -1
-        self._members: frozenset[int] | None = None
+        self._members: np.ndarray | None = None  # by corpus index: among the rows
+        self._made = False
 
     def text(
         self,
@@ -69,8 +75,7 @@ class ProgressCounts:
         `by_id` is the corpus's abstracts by id (`ids` the other way)."""
         if rows is not self._rows or len(rows) != self._length:
             self._rows, self._length = rows, len(rows)
-            # Every abstract is shown (the unfiltered list): membership is being loaded.
-            self._members = None if len(rows) == len(ids) else frozenset(rows)
+            self._made = False  # the mask is set again when next asked
         read = self._count(rows, read_ids, by_id, ids)
         starred = self._count(rows, bookmarked_ids, by_id, ids)
         return f"{read:,} / {len(rows):,} read · {starred:,} ★"
@@ -84,8 +89,24 @@ class ProgressCounts:
     ) -> int:
         if len(chosen) > len(rows):
             return sum(1 for i in rows if ids[i] in chosen)
-        members = self._members
-        if members is None:
+        if len(rows) == len(ids):
+            # Every abstract is shown (the unfiltered list): membership is being loaded.
             return sum(1 for i in chosen if i in by_id)
+        members = self._membership(rows, len(ids))
         found = (by_id.get(i) for i in chosen)
-        return sum(1 for a in found if a is not None and a.index in members)
+        return sum(1 for a in found if a is not None and members[a.index])
+
+    def _membership(self, rows: Sequence[int], size: int) -> np.ndarray:
+        """Whether each abstract (by corpus index) is among `rows`."""
+        import numpy as np  # here: the app's module leaves numpy for later (start-up)
+
+        members = self._members
+        if members is None or len(members) != size:
+            members = self._members = np.zeros(size, dtype=np.bool_)
+            self._made = False
+        if not self._made:
+            members.fill(False)
+            # The list's rows are an `array("i")`: read through its buffer, not row by row.
+            members[np.asarray(rows, dtype=np.intp)] = True
+            self._made = True
+        return members
