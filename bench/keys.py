@@ -407,7 +407,12 @@ def main() -> int:
         " may wait up to two steps of it, so a key sent sooner waits for that frame",
     )
     args = parser.parse_args()
-    corpus = args.corpus or REPO / "seeds"
+    corpus = args.corpus
+    if corpus is None or not corpus.is_dir():
+        # The seeds' 76 abstracts are too few for its keys (the cursor runs past them).
+        parser.error(
+            f"no corpus at {corpus or 'shared/corpora/iclr above the checkout'}: pass --corpus DIR"
+        )
     profile = cProfile.Profile() if args.profile else None
     answers: list[list[str]] = []
     shape: list[int] = []

@@ -29,7 +29,8 @@ class AppFooter(Footer):
     def listing(self) -> tuple[object, ...]:
         """What a compose now would list: every shown binding with its enabled state and
         tooltip, and the command palette's key (empty until the bindings are ready)."""
-        if not self._bindings_ready:
+        # Textual's own flag (8.x); without it, the bindings are taken as ready.
+        if not getattr(self, "_bindings_ready", True):
             return ()
         active = self.screen.active_bindings
         shown = tuple(
