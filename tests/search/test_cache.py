@@ -316,3 +316,31 @@ def test_an_index_file_of_the_previous_format_is_rebuilt_and_removed(
     index = cache.load_or_build(corpus, tmp_path)
     assert index.search("graph ").indices == [1]
     assert [p.name for p in tmp_path.glob("search-*")] == [cache.cache_path(corpus, tmp_path).name]
+
+
+PHRASES = [
+    ("a.txt", "ICLR", 2022, "Graph neural networks learn molecules. Message passing helps."),
+    ("a.txt", "ICLR", 2022, "Neural graph methods for molecules, learned. Passing messages."),
+    ("b.txt", "ICML", 2023, "Diffusion models generate images. Score matching trains them."),
+    ("b.txt", "ICML", 2023, "Images from graph diffusion; networks neural and deep."),
+]
+
+
+@pytest.mark.parametrize("largest_mapped", [cache.MAPPED_TOKENS_MAX, 0])
+def test_a_loaded_index_answers_phrases_and_proximity_as_the_built_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, largest_mapped: int
+) -> None:
+    """A small index's words are read through the mapping (quicker); a large one's from the
+    file (no page of it mapped into the app): both answer as the index built in memory."""
+    from tui.search.query import parse_query
+
+    monkeypatch.setattr(cache, "MAPPED_TOKENS_MAX", largest_mapped)
+    corpus = make_corpus(PHRASES)
+    built = SearchIndex.build(corpus)
+    assert cache.save(built, corpus, tmp_path)
+    loaded = cache.load(corpus, tmp_path)
+    assert loaded is not None
+    assert (loaded._tokens is None) == (largest_mapped > 0)
+    for query in ['"graph neural"', "graph neural", "neural graph molecules", '"score matching"']:
+        parsed = parse_query(query)
+        assert loaded.search(parsed, corpus) == built.search(parsed, corpus), query

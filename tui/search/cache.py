@@ -48,6 +48,8 @@ __all__ = [
 # Bump whenever IndexData or tokenizing/rendering changes what an index holds.
 FORMAT_VERSION = 4  # 3: a cachefile (.npz) instead of a pickle; 4: aligned, mapped
 _KIND = "search"
+#: Up to this size the abstracts' words are read through the mapping (see `load_file`).
+MAPPED_TOKENS_MAX = 16 << 20
 _PARTIAL_KIND = "partial-search"
 
 Array = np.ndarray[Any, Any]
@@ -201,7 +203,11 @@ def load_file(path: Path, head: dict[str, Any]) -> SearchIndex | None:
     if contents is None or data is None:
         return None
     # Proximity and phrases read a few hundred abstracts' words scattered over the
-    # largest array: from the file, so its pages are not mapped into the app.
+    # largest array: from the file, so its pages are not mapped into the app; a small
+    # array is read through the mapping, which is quicker (ICLR: 0.5 ms a key) and maps
+    # at most all of it.
+    if data.tokens.nbytes <= MAPPED_TOKENS_MAX:
+        return SearchIndex(data)
     return SearchIndex(data, tokens=contents.runs(data.tokens))
 
 
