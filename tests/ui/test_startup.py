@@ -424,3 +424,20 @@ async def test_the_rest_is_read_as_soon_as_the_first_frame_is_written(
         await wait_until(pilot, lambda: "footer" in happened and "reading" in happened)
         last_file.set()
         assert happened.index("reading") < happened.index("footer")
+
+
+async def test_the_rest_is_read_even_if_textual_never_calls_the_frame_hook(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`_display` is Textual's own: should a release rename it, the files still to read
+    start after the first refresh, as they did before the hook."""
+    from textual.app import App
+
+    from tui.ui.app import AbstractsApp
+
+    monkeypatch.setattr(AbstractsApp, "_display", App._display)
+    app, last_file = app_reading(tmp_path, monkeypatch, first_files=1)
+    async with app.run_test(size=(160, 40)) as pilot:
+        last_file.set()
+        await wait_until(pilot, lambda: not app.loading.active, timeout=30)
+        assert app._first_frame_shown

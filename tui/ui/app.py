@@ -265,8 +265,18 @@ class AbstractsApp(Host):
         first compose."""
         if self._first_frame_shown:
             self.call_next(step)
-        else:
-            self._first_frame_steps.append(step)
+            return
+        self._first_frame_steps.append(step)
+        # `_display` below is Textual's own (private): should a Textual release rename it,
+        # the steps still run, after the next refresh as they did before.
+        self.call_after_refresh(self._first_frame_written)
+
+    def _first_frame_written(self) -> None:
+        """Run the steps waiting for the first frame (once; later calls find none)."""
+        self._first_frame_shown = True
+        steps, self._first_frame_steps = self._first_frame_steps, []
+        for step in steps:
+            self.call_next(step)
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.search.fit_placeholder)
@@ -350,10 +360,7 @@ class AbstractsApp(Host):
         # input it answers may be collected (ui/collector.py), not before.
         super()._display(screen, renderable)
         if renderable is not None and not self._first_frame_shown:
-            self._first_frame_shown = True
-            for step in self._first_frame_steps:
-                self.call_next(step)
-            self._first_frame_steps.clear()
+            self._first_frame_written()
         if renderable is not None and self.collector.frame_shown():
             self.set_timer(AFTER_FRAME_SECONDS, self.collector.after_frame)
 
