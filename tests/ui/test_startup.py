@@ -32,6 +32,21 @@ def calls_of(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list
     return calls
 
 
+def held_until(
+    monkeypatch: pytest.MonkeyPatch, owner: type, name: str, seconds: float
+) -> threading.Event:
+    """An event that `owner.name` waits for (at most `seconds`) before it runs."""
+    release = threading.Event()
+    real = getattr(owner, name)
+
+    def held(self: object, *args: object, **kwargs: object) -> object:
+        release.wait(seconds)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(owner, name, held)
+    return release
+
+
 def write_files(folder: Path, files: int, per_file: int) -> list[Path]:
     folder.mkdir()
     paths = []
@@ -56,14 +71,7 @@ def app_reading(
     for _ in range(first_files):
         loading.read_next()
     corpus = loading.publish()
-    go_on = threading.Event()
-    read_next = Loading.read_next
-
-    def held_read(self: Loading) -> None:
-        go_on.wait(10)
-        read_next(self)
-
-    monkeypatch.setattr(Loading, "read_next", held_read)
+    go_on = held_until(monkeypatch, Loading, "read_next", 10)
     return make_app(corpus=corpus, data_dir=tmp_path / "data", loading=loading), go_on
 
 
@@ -217,12 +225,7 @@ async def test_keys_typed_before_the_index_is_ready_leave_one_search_waiting(
     keys typed in the first second of a warm start left the data unopened until quit."""
     from tui.session.loaders import Loaders
 
-    release = threading.Event()
-    warm = Loaders.warm
-
-    def held_warm(self: Loaders) -> None:
-        release.wait(20)
-        warm(self)
+    release = held_until(monkeypatch, Loaders, "warm", 20)
 
     waiting: list[int] = [0]
     index_for_search = Loaders.index_for_search
@@ -234,7 +237,6 @@ async def test_keys_typed_before_the_index_is_ready_leave_one_search_waiting(
         finally:
             waiting[0] -= 1
 
-    monkeypatch.setattr(Loaders, "warm", held_warm)
     monkeypatch.setattr(Loaders, "index_for_search", counted)
     app = make_app([seeds_dir])
     try:
@@ -335,14 +337,8 @@ async def test_the_data_waits_for_an_early_answer_at_most_a_second(
     more than `ANSWER_FIRST_SECONDS`."""
     from tui.session.loaders import Loaders
 
-    release = threading.Event()
-    warm = Loaders.warm
+    release = held_until(monkeypatch, Loaders, "warm", 20)
 
-    def held_warm(self: Loaders) -> None:
-        release.wait(20)
-        warm(self)
-
-    monkeypatch.setattr(Loaders, "warm", held_warm)
     app, last_file = app_reading(tmp_path, monkeypatch, first_files=1)
     try:
         async with app.run_test(size=(160, 40)) as pilot:
@@ -364,14 +360,8 @@ async def test_the_model_waits_for_an_early_answer_to_be_painted(
 
     from tui.session.loaders import Loaders
 
-    release = threading.Event()
-    warm = Loaders.warm
+    release = held_until(monkeypatch, Loaders, "warm", 20)
 
-    def held_warm(self: Loaders) -> None:
-        release.wait(20)
-        warm(self)
-
-    monkeypatch.setattr(Loaders, "warm", held_warm)
     app = make_app([seeds_dir])
     loaders = app.session.loaders
     held_at_answer: list[bool] = []

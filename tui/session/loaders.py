@@ -167,9 +167,7 @@ class Loaders:
             similar_cache.cache_path(corpus, cache_dir).exists()
         ):
             return
-        with self._spawned_lock:
-            if self._spawned is None and not self._closing():
-                self._spawned = caches.CacheBuild(None, cache_dir, on_report=self._status)
+        self._spawn()
 
     def start_early(self, expected: int) -> None:
         """As the files start to be read after the first paint (off the UI's thread): when
@@ -179,6 +177,10 @@ class Loaders:
         has it index the first abstracts (`_ensure_partial`)."""
         if expected < EARLY_CHILD_SIZE or self._index_cached():
             return
+        self._spawn()
+
+    def _spawn(self) -> None:
+        """Start the child that will build the caches, without its files (once)."""
         from tui import caches
 
         with self._spawned_lock:
@@ -186,7 +188,7 @@ class Loaders:
                 self._spawned = caches.CacheBuild(None, self.cache_dir, on_report=self._status)
 
     def _new_build(self) -> CacheBuild:
-        """The child to build the caches: the one `prestart` started, else a new one."""
+        """The child to build the caches: the one started ahead (`_spawn`), else a new one."""
         from tui import caches
 
         with self._spawned_lock:
@@ -199,7 +201,7 @@ class Loaders:
         return build
 
     def _drop_spawned(self) -> None:
-        """The child `prestart` started, when no build needs it (the caches were there)."""
+        """The child started ahead (`_spawn`), when no build needs it (the caches were there)."""
         with self._spawned_lock:
             build, self._spawned = self._spawned, None
         if build is not None:
