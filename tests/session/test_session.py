@@ -215,6 +215,7 @@ def test_loading_the_similarity_model_at_start_waits_for_a_search_under_way(
     search_cache.load_or_build(session.corpus, loaders.cache_dir)
     similar_cache.load_or_build(session.corpus, loaders.cache_dir)
     monkeypatch.setattr(caches, "SUBPROCESS_THRESHOLD", 10)  # the seeds count as large
+    monkeypatch.setattr("tui.session.loaders.APP_INDEX_SIZE", 0)  # by the child too
     loaded = threading.Event()
     load = similar_cache.load
 
@@ -246,6 +247,7 @@ def _counted_builds(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
 
     monkeypatch.setattr(caches, "CacheBuild", counted)
     monkeypatch.setattr(caches, "SUBPROCESS_THRESHOLD", 10)  # the seeds count as large
+    monkeypatch.setattr("tui.session.loaders.APP_INDEX_SIZE", 0)  # by the child too
     return started
 
 
@@ -355,6 +357,29 @@ def test_a_child_started_as_the_files_are_read_indexes_the_first_abstracts_for_t
     assert loaders.warm_index() is not None
     assert len(started) == 1 and loaders.cache_build is not None
     assert loaders.cache_build.wait_for("topics")
+
+
+def test_a_middle_sized_corpus_is_indexed_here_and_the_child_builds_the_model(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fewer than `APP_INDEX_SIZE` abstracts: no partial index while the files are read
+    (the whole one is built as soon as they are), the start-up builds the index in the
+    app, and the child, started as before, loads that index and builds the model."""
+    from tui.session import loaders as loaders_module
+
+    started, built = _early(session, monkeypatch)
+    monkeypatch.setattr(loaders_module, "APP_INDEX_SIZE", len(session.corpus) + 1)
+    loaders = session.loaders
+    loaders.start_early(len(session.corpus))
+    assert loaders._ensure_partial() is None and built == []
+    loaders.prestart()
+    loaders.reading = False
+    assert loaders.warm_index() is not None
+    assert built == [len(session.corpus)]  # here, once
+    assert len(started) == 1 and loaders.cache_build is not None
+    assert loaders.cache_build.wait_for("similar")
+    assert loaders.ensure_similarity() is not None
+    assert built == [len(session.corpus)]
 
 
 def test_no_child_starts_as_the_files_are_read_when_an_index_seems_cached(

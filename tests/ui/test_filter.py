@@ -101,6 +101,7 @@ async def test_large_corpora_index_in_a_child_process(seeds_dir: Path, monkeypat
     from tui import caches
 
     monkeypatch.setattr(caches, "SUBPROCESS_THRESHOLD", 0)
+    monkeypatch.setattr("tui.session.loaders.APP_INDEX_SIZE", 0)  # by the child too
     started = []
     real = caches.CacheBuild
 

@@ -135,6 +135,7 @@ async def test_the_index_worker_never_waits_for_the_loop_while_holding_its_locks
             return ""
 
     monkeypatch.setattr(caches, "SUBPROCESS_THRESHOLD", 0)
+    monkeypatch.setattr("tui.session.loaders.APP_INDEX_SIZE", 0)  # by the child too
     monkeypatch.setattr(caches, "CacheBuild", InstantBuild)
     app = make_app([seeds_dir])
     got_lock: list[bool] = []

@@ -207,6 +207,7 @@ async def test_a_large_corpus_is_counted_in_a_child_process(
     from tui import caches
 
     monkeypatch.setattr(caches, "SUBPROCESS_THRESHOLD", 10)  # the seeds count as large
+    monkeypatch.setattr("tui.session.loaders.APP_INDEX_SIZE", 0)  # by the child too
     app = make_app([seeds_dir], data_dir=data_dir)
     async with app.run_test(size=(120, 36)) as pilot:
         await wait_for_userdata(pilot)
@@ -266,6 +267,7 @@ async def test_paper_fields_are_counted_in_the_app_when_a_child_counts_the_rest(
     from tui import caches
 
     monkeypatch.setattr(caches, "SUBPROCESS_THRESHOLD", 2)  # the library counts as large
+    monkeypatch.setattr("tui.session.loaders.APP_INDEX_SIZE", 0)  # by the child too
     app = await _count_paper_fields(data_dir)
     assert app.saved._process is not None  # the child counted what it could
     assert _counts(app, "kraska") == (1, 1)

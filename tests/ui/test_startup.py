@@ -100,6 +100,7 @@ async def test_an_early_search_waits_for_the_child_instead_of_building_an_index(
     from tui.search import cache as search_cache
 
     monkeypatch.setattr(caches, "SUBPROCESS_THRESHOLD", 0)
+    monkeypatch.setattr("tui.session.loaders.APP_INDEX_SIZE", 0)  # by the child too
     built_here = calls_of(monkeypatch, search_cache, "load_or_build")
     app = make_app([seeds_dir])
     async with app.run_test(size=(140, 40)) as pilot:
@@ -135,6 +136,7 @@ def child_held(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
             return "" if child_done.is_set() else "building the search index"
 
     monkeypatch.setattr(caches, "SUBPROCESS_THRESHOLD", 0)
+    monkeypatch.setattr("tui.session.loaders.APP_INDEX_SIZE", 0)  # by the child too
     monkeypatch.setattr(caches, "CacheBuild", SlowChild)
     monkeypatch.setattr(search, "PARTIAL_INDEX_SIZE", 30)
     return child_done
@@ -184,6 +186,7 @@ async def test_an_early_more_like_this_waits_for_the_child_instead_of_building_a
     from tui.ui.screens.similar import SimilarScreen
 
     monkeypatch.setattr(caches, "SUBPROCESS_THRESHOLD", 0)
+    monkeypatch.setattr("tui.session.loaders.APP_INDEX_SIZE", 0)  # by the child too
     built_here = calls_of(monkeypatch, similar_cache, "load_or_build")
     app = make_app([seeds_dir])
     start_up = app.search._warm_index
@@ -205,6 +208,7 @@ async def test_a_search_typed_while_the_files_are_read_answers_from_the_first_on
     from tui.session import loaders as search
 
     monkeypatch.setattr(search, "PARTIAL_INDEX_SIZE", 8)
+    monkeypatch.setattr(search, "APP_INDEX_SIZE", 0)  # a corpus the child would index
     app, last_file = app_reading(tmp_path, monkeypatch, first_files=2)
     async with app.run_test(size=(160, 40)) as pilot:
         await pilot.press("slash", *"pruning")
