@@ -23,6 +23,7 @@ from tui.session.events import (
     MarksChanged,
     SessionEvent,
     SimilarityReady,
+    StatusChanged,
     TopicsChanged,
 )
 from tui.store.userdata import UserData
@@ -374,7 +375,11 @@ def test_a_middle_sized_corpus_is_indexed_here_and_the_child_builds_the_model(
     assert loaders._ensure_partial() is None and built == []
     loaders.prestart()
     loaders.reading = False
+    said: list[str] = []
+    session.bus.subscribe(StatusChanged, lambda _: said.append(loaders.progress_text()))
     assert loaders.warm_index() is not None
+    assert "building the search index…" in said  # the header says so meanwhile
+    assert loaders.progress_text() != "building the search index…"
     assert built == [len(session.corpus)]  # here, once
     assert len(started) == 1 and loaders.cache_build is not None
     assert loaders.cache_build.wait_for("similar")

@@ -104,6 +104,8 @@ class Loaders:
         self._partial_lock = threading.Lock()
         #: True while a child process builds the index.
         self.indexing = False
+        # True while the start-up worker builds it here (`APP_INDEX_SIZE`).
+        self._indexing_here = False
         self.cache_build: CacheBuild | None = None
         # A child started before the read cache was saved, not yet given its files.
         self._spawned: CacheBuild | None = None
@@ -244,7 +246,12 @@ class Loaders:
                         return None
                     self.index = search_cache.load(corpus, cache_dir)
                     if self.index is None and len(corpus) < APP_INDEX_SIZE:
-                        self.index = search_cache.load_or_build(corpus, cache_dir)
+                        self._indexing_here = True
+                        self._status()
+                        try:
+                            self.index = search_cache.load_or_build(corpus, cache_dir)
+                        finally:
+                            self._indexing_here = False
                     if self.index is not None:
                         # A search waiting for it runs now, not after the model loads,
                         # and the model waits for it.
@@ -368,7 +375,12 @@ class Loaders:
             return self.index
 
     def progress_text(self) -> str:
-        """What a cache-building child is doing (`indexing: files 40 / 369…`), else ""."""
+        """What a cache-building child is doing (`indexing: files 40 / 369…`), or the
+        start-up worker building the index here, else ""."""
+        if self._indexing_here:
+            from tui.caches import STAGES
+
+            return dict(STAGES)["index"] + "…"
         for build in (self.cache_build, self._topics_build):
             text = build.progress_text() if build is not None else ""
             if text:
