@@ -1,6 +1,7 @@
 """The detail pane's text drawn line by line, each line kept (tui/ui/widgets/wrapped.py),
 is what Textual draws for the same text, whatever the highlights, widths and styles;
-and a key in the filter that moves the highlights redraws only the lines they change."""
+and a key in the filter that moves the highlights redraws only the lines they change.
+So is a scrollbar drawn a line at a time."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from pathlib import Path
 from rich.style import Style as RichStyle
 from rich.text import Text
 from textual.content import Content
+from textual.geometry import Offset
 from textual.strip import Strip
 from textual.visual import Visual, visualize
+from textual.widget import Widget
 
 from tests.ui.helpers import wait_for_userdata
 from tui.ui.app import make_app
@@ -107,3 +110,27 @@ async def test_new_highlights_redraw_only_their_lines(seeds_dir: Path, data_dir:
         changed = [y for y, (a, b) in enumerate(zip(plain, lit, strict=True)) if a is not b]
         assert changed == [0]  # the first word, on the first line
         assert lines(None) == plain and all(a is b for a, b in zip(lines(None), plain, strict=True))
+
+
+async def test_scrollbar_lines_are_textuals_lines(seeds_dir: Path, data_dir: Path) -> None:
+    """The list's scrollbar, drawn a line at a time (tui/ui/widgets/virtual.py), draws
+    each line as Textual draws the whole bar, at any height, position and state."""
+    app = make_app([seeds_dir], data_dir=data_dir)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await wait_for_userdata(pilot)
+        listed = app.abstract_list
+        bar = listed.vertical_scrollbar
+        assert bar.render_line != Widget.render_line.__get__(bar)  # drawn by BarLines
+        rng = random.Random(5)
+        for step in range(60):
+            bar.window_virtual_size = rng.randint(1, 500)
+            bar.position = rng.uniform(0, bar.window_virtual_size)
+            bar.mouse_over = step % 3 == 1
+            bar.grabbed = Offset(0, 0) if step % 5 == 4 else None
+            height = bar.size.height
+            bar._dirty_regions.add(bar.size.region)
+            expected = [Widget.render_line(bar, y) for y in range(height)]
+            bar._dirty_regions.add(bar.size.region)
+            assert [bar.render_line(y) for y in range(height)] == expected
+            assert bar.render_line.__self__._cells is not None  # type: ignore[attr-defined]
+            assert [bar.render_line(y) for y in range(height)] == expected  # as kept

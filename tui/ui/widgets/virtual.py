@@ -5,16 +5,17 @@ from __future__ import annotations
 
 from math import ceil
 
-from rich.segment import Segment
+from rich.segment import Segment, Segments
 from rich.style import Style as RichStyle
 from textual.cache import LRUCache
 from textual.color import Color
 from textual.filter import LineFilter
 from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
-from textual.scrollbar import ScrollBar
+from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.strip import Strip
 from textual.style import Style
+from textual.visual import RichVisual, Visual
 from textual.widget import Widget
 
 
@@ -43,7 +44,16 @@ def set_virtual_height(view: ScrollView, height: int) -> None:
 
 
 class ThumbView(ScrollView):
-    """A line-drawn view whose scrollbar repaints only the cells its thumb changes."""
+    """A line-drawn view whose scrollbar repaints only the cells its thumb changes, and
+    draws only those (`BarLines`)."""
+
+    @property
+    def vertical_scrollbar(self) -> ScrollBar:
+        made = self._vertical_scrollbar is None
+        bar = super().vertical_scrollbar
+        if made:
+            BarLines(bar)
+        return bar
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         # As ScrollView's own, but the bar is not drawn whole for every new position.
@@ -76,6 +86,55 @@ def move_thumb(
     if changed:
         first, last = min(changed), max(changed)
         bar.refresh(Region(0, first, bar.size.width, last - first + 1))
+
+
+class BarLines:
+    """A vertical scrollbar drawn a line at a time, each line as Textual draws it.
+
+    Textual draws every cell of a scrollbar again (a Rich renderable rendered whole)
+    whenever any of its cells is to be repainted: on each key that changes how many
+    rows the list has. Here the bar's `render_line` draws the line asked for alone, as
+    the same renderable would draw it, and keeps each line drawn; a bar that draws
+    anything else than Textual's own renderable is drawn by Textual.
+    """
+
+    def __init__(self, bar: ScrollBar) -> None:
+        self._bar = bar
+        # The cells of the bar as last rendered (None: Textual draws the bar).
+        self._cells: list[Segment] | None = None
+        # (cell, width, the bar's style) -> the line drawn
+        self._lines: LRUCache[tuple[object, ...], Strip] = LRUCache(64)
+        bar.render_line = self.render_line  # type: ignore[method-assign]
+
+    def render_line(self, y: int) -> Strip:
+        bar = self._bar
+        if bar._dirty_regions:
+            renderable = bar.render()
+            self._cells = None
+            if isinstance(renderable, ScrollBarRender) and renderable.vertical:
+                self._cells = _rendered_cells(bar, renderable)
+                bar._dirty_regions.clear()
+        cells = self._cells
+        if cells is None:
+            return Widget.render_line(bar, y)
+        if not 0 <= y < len(cells):
+            return Strip.blank(bar.size.width, bar.visual_style.rich_style)
+        cell, width, style = cells[y], bar.size.width, bar.visual_style
+        key = (cell, width, style, bar.auto_links)
+        line = self._lines.get(key)
+        if line is None:
+            one = RichVisual(bar, Segments([cell], new_lines=True))
+            line = self._lines[key] = Visual.to_strips(bar, one, width, 1, style)[0]
+        return line
+
+
+def _rendered_cells(bar: ScrollBar, renderable: ScrollBarRender) -> list[Segment]:
+    """The cells `renderable` draws in `bar`, top to bottom, with their styles."""
+    app = bar.app
+    width, height = bar.size
+    options = app.console_options.update(highlight=False, width=width, height=height)
+    rendered = renderable.__rich_console__(app.console, options.update_width(width))
+    return [cell for part in rendered if isinstance(part, Segments) for cell in part.segments]
 
 
 def _bar_cells(bar: ScrollBar) -> list[Segment]:
