@@ -114,7 +114,8 @@ async def test_new_highlights_redraw_only_their_lines(seeds_dir: Path, data_dir:
 
 async def test_scrollbar_lines_are_textuals_lines(seeds_dir: Path, data_dir: Path) -> None:
     """The list's scrollbar, drawn a line at a time (tui/ui/widgets/virtual.py), draws
-    each line as Textual draws the whole bar, at any height, position and state."""
+    and finishes each line as Textual draws the whole bar, at any height, position and
+    state."""
     app = make_app([seeds_dir], data_dir=data_dir)
     async with app.run_test(size=(120, 30)) as pilot:
         await wait_for_userdata(pilot)
@@ -132,5 +133,10 @@ async def test_scrollbar_lines_are_textuals_lines(seeds_dir: Path, data_dir: Pat
             expected = [Widget.render_line(bar, y) for y in range(height)]
             bar._dirty_regions.add(bar.size.region)
             assert [bar.render_line(y) for y in range(height)] == expected
-            assert bar.render_line.__self__._cells is not None  # type: ignore[attr-defined]
+            assert bar.render_line.__self__._drawn is not None  # type: ignore[attr-defined]
             assert [bar.render_line(y) for y in range(height)] == expected  # as kept
+            # Finished as Textual finishes a widget's lines (its styles, the app's filters).
+            bar._dirty_regions.add(bar.size.region)
+            bar._styles_cache.clear()
+            finished = Widget.render_lines(bar, bar.size.region)
+            assert bar.render_lines(bar.size.region) == finished

@@ -95,37 +95,52 @@ class BarLines:
     whenever any of its cells is to be repainted: on each key that changes how many
     rows the list has. Here the bar's `render_line` draws the line asked for alone, as
     the same renderable would draw it, and keeps each line drawn; a bar that draws
-    anything else than Textual's own renderable is drawn by Textual.
+    anything else than Textual's own renderable is drawn by Textual. Its lines are
+    finished as the list's are (`FinishedLines`): a line drawn before, once.
     """
 
     def __init__(self, bar: ScrollBar) -> None:
         self._bar = bar
-        # The cells of the bar as last rendered (None: Textual draws the bar).
-        self._cells: list[Segment] | None = None
+        # The bar's lines as last drawn (None: Textual draws the bar).
+        self._drawn: list[Strip] | None = None
         # (cell, width, the bar's style) -> the line drawn
         self._lines: LRUCache[tuple[object, ...], Strip] = LRUCache(64)
+        self._finished = FinishedLines(64)
         bar.render_line = self.render_line  # type: ignore[method-assign]
+        bar.render_lines = self.render_lines  # type: ignore[method-assign]
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        lines = self._finished.render_lines(self._bar, crop)
+        return Widget.render_lines(self._bar, crop) if lines is None else lines
 
     def render_line(self, y: int) -> Strip:
         bar = self._bar
         if bar._dirty_regions:
             renderable = bar.render()
-            self._cells = None
+            self._drawn = None
             if isinstance(renderable, ScrollBarRender) and renderable.vertical:
-                self._cells = _rendered_cells(bar, renderable)
+                self._drawn = self._draw(renderable)
                 bar._dirty_regions.clear()
-        cells = self._cells
-        if cells is None:
+        drawn = self._drawn
+        if drawn is None:
             return Widget.render_line(bar, y)
-        if not 0 <= y < len(cells):
+        if not 0 <= y < len(drawn):
             return Strip.blank(bar.size.width, bar.visual_style.rich_style)
-        cell, width, style = cells[y], bar.size.width, bar.visual_style
-        key = (cell, width, style, bar.auto_links)
-        line = self._lines.get(key)
-        if line is None:
-            one = RichVisual(bar, Segments([cell], new_lines=True))
-            line = self._lines[key] = Visual.to_strips(bar, one, width, 1, style)[0]
-        return line
+        return drawn[y]
+
+    def _draw(self, renderable: ScrollBarRender) -> list[Strip]:
+        """Each line of the bar, drawn alone as `renderable` draws it, or as kept."""
+        bar, kept = self._bar, self._lines
+        width, style, links = bar.size.width, bar.visual_style, bar.auto_links
+        lines = []
+        for cell in _rendered_cells(bar, renderable):
+            key = (cell, width, style, links)
+            line = kept.get(key)
+            if line is None:
+                one = RichVisual(bar, Segments([cell], new_lines=True))
+                line = kept[key] = Visual.to_strips(bar, one, width, 1, style)[0]
+            lines.append(line)
+        return lines
 
 
 def _rendered_cells(bar: ScrollBar, renderable: ScrollBarRender) -> list[Segment]:
