@@ -16,11 +16,6 @@ from typing import ClassVar
 
 from rich.style import Style as RichStyle
 from rich.text import Text
-
-# Textual's own box renderer: the blocks' padding, borders and the note's border title
-# drawn exactly as Textual draws a widget's (the pane looks as when each block was a
-# Static). tests/ui/test_snapshots.py pins the pictures.
-from textual._styles_cache import StylesCache
 from textual.binding import Binding, BindingType
 from textual.color import Color
 from textual.content import Content
@@ -30,7 +25,7 @@ from textual.geometry import Size
 from textual.selection import Selection
 from textual.strip import Strip
 from textual.style import Style
-from textual.visual import Visual, visualize
+from textual.visual import visualize
 
 from tui.sanitize import visible
 from tui.ui.widgets.detail_text import (
@@ -42,6 +37,7 @@ from tui.ui.widgets.detail_text import (
 )
 from tui.ui.widgets.paper_detail import paper_text
 from tui.ui.widgets.virtual import ThumbView, set_virtual_height
+from tui.ui.widgets.wrapped import BlockLines, WrappedLines
 
 __all__ = ["BLOCKS", "DetailPane", "DetailView"]
 
@@ -76,6 +72,12 @@ class DetailPane(ThumbView, can_focus=True):
         # text changed is drawn again, the others are kept.
         self._drawn: dict[str, tuple[int, list[Strip]]] = {}
         self._lines: list[Strip] = []
+        # Each line of text as wrapped and drawn, and each block's lines inside its
+        # padding and border (Textual's own box renderer, as a Static's; the pictures
+        # are pinned by tests/ui/test_snapshots.py): a new highlight on the abstract
+        # shown draws again only the lines it changes.
+        self._wrapped = WrappedLines()
+        self._boxes: dict[str, BlockLines] = {}
 
     def text_of(self, block: str) -> Text | None:
         """What a block (one of `BLOCKS`) shows, or None when it is not shown."""
@@ -244,7 +246,7 @@ class DetailPane(ThumbView, can_focus=True):
         if first_line:
             # Blank lines before it, each drawn as one line, dropped.
             content = Content("\n" * first_line) + content
-        strips = Visual.to_strips(self, content, inner, None, self.get_visual_style(component))
+        strips = self._wrapped.to_strips(self, content, inner, self.get_visual_style(component))
         strips = strips[first_line:]
         # The block is drawn over the pane, as a transparent child of it would be.
         base = self.background_colors[1]
@@ -252,21 +254,10 @@ class DetailPane(ThumbView, can_focus=True):
         title = None
         if name == "note":
             title = (Content(NOTE_TITLE), *_title_style(styles, base))
-        app = self.app
-        lines = StylesCache().render(
-            styles,
-            Size(width, len(strips) + gutter.height),
-            base,
-            background,
-            lambda y: strips[y],
-            [],  # the app's filters are applied to the pane's lines
-            title,
-            None,
-            content_size=Size(inner, len(strips)),
-            padding=styles.padding,
-            ansi_theme=app.ansi_theme,
-            native_ansi=app.native_ansi_color,
-        )
+        box = self._boxes.get(name)
+        if box is None:
+            box = self._boxes[name] = BlockLines()
+        lines = box.render(self, styles, width, base, background, strips, inner, title)
         return lines + [Strip([])] * styles.margin.bottom
 
     def get_selection(self, selection: Selection) -> tuple[str, str] | None:
@@ -276,7 +267,7 @@ class DetailPane(ThumbView, can_focus=True):
 
     def selection_updated(self, selection: Selection | None) -> None:
         # Drawn again with the selection highlighted (or no longer).
-        self._drawn.clear()
+        self._forget_drawn()
         self._draw()
 
     def render_line(self, y: int) -> Strip:
@@ -293,8 +284,15 @@ class DetailPane(ThumbView, can_focus=True):
         self.call_later(self._restyle)
 
     def _restyle(self) -> None:
-        self._drawn.clear()
+        self._forget_drawn()
         self._draw()
+
+    def _forget_drawn(self) -> None:
+        """Draw every block again from its text (new styles or a selection)."""
+        self._drawn.clear()
+        self._wrapped.clear()
+        for box in self._boxes.values():
+            box.clear()
 
     def on_resize(self, event: Resize) -> None:
         self._redraw_for_width()

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 from math import ceil
 
-from rich.segment import Segment
+from rich.segment import Segment, Segments
 from rich.style import Style as RichStyle
 from textual.cache import LRUCache
 from textual.color import Color
 from textual.filter import LineFilter
 from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
-from textual.scrollbar import ScrollBar
+from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.strip import Strip
 from textual.style import Style
+from textual.visual import RichVisual, Visual
 from textual.widget import Widget
 
 
@@ -43,7 +44,16 @@ def set_virtual_height(view: ScrollView, height: int) -> None:
 
 
 class ThumbView(ScrollView):
-    """A line-drawn view whose scrollbar repaints only the cells its thumb changes."""
+    """A line-drawn view whose scrollbar repaints only the cells its thumb changes, and
+    draws only those (`BarLines`)."""
+
+    @property
+    def vertical_scrollbar(self) -> ScrollBar:
+        made = self._vertical_scrollbar is None
+        bar = super().vertical_scrollbar
+        if made:
+            BarLines(bar)
+        return bar
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         # As ScrollView's own, but the bar is not drawn whole for every new position.
@@ -76,6 +86,70 @@ def move_thumb(
     if changed:
         first, last = min(changed), max(changed)
         bar.refresh(Region(0, first, bar.size.width, last - first + 1))
+
+
+class BarLines:
+    """A vertical scrollbar drawn a line at a time, each line as Textual draws it.
+
+    Textual draws every cell of a scrollbar again (a Rich renderable rendered whole)
+    whenever any of its cells is to be repainted: on each key that changes how many
+    rows the list has. Here the bar's `render_line` draws the line asked for alone, as
+    the same renderable would draw it, and keeps each line drawn; a bar that draws
+    anything else than Textual's own renderable is drawn by Textual. Its lines are
+    finished as the list's are (`FinishedLines`): a line drawn before, once.
+    """
+
+    def __init__(self, bar: ScrollBar) -> None:
+        self._bar = bar
+        # The bar's lines as last drawn (None: Textual draws the bar).
+        self._drawn: list[Strip] | None = None
+        # (cell, width, the bar's style) -> the line drawn
+        self._lines: LRUCache[tuple[object, ...], Strip] = LRUCache(64)
+        self._finished = FinishedLines(64)
+        bar.render_line = self.render_line  # type: ignore[method-assign]
+        bar.render_lines = self.render_lines  # type: ignore[method-assign]
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        lines = self._finished.render_lines(self._bar, crop)
+        return Widget.render_lines(self._bar, crop) if lines is None else lines
+
+    def render_line(self, y: int) -> Strip:
+        bar = self._bar
+        if bar._dirty_regions:
+            renderable = bar.render()
+            self._drawn = None
+            if isinstance(renderable, ScrollBarRender) and renderable.vertical:
+                self._drawn = self._draw(renderable)
+                bar._dirty_regions.clear()
+        drawn = self._drawn
+        if drawn is None:
+            return Widget.render_line(bar, y)
+        if not 0 <= y < len(drawn):
+            return Strip.blank(bar.size.width, bar.visual_style.rich_style)
+        return drawn[y]
+
+    def _draw(self, renderable: ScrollBarRender) -> list[Strip]:
+        """Each line of the bar, drawn alone as `renderable` draws it, or as kept."""
+        bar, kept = self._bar, self._lines
+        width, style, links = bar.size.width, bar.visual_style, bar.auto_links
+        lines = []
+        for cell in _rendered_cells(bar, renderable):
+            key = (cell, width, style, links)
+            line = kept.get(key)
+            if line is None:
+                one = RichVisual(bar, Segments([cell], new_lines=True))
+                line = kept[key] = Visual.to_strips(bar, one, width, 1, style)[0]
+            lines.append(line)
+        return lines
+
+
+def _rendered_cells(bar: ScrollBar, renderable: ScrollBarRender) -> list[Segment]:
+    """The cells `renderable` draws in `bar`, top to bottom, with their styles."""
+    app = bar.app
+    width, height = bar.size
+    options = app.console_options.update(highlight=False, width=width, height=height)
+    rendered = renderable.__rich_console__(app.console, options.update_width(width))
+    return [cell for part in rendered if isinstance(part, Segments) for cell in part.segments]
 
 
 def _bar_cells(bar: ScrollBar) -> list[Segment]:
