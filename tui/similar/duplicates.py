@@ -21,6 +21,7 @@ summed in term order), so the cosines are the very numbers a scan gives.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import BinaryIO
@@ -139,6 +140,8 @@ def close_pairs(
     prefixes = _prefixes(terms, weights, threshold)
     release_memory()  # each step's temporaries, before the next makes its own
     made = _Pairing.make(terms, prefixes)
+    # The norms left after each prefix entry are the pairing's now (by term).
+    prefixes = dataclasses.replace(prefixes, beyond=np.zeros(0, dtype=np.float64))
     release_memory()
     advance("similar.pairs", 1, 4)
     spans = len(made.ends)
@@ -166,7 +169,7 @@ def close_pairs(
             assert helper is not None
             theirs = _receive_pairs(helper)
             if theirs is None:  # the helper failed: searched here
-                again = [_Pairing.make(terms, prefixes)]
+                again = [_Pairing.make(terms, _prefixes(terms, weights, threshold))]
                 theirs = _close_in(terms, weights, prefixes, again, threshold, half, spans)
             found.append(theirs)
     finally:
@@ -245,7 +248,7 @@ class _Prefixes:
     each one's prefix in rank order), made once for both processes of a search in two."""
 
     ptr: OffsetArray
-    positions: npt.NDArray[np.int64]
+    positions: npt.NDArray[np.int32]
     beyond: ScoreArray
     suffix_norm: ScoreArray
     end: npt.NDArray[np.int64]
@@ -267,7 +270,7 @@ def _prefixes(terms: TermMatrix, weights: FloatArray, threshold: float) -> _Pref
     a block of rows at a time (every row's prefix is its own)."""
     n, n_terms = terms.n_docs, terms.n_terms
     rank = _ranks(terms)
-    found: list[tuple[npt.NDArray[np.int64], ScoreArray, npt.NDArray[np.int64]]] = []
+    found: list[tuple[npt.NDArray[np.int32], ScoreArray, npt.NDArray[np.int64]]] = []
     suffix = np.zeros(n, dtype=np.float64)
     prefix_end = np.full(n, -1, dtype=np.int64)
     for lo in range(0, n, _PREFIX_ROWS):
@@ -288,7 +291,7 @@ def _prefixes(terms: TermMatrix, weights: FloatArray, threshold: float) -> _Pref
         suffix[lo:hi] = np.bincount(
             row_of[~in_prefix], weights=squares[~in_prefix], minlength=hi - lo
         )
-        positions = order[in_prefix]
+        positions = order[in_prefix].astype(np.int32)  # CSR positions: as `_Pairing.entries`
         beyond = np.sqrt(np.maximum(left - squares, 0.0))[in_prefix]
         counts = np.bincount(row_of[in_prefix], minlength=hi - lo)
         # A prefix is a leading run of its row's entries, rarest first: its last is the latest.
@@ -299,7 +302,7 @@ def _prefixes(terms: TermMatrix, weights: FloatArray, threshold: float) -> _Pref
     ptr = np.zeros(n + 1, dtype=np.int64)
     if found:
         np.cumsum(np.concatenate([c for _, _, c in found]), out=ptr[1:])
-    positions = np.concatenate([p for p, _, _ in found]) if found else np.zeros(0, np.int64)
+    positions = np.concatenate([p for p, _, _ in found]) if found else np.zeros(0, np.int32)
     beyond = np.concatenate([b for _, b, _ in found]) if found else np.zeros(0, np.float64)
     keys = rank[terms.indices[positions]]
     keys += np.repeat(np.arange(n, dtype=np.int64) * n_terms, np.diff(ptr))
@@ -323,7 +326,7 @@ class _Pairing:
     beyond: ScoreArray
     owner: npt.NDArray[np.int32]
     after: npt.NDArray[np.int32]
-    pairing: npt.NDArray[np.int64]
+    pairing: npt.NDArray[np.int32]
     ends: npt.NDArray[np.int64]
     made: npt.NDArray[np.int64]
 
@@ -332,14 +335,14 @@ class _Pairing:
         """The pairing of the prefixes of the rows of `terms`."""
         n = terms.n_docs
         by_term = np.argsort(terms.indices[prefixes.positions], kind="stable")
-        entries = prefixes.positions[by_term].astype(np.int32)
+        entries = prefixes.positions[by_term]
         beyond = prefixes.beyond[by_term]
         owner = np.repeat(np.arange(n, dtype=np.int32), np.diff(prefixes.ptr))[by_term]
         del by_term
         term = terms.indices[entries]
         none = np.zeros(0, dtype=np.int64)
         if not len(term):
-            return cls(entries, beyond, owner, term, none, none, none)
+            return cls(entries, beyond, owner, term, term, none, none)
         group_end = np.r_[np.flatnonzero(np.diff(term)) + 1, len(term)]
         # In 32 bits throughout (in 64, three temporaries the size of every prefix entry).
         after = np.repeat((group_end - 1).astype(np.int32), np.diff(np.r_[0, group_end]))
@@ -349,7 +352,7 @@ class _Pairing:
         per_row = np.cumsum(summed_by(owner, n, after))
         cuts = np.unique(np.searchsorted(per_row, np.arange(_CHUNK, per_row[-1] + _CHUNK, _CHUNK)))
         # The entries that pair with a later one, by owner: each span of rows is a slice.
-        pairing = np.flatnonzero(after > 0)
+        pairing = np.flatnonzero(after > 0).astype(np.int32)
         pairing = pairing[np.argsort(owner[pairing], kind="stable")]
         ends = np.searchsorted(owner[pairing], [*(cuts + 1).tolist(), n])
         made = per_row[np.minimum([*cuts.tolist(), n - 1], n - 1)]
@@ -465,7 +468,7 @@ def _dots(
     weights: FloatArray,
     left: npt.NDArray[np.int64],
     right: npt.NDArray[np.int64],
-    tails: tuple[npt.NDArray[np.int64], OffsetArray, npt.NDArray[np.int64]] | None = None,
+    tails: tuple[npt.NDArray[np.int64], OffsetArray, npt.NDArray[np.int32]] | None = None,
 ) -> ScoreArray:
     """For each pair (`left` ascending), the dot product of the two rows over all the right
     row's terms, summed as `SimilarityModel.scores` sums a cosine: float32 products in
@@ -484,6 +487,7 @@ def _dots(
         start, end = terms.indptr[first], terms.indptr[stop]
         rows = np.repeat(np.arange(first, stop), np.diff(terms.indptr[first : stop + 1]))
         keys = rows * n_terms + terms.indices[start:end]
+        gather: npt.NDArray[np.integer]
         if tails is None:
             begin = terms.indptr[right[lo:hi]]
             lengths = terms.indptr[right[lo:hi] + 1] - begin
