@@ -39,6 +39,8 @@ from tui.similar.terms import IntArray, OffsetArray, TermMatrix, summed_by
 
 FloatArray = npt.NDArray[np.float32]
 ScoreArray = npt.NDArray[np.float64]
+# Row numbers of pairs (in 32 bits).
+Rows = npt.NDArray[np.int32]
 
 # Calibrated on the ICLR corpus (bench/similar.py --calibrate): its five
 # lightly reworded pairs have cosine >= 0.92 and a character-level ratio >= 93,
@@ -127,7 +129,7 @@ def find_duplicates(
 
 def close_pairs(
     terms: TermMatrix, weights: FloatArray, threshold: float, fork_safe: bool = False
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], ScoreArray]:
+) -> tuple[Rows, Rows, ScoreArray]:
     """Every pair of abstracts (i < j) whose cosine is at least `threshold`, with it.
 
     Once the prefixes are paired up by term (`_Pairing`), each pair is searched for
@@ -187,7 +189,7 @@ def _close_in(
     threshold: float,
     first: int,
     stop: int,
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], ScoreArray]:
+) -> tuple[Rows, Rows, ScoreArray]:
     """The close pairs whose lower row is in spans `first` to `stop` (excluded) of the
     pairing in `pairing`, as `close_pairs` finds them; the pairing is let go of (taken
     out of the list) once they are made: it is 50 MB at 100,000 abstracts, and the
@@ -208,9 +210,7 @@ def _close_in(
     return left[close], right[close], cosine[close]
 
 
-def _send_pairs(
-    out: BinaryIO, pairs: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], ScoreArray]
-) -> None:
+def _send_pairs(out: BinaryIO, pairs: tuple[Rows, Rows, ScoreArray]) -> None:
     """Helper side: the number of close pairs on a line, then their arrays."""
     out.write(b"%d\n" % len(pairs[0]))
     for array, dtype in zip(pairs, _PAIR_TYPES, strict=True):
@@ -219,13 +219,13 @@ def _send_pairs(
 
 def _receive_pairs(
     helper: ForkedHelper,
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], ScoreArray] | None:
+) -> tuple[Rows, Rows, ScoreArray] | None:
     """The close pairs a helper found (`_send_pairs`); None when it failed."""
     assert helper.pipe is not None
     try:
         count = int(helper.pipe.readline())
-        left = np.empty(count, dtype=np.int64)
-        right = np.empty(count, dtype=np.int64)
+        left = np.empty(count, dtype=np.int32)
+        right = np.empty(count, dtype=np.int32)
         cosine = np.empty(count, dtype=np.float64)
         for array in (left, right, cosine):
             read_into(helper.pipe, array.data.cast("B"))
@@ -234,7 +234,7 @@ def _receive_pairs(
     return left, right, cosine
 
 
-_PAIR_TYPES = (np.int64, np.int64, np.float64)
+_PAIR_TYPES = (np.int32, np.int32, np.float64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,7 +366,7 @@ def _candidates(
     threshold: float,
     first: int = 0,
     stop: int | None = None,
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], ScoreArray]:
+) -> tuple[Rows, Rows, ScoreArray]:
     """The pairs (i < j, ascending) whose prefixes share a term and whose cosine the
     shared prefix terms do not rule out, with the part of it those terms give: of the
     spans `first` to `stop` (default: to the last) of `pairing`.
@@ -400,19 +400,23 @@ def _candidates(
         keep = both + rest >= threshold - _SLACK
         found.append(codes[starts[keep]])
         parts.append(both[keep])
-    empty = np.zeros(0, dtype=np.int64)
+    empty = np.zeros(0, dtype=np.int32)
     if not found:
         return empty, empty, np.zeros(0, dtype=np.float64)
     pairs = np.concatenate(found)
-    return pairs // n, pairs % n, np.concatenate(parts)
+    del found
+    # Rows in 32 bits, as the pairing's owners: the bounds' arrays are of every candidate.
+    left = (pairs // n).astype(np.int32)
+    np.remainder(pairs, n, out=pairs)
+    return left, pairs.astype(np.int32), np.concatenate(parts)
 
 
 def _bound(
     terms: TermMatrix,
     weights: FloatArray,
     prefixes: _Prefixes,
-    left: npt.NDArray[np.int64],
-    right: npt.NDArray[np.int64],
+    left: Rows,
+    right: Rows,
     both: ScoreArray,
 ) -> ScoreArray:
     """For each candidate pair (`both`: the part of its cosine its shared prefix terms
@@ -446,8 +450,8 @@ def _bound(
 def _tail_starts(
     terms: TermMatrix,
     prefixes: _Prefixes,
-    rows: npt.NDArray[np.int64],
-    others: npt.NDArray[np.int64],
+    rows: Rows,
+    others: Rows,
 ) -> npt.NDArray[np.int64]:
     """For each of `rows`, where in `prefixes.positions` its prefix's terms that rank after
     the end of the prefix of `others` (one a row) begin: each prefix is in rank order."""
@@ -457,7 +461,7 @@ def _tail_starts(
     # last: twice as quick).
     for lo in range(0, len(rows), _CHUNK):
         hi = min(lo + _CHUNK, len(rows))
-        wanted = rows[lo:hi] * terms.n_terms + prefixes.end[others[lo:hi]]
+        wanted = rows[lo:hi].astype(np.int64) * terms.n_terms + prefixes.end[others[lo:hi]]
         order = np.argsort(wanted)
         starts[lo + order] = np.searchsorted(keys, wanted[order], side="right")
     return starts
@@ -466,8 +470,8 @@ def _tail_starts(
 def _dots(
     terms: TermMatrix,
     weights: FloatArray,
-    left: npt.NDArray[np.int64],
-    right: npt.NDArray[np.int64],
+    left: Rows,
+    right: Rows,
     tails: tuple[npt.NDArray[np.int64], OffsetArray, npt.NDArray[np.int32]] | None = None,
 ) -> ScoreArray:
     """For each pair (`left` ascending), the dot product of the two rows over all the right
@@ -497,7 +501,8 @@ def _dots(
             lengths = tails[1][right[lo:hi] + 1] - begin
             gather = tails[2][run_positions(begin, lengths)]
         pair = np.repeat(np.arange(hi - lo), lengths)
-        wanted = np.repeat(left[lo:hi], lengths) * n_terms + terms.indices[gather]
+        wanted = np.repeat(left[lo:hi].astype(np.int64), lengths) * n_terms
+        wanted += terms.indices[gather]
         at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
         shared = keys[at] == wanted
         products = weights[start + at[shared]] * weights[gather[shared]]
