@@ -19,6 +19,7 @@ has finished it is reaped at once (no `<defunct>` entry), whoever reads its repo
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import subprocess
 import sys
@@ -367,10 +368,12 @@ def _similarity_and_topics(corpus: Corpus, cache_dir: Path) -> None:
     seconds sooner on an idle machine. The count of terms and the near-duplicates each
     use a helper of their own (see `weigh`, `find_duplicates`), with no more memory.
     """
+    import numpy as np
+
     from tui.search.blocks import release_memory
     from tui.similar import cache as similar_cache
     from tui.similar import topic_cache
-    from tui.similar.duplicates import find_duplicates
+    from tui.similar.duplicates import Duplicates, find_duplicates
     from tui.similar.model import SimilarityTexts, weigh
     from tui.similar.topics import compute_topics
 
@@ -384,17 +387,28 @@ def _similarity_and_topics(corpus: Corpus, cache_dir: Path) -> None:
     # The one other thread only waits on stdin (see `main`): a helper may be forked.
     terms, weights = weigh(*texts.in_two(fork_safe=True))
     release_memory()  # what counting freed
+    # The counts are needed again only by the topics' labels: handed to the file, let go
+    # of once written, mapped back from it after (`save_built`).
+    counts = [terms.counts]
+    terms = dataclasses.replace(terms, counts=np.zeros(0, dtype=np.int32))
+
+    def duplicates() -> Duplicates:
+        release_memory()  # what writing the inverted index freed
+        return find_duplicates(terms, weights, texts, fork_safe=True)
+
     with contextlib.suppress(OSError):  # the near-duplicates are found as the file's last part
-        similar_cache.save_built(
-            terms,
-            weights,
-            lambda: find_duplicates(terms, weights, texts, fork_safe=True),
-            corpus,
-            cache_dir,
-        )
+        similar_cache.save_built(terms, weights, duplicates, corpus, cache_dir, counts)
     release_memory()
     print("similar", flush=True)
-    topics = topic_cache.load(corpus, cache_dir) or compute_topics(terms, weights)
+    topics = topic_cache.load(corpus, cache_dir)
+    if topics is None:
+        entries = len(terms.indices)
+        mapped = counts[0] if counts else similar_cache.saved_counts(corpus, cache_dir, entries)
+        if mapped is None:  # written, but not readable: counted again
+            terms, weights = weigh(*texts.in_two(fork_safe=True))
+        else:
+            terms = dataclasses.replace(terms, counts=mapped)
+        topics = compute_topics(terms, weights)
     with contextlib.suppress(OSError):
         topic_cache.save(topics, corpus, cache_dir)
     print("topics", flush=True)

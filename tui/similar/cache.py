@@ -27,7 +27,7 @@ from tui.progress import advance
 from tui.similar import mapfile
 from tui.similar.duplicates import Duplicates, FloatArray
 from tui.similar.model import Postings, SimilarityModel, posting_offsets, posting_pieces
-from tui.similar.terms import TermMatrix
+from tui.similar.terms import IntArray, TermMatrix
 
 # Bump when the tokenization, stopwords or file layout change.
 CACHE_VERSION = 5  # 3: stems and pairs; 4: et al. stop words; 5: the whole model, mapped
@@ -76,13 +76,19 @@ def save_built(
     duplicates: Callable[[], Duplicates],
     corpus: Corpus,
     cache_dir: Path,
+    counts: list[IntArray] | None = None,
 ) -> Path:
     """Write the model of `weigh`'s `terms` and `weights` and their near-duplicates for
     `corpus`, as `save` writes a model, making its inverted index piece by piece as it
     is written (the file is what `save` would write; the index is never whole in
     memory). `duplicates()` is called once the rest of the file is written, so a
     helper finding them has that long to finish. Raises OSError when it cannot be
-    written."""
+    written.
+
+    `counts`: the term counts, handed over in a list of one (`terms.counts` is not
+    used), which is emptied as they are written: a caller holding them nowhere else
+    lets go of them before the inverted index and the near-duplicates are made (52 MB
+    at 100,000 abstracts); `saved_counts` maps them back from the file."""
     indptr = posting_offsets(terms)
 
     entries = len(terms.indices)
@@ -103,7 +109,34 @@ def save_built(
         "post_rows": cachefile.Streamed(np.dtype(np.int32), entries, pieces(0)),
         "post_weights": cachefile.Streamed(np.dtype(np.float32), entries, pieces(1)),
     }
-    return _save(terms, weights, inverted, duplicates, corpus, cache_dir)
+    held: Array | cachefile.Streamed = terms.counts
+    if counts is not None:
+        held = cachefile.Streamed(np.dtype(np.int32), entries, functools.partial(_handed, counts))
+    return _save(terms, weights, inverted, duplicates, corpus, cache_dir, held)
+
+
+def _handed(held: list[IntArray]) -> Iterator[IntArray]:
+    """The one array of `held`, taken out of it (`save_built`'s `counts`)."""
+    yield held.pop()
+
+
+def saved_counts(corpus: Corpus, cache_dir: Path, entries: int) -> IntArray | None:
+    """The term counts of the cached model of `corpus`, mapped from its file (pages
+    read as they are used), if they are `entries` valid counts; else None."""
+    mapped = mapfile.load(
+        cache_path(corpus, cache_dir), cachefile.header(_KIND, CACHE_VERSION, corpus)
+    )
+    if mapped is None:
+        return None
+    counts = mapped.arrays.get("counts")
+    if (
+        counts is None
+        or counts.dtype != _DTYPES["counts"]
+        or counts.shape != (entries,)
+        or not _within(counts, 1, None, mapped.chunks)
+    ):
+        return None
+    return counts
 
 
 def _save(
@@ -113,13 +146,14 @@ def _save(
     duplicates: Callable[[], Duplicates],
     corpus: Corpus,
     cache_dir: Path,
+    counts: Array | cachefile.Streamed | None = None,
 ) -> Path:
     target = cache_path(corpus, cache_dir)
     dups = functools.cache(duplicates)
     arrays: dict[str, Array | cachefile.Streamed | cachefile.Deferred] = {
         "indptr": terms.indptr,
         "indices": terms.indices,
-        "counts": terms.counts,
+        "counts": terms.counts if counts is None else counts,
         "parts": terms.parts,
         "weights": weights,
         **inverted,

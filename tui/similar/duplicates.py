@@ -21,6 +21,7 @@ summed in term order), so the cosines are the very numbers a scan gives.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import BinaryIO
@@ -38,6 +39,8 @@ from tui.similar.terms import IntArray, OffsetArray, TermMatrix, summed_by
 
 FloatArray = npt.NDArray[np.float32]
 ScoreArray = npt.NDArray[np.float64]
+# Row numbers of pairs (in 32 bits).
+Rows = npt.NDArray[np.int32]
 
 # Calibrated on the ICLR corpus (bench/similar.py --calibrate): its five
 # lightly reworded pairs have cosine >= 0.92 and a character-level ratio >= 93,
@@ -126,7 +129,7 @@ def find_duplicates(
 
 def close_pairs(
     terms: TermMatrix, weights: FloatArray, threshold: float, fork_safe: bool = False
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], ScoreArray]:
+) -> tuple[Rows, Rows, ScoreArray]:
     """Every pair of abstracts (i < j) whose cosine is at least `threshold`, with it.
 
     Once the prefixes are paired up by term (`_Pairing`), each pair is searched for
@@ -139,6 +142,8 @@ def close_pairs(
     prefixes = _prefixes(terms, weights, threshold)
     release_memory()  # each step's temporaries, before the next makes its own
     made = _Pairing.make(terms, prefixes)
+    # The norms left after each prefix entry are the pairing's now (by term).
+    prefixes = dataclasses.replace(prefixes, beyond=np.zeros(0, dtype=np.float64))
     release_memory()
     advance("similar.pairs", 1, 4)
     spans = len(made.ends)
@@ -166,7 +171,7 @@ def close_pairs(
             assert helper is not None
             theirs = _receive_pairs(helper)
             if theirs is None:  # the helper failed: searched here
-                again = [_Pairing.make(terms, prefixes)]
+                again = [_Pairing.make(terms, _prefixes(terms, weights, threshold))]
                 theirs = _close_in(terms, weights, prefixes, again, threshold, half, spans)
             found.append(theirs)
     finally:
@@ -184,7 +189,7 @@ def _close_in(
     threshold: float,
     first: int,
     stop: int,
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], ScoreArray]:
+) -> tuple[Rows, Rows, ScoreArray]:
     """The close pairs whose lower row is in spans `first` to `stop` (excluded) of the
     pairing in `pairing`, as `close_pairs` finds them; the pairing is let go of (taken
     out of the list) once they are made: it is 50 MB at 100,000 abstracts, and the
@@ -205,9 +210,7 @@ def _close_in(
     return left[close], right[close], cosine[close]
 
 
-def _send_pairs(
-    out: BinaryIO, pairs: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], ScoreArray]
-) -> None:
+def _send_pairs(out: BinaryIO, pairs: tuple[Rows, Rows, ScoreArray]) -> None:
     """Helper side: the number of close pairs on a line, then their arrays."""
     out.write(b"%d\n" % len(pairs[0]))
     for array, dtype in zip(pairs, _PAIR_TYPES, strict=True):
@@ -216,13 +219,13 @@ def _send_pairs(
 
 def _receive_pairs(
     helper: ForkedHelper,
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], ScoreArray] | None:
+) -> tuple[Rows, Rows, ScoreArray] | None:
     """The close pairs a helper found (`_send_pairs`); None when it failed."""
     assert helper.pipe is not None
     try:
         count = int(helper.pipe.readline())
-        left = np.empty(count, dtype=np.int64)
-        right = np.empty(count, dtype=np.int64)
+        left = np.empty(count, dtype=np.int32)
+        right = np.empty(count, dtype=np.int32)
         cosine = np.empty(count, dtype=np.float64)
         for array in (left, right, cosine):
             read_into(helper.pipe, array.data.cast("B"))
@@ -231,7 +234,7 @@ def _receive_pairs(
     return left, right, cosine
 
 
-_PAIR_TYPES = (np.int64, np.int64, np.float64)
+_PAIR_TYPES = (np.int32, np.int32, np.float64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +248,7 @@ class _Prefixes:
     each one's prefix in rank order), made once for both processes of a search in two."""
 
     ptr: OffsetArray
-    positions: npt.NDArray[np.int64]
+    positions: npt.NDArray[np.int32]
     beyond: ScoreArray
     suffix_norm: ScoreArray
     end: npt.NDArray[np.int64]
@@ -267,7 +270,7 @@ def _prefixes(terms: TermMatrix, weights: FloatArray, threshold: float) -> _Pref
     a block of rows at a time (every row's prefix is its own)."""
     n, n_terms = terms.n_docs, terms.n_terms
     rank = _ranks(terms)
-    found: list[tuple[npt.NDArray[np.int64], ScoreArray, npt.NDArray[np.int64]]] = []
+    found: list[tuple[npt.NDArray[np.int32], ScoreArray, npt.NDArray[np.int64]]] = []
     suffix = np.zeros(n, dtype=np.float64)
     prefix_end = np.full(n, -1, dtype=np.int64)
     for lo in range(0, n, _PREFIX_ROWS):
@@ -288,7 +291,7 @@ def _prefixes(terms: TermMatrix, weights: FloatArray, threshold: float) -> _Pref
         suffix[lo:hi] = np.bincount(
             row_of[~in_prefix], weights=squares[~in_prefix], minlength=hi - lo
         )
-        positions = order[in_prefix]
+        positions = order[in_prefix].astype(np.int32)  # CSR positions: as `_Pairing.entries`
         beyond = np.sqrt(np.maximum(left - squares, 0.0))[in_prefix]
         counts = np.bincount(row_of[in_prefix], minlength=hi - lo)
         # A prefix is a leading run of its row's entries, rarest first: its last is the latest.
@@ -299,7 +302,7 @@ def _prefixes(terms: TermMatrix, weights: FloatArray, threshold: float) -> _Pref
     ptr = np.zeros(n + 1, dtype=np.int64)
     if found:
         np.cumsum(np.concatenate([c for _, _, c in found]), out=ptr[1:])
-    positions = np.concatenate([p for p, _, _ in found]) if found else np.zeros(0, np.int64)
+    positions = np.concatenate([p for p, _, _ in found]) if found else np.zeros(0, np.int32)
     beyond = np.concatenate([b for _, b, _ in found]) if found else np.zeros(0, np.float64)
     keys = rank[terms.indices[positions]]
     keys += np.repeat(np.arange(n, dtype=np.int64) * n_terms, np.diff(ptr))
@@ -323,7 +326,7 @@ class _Pairing:
     beyond: ScoreArray
     owner: npt.NDArray[np.int32]
     after: npt.NDArray[np.int32]
-    pairing: npt.NDArray[np.int64]
+    pairing: npt.NDArray[np.int32]
     ends: npt.NDArray[np.int64]
     made: npt.NDArray[np.int64]
 
@@ -332,14 +335,14 @@ class _Pairing:
         """The pairing of the prefixes of the rows of `terms`."""
         n = terms.n_docs
         by_term = np.argsort(terms.indices[prefixes.positions], kind="stable")
-        entries = prefixes.positions[by_term].astype(np.int32)
+        entries = prefixes.positions[by_term]
         beyond = prefixes.beyond[by_term]
         owner = np.repeat(np.arange(n, dtype=np.int32), np.diff(prefixes.ptr))[by_term]
         del by_term
         term = terms.indices[entries]
         none = np.zeros(0, dtype=np.int64)
         if not len(term):
-            return cls(entries, beyond, owner, term, none, none, none)
+            return cls(entries, beyond, owner, term, term, none, none)
         group_end = np.r_[np.flatnonzero(np.diff(term)) + 1, len(term)]
         # In 32 bits throughout (in 64, three temporaries the size of every prefix entry).
         after = np.repeat((group_end - 1).astype(np.int32), np.diff(np.r_[0, group_end]))
@@ -349,7 +352,7 @@ class _Pairing:
         per_row = np.cumsum(summed_by(owner, n, after))
         cuts = np.unique(np.searchsorted(per_row, np.arange(_CHUNK, per_row[-1] + _CHUNK, _CHUNK)))
         # The entries that pair with a later one, by owner: each span of rows is a slice.
-        pairing = np.flatnonzero(after > 0)
+        pairing = np.flatnonzero(after > 0).astype(np.int32)
         pairing = pairing[np.argsort(owner[pairing], kind="stable")]
         ends = np.searchsorted(owner[pairing], [*(cuts + 1).tolist(), n])
         made = per_row[np.minimum([*cuts.tolist(), n - 1], n - 1)]
@@ -363,7 +366,7 @@ def _candidates(
     threshold: float,
     first: int = 0,
     stop: int | None = None,
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], ScoreArray]:
+) -> tuple[Rows, Rows, ScoreArray]:
     """The pairs (i < j, ascending) whose prefixes share a term and whose cosine the
     shared prefix terms do not rule out, with the part of it those terms give: of the
     spans `first` to `stop` (default: to the last) of `pairing`.
@@ -397,19 +400,23 @@ def _candidates(
         keep = both + rest >= threshold - _SLACK
         found.append(codes[starts[keep]])
         parts.append(both[keep])
-    empty = np.zeros(0, dtype=np.int64)
+    empty = np.zeros(0, dtype=np.int32)
     if not found:
         return empty, empty, np.zeros(0, dtype=np.float64)
     pairs = np.concatenate(found)
-    return pairs // n, pairs % n, np.concatenate(parts)
+    del found
+    # Rows in 32 bits, as the pairing's owners: the bounds' arrays are of every candidate.
+    left = (pairs // n).astype(np.int32)
+    np.remainder(pairs, n, out=pairs)
+    return left, pairs.astype(np.int32), np.concatenate(parts)
 
 
 def _bound(
     terms: TermMatrix,
     weights: FloatArray,
     prefixes: _Prefixes,
-    left: npt.NDArray[np.int64],
-    right: npt.NDArray[np.int64],
+    left: Rows,
+    right: Rows,
     both: ScoreArray,
 ) -> ScoreArray:
     """For each candidate pair (`both`: the part of its cosine its shared prefix terms
@@ -443,8 +450,8 @@ def _bound(
 def _tail_starts(
     terms: TermMatrix,
     prefixes: _Prefixes,
-    rows: npt.NDArray[np.int64],
-    others: npt.NDArray[np.int64],
+    rows: Rows,
+    others: Rows,
 ) -> npt.NDArray[np.int64]:
     """For each of `rows`, where in `prefixes.positions` its prefix's terms that rank after
     the end of the prefix of `others` (one a row) begin: each prefix is in rank order."""
@@ -454,7 +461,7 @@ def _tail_starts(
     # last: twice as quick).
     for lo in range(0, len(rows), _CHUNK):
         hi = min(lo + _CHUNK, len(rows))
-        wanted = rows[lo:hi] * terms.n_terms + prefixes.end[others[lo:hi]]
+        wanted = rows[lo:hi].astype(np.int64) * terms.n_terms + prefixes.end[others[lo:hi]]
         order = np.argsort(wanted)
         starts[lo + order] = np.searchsorted(keys, wanted[order], side="right")
     return starts
@@ -463,9 +470,9 @@ def _tail_starts(
 def _dots(
     terms: TermMatrix,
     weights: FloatArray,
-    left: npt.NDArray[np.int64],
-    right: npt.NDArray[np.int64],
-    tails: tuple[npt.NDArray[np.int64], OffsetArray, npt.NDArray[np.int64]] | None = None,
+    left: Rows,
+    right: Rows,
+    tails: tuple[npt.NDArray[np.int64], OffsetArray, npt.NDArray[np.int32]] | None = None,
 ) -> ScoreArray:
     """For each pair (`left` ascending), the dot product of the two rows over all the right
     row's terms, summed as `SimilarityModel.scores` sums a cosine: float32 products in
@@ -484,6 +491,7 @@ def _dots(
         start, end = terms.indptr[first], terms.indptr[stop]
         rows = np.repeat(np.arange(first, stop), np.diff(terms.indptr[first : stop + 1]))
         keys = rows * n_terms + terms.indices[start:end]
+        gather: npt.NDArray[np.integer]
         if tails is None:
             begin = terms.indptr[right[lo:hi]]
             lengths = terms.indptr[right[lo:hi] + 1] - begin
@@ -493,7 +501,8 @@ def _dots(
             lengths = tails[1][right[lo:hi] + 1] - begin
             gather = tails[2][run_positions(begin, lengths)]
         pair = np.repeat(np.arange(hi - lo), lengths)
-        wanted = np.repeat(left[lo:hi], lengths) * n_terms + terms.indices[gather]
+        wanted = np.repeat(left[lo:hi].astype(np.int64), lengths) * n_terms
+        wanted += terms.indices[gather]
         at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
         shared = keys[at] == wanted
         products = weights[start + at[shared]] * weights[gather[shared]]

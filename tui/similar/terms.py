@@ -302,12 +302,11 @@ class TermCounter:
         self._words.append(words)
         paired = np.flatnonzero(follows)
         written = (forms[paired - 1] << _SHIFT) | forms[paired]
-        self._written.append(_tally(written))
+        _settled(self._written, _tally(written))
         pairs = _cells(doc[paired], (stems[paired - 1] << _SHIFT) | stems[paired], m)
         self._pairs.append(pairs)
-        self._pair_docs.append(
-            _tally(pairs.keys.astype(np.int64))
-        )  # a text's pairs are distinct cells
+        # A text's pairs are distinct cells.
+        _settled(self._pair_docs, _tally(pairs.keys.astype(np.int64)))
         del doc, follows, forms, stems, paired, written
         release_memory()
 
@@ -418,6 +417,22 @@ class TermCounter:
             del words, pairs, word_at, pair_at
             release_memory()
         return TermMatrix(shown, indptr, indices, counts, parts)
+
+
+def _settled(
+    tallies: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]],
+    tally: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]],
+) -> None:
+    """Add one block's `tally` to `tallies`, merging the last ones (`_tally` of their
+    keys and sums) while the last is at least half as long as the one before: the list
+    then holds a few tallies of geometrically shrinking lengths, about the distinct
+    keys met so far, not every block's (most pairs recur from block to block: 94 MB of
+    block tallies at 100,000 abstracts, 5 MB merged). The sums are exact, so the final
+    `_tally` of the list is the same whenever merges happened."""
+    tallies.append(tally)
+    while len(tallies) > 1 and 2 * len(tallies[-1][0]) >= len(tallies[-2][0]):
+        (keys, sums), (more, extra) = tallies[-2], tallies.pop()
+        tallies[-1] = _tally(np.concatenate([keys, more]), np.concatenate([sums, extra]))
 
 
 def _joined(arrays: list[npt.NDArray[Any]]) -> npt.NDArray[Any]:
