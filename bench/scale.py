@@ -562,7 +562,8 @@ def main() -> None:
             if results["fresh"]:
                 print(
                     f"  fresh: the first matches on screen at {median(results['fresh'], 'first'):.2f}s "
-                    f"(from the first abstracts while the rest are read); the cache child done "
+                    f"(from a partial index of the first abstracts, from 10,000 abstracts on; "
+                    f"the whole answer below that); the cache child done "
                     f"(corpus rows written) at {median(results['fresh'], 'child'):.1f}s"
                 )
             if search and listing:
