@@ -235,6 +235,7 @@ async def test_the_filter_waits_for_the_index_and_says_so(seeds_dir: Path, monke
         await pilot.press("slash", *"pruning")
         await wait_until(pilot, lambda: "waits for the search index" in status(app))
         assert "of 76" not in status(app)  # never the unfiltered list as a result
+        assert " / 76 read" not in status(app)  # nor its counts
         assert len(app.abstract_list.rows) == 76
         release.set()
         await wait_until(pilot, lambda: app.search.match_counts is not None)

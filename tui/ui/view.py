@@ -42,6 +42,9 @@ def header_status(session: Session, *, doing: str, progress: str, new_count: int
     search, loaders, corpus = session.filter, session.loaders, session.corpus
     status = Text()
     partial = search.searched_partially is not None
+    # Until the filter's first answer the list still shows the rows it had: the read and
+    # bookmarked counts of those are not said (they would pass for the answer's).
+    waiting = search.filtered and search.match_counts is None
     if search.filtered and loaders.reading and not partial:
         status.append("filter waits for the files to be read…", style="italic")
     elif search.filtered and loaders.index is None and not partial:
@@ -68,7 +71,7 @@ def header_status(session: Session, *, doing: str, progress: str, new_count: int
     # The background work after the counts: where the header is too narrow, they show.
     if doing:
         status.append("  ·  " + doing, style="italic")
-    if progress:
+    if progress and not waiting:
         status.append("  ·  " + progress)
     if new_count:
         status.append(f"  ·  {new_count:,} new (is:new)", style="bold")
