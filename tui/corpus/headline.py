@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from tui.corpus.spaces import collapse
+
 # Words ending in a full stop that do not end a sentence (compared case-insensitively).
 _ABBREVIATIONS = frozenset(
     [
@@ -37,15 +39,9 @@ _READ_FACTOR = 2
 _READ_MARGIN = 40
 
 
-def _collapsed(text: str) -> str:
-    """`text` with each run of whitespace one space, trimmed: what `re.sub(r"\\s+", " ", text)
-    .strip()` gives (both split on `str.isspace` characters), five times faster."""
-    return " ".join(text.split())
-
-
 def first_sentence(text: str) -> str:
     """The first sentence of `text` (whitespace collapsed); all of it when there is one."""
-    return _first_of(_collapsed(text))
+    return _first_of(collapse(text))
 
 
 def _first_of(text: str) -> str:
@@ -68,7 +64,7 @@ def make_headline(plain: str, limit: int = 100) -> str:
     """
     reach = _READ_FACTOR * max(limit, 2) + _READ_MARGIN
     if len(plain) > reach:
-        start = _collapsed(plain[:reach])
+        start = collapse(plain[:reach])
         if len(start) > limit + 1:
             return _cut(_first_of(start), plain, limit)
     return _cut(first_sentence(plain), plain, limit)

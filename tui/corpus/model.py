@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from tui.corpus._record import Record
+from tui.corpus.spaces import collapse
 
 if TYPE_CHECKING:
     import hashlib
@@ -32,8 +33,7 @@ def normalise(text: str) -> str:
 
     NFC Unicode and every run of whitespace collapsed to one space, trimmed.
     """
-    # str.split() splits on the characters `\s` matches (str.isspace), five times faster.
-    return " ".join(unicodedata.normalize("NFC", text).split())
+    return collapse(unicodedata.normalize("NFC", text))
 
 
 def abstract_id(text: str) -> str:
