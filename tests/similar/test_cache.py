@@ -5,6 +5,7 @@ import os
 import pickle
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, NoReturn
 
 import numpy as np
 import pytest
@@ -178,17 +179,58 @@ def test_a_cache_whose_arrays_do_not_fit_is_rebuilt(
     assert load_or_build(corpus, tmp_path).similar(I_GRAPH) == built.similar(I_GRAPH)
 
 
+class _FailingOpen:
+    """A spool file that cannot be made (a read-only folder)."""
+
+    def __call__(self, *args: object, **kwargs: object) -> NoReturn:
+        raise PermissionError(13, "Permission denied")
+
+
+class _FailingFile:
+    """A spool file whose second write fails (a full disk)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        self.writes = 0
+
+    def write(self, data: object) -> int:
+        self.writes += 1
+        if self.writes == 2:
+            raise OSError(28, "No space left on device")
+        return 0
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("spool", ["kept", "cannot be made", "fails while written"])
 def test_a_model_saved_from_its_parts_is_the_file_of_the_whole_model(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spool: str
 ) -> None:
-    # Postings made a few at a time, so the inverted index is written in many pieces.
+    # Postings made a few at a time, so the inverted index is written in many pieces,
+    # and its spooled weights read back a few at a time.
     monkeypatch.setattr(similar_model, "_POSTINGS", 7)
+    monkeypatch.setattr(cache._Spool, "_READ", 5)
     corpus = make_corpus()
     model = SimilarityModel.build(corpus)
     whole = cache.save(model, corpus, tmp_path / "whole").read_bytes()
     terms, weights = similar_model.weigh(TEXTS)
+    made = []
+
+    def counted(*args: Any) -> Any:
+        made.append(1)
+        return similar_model.posting_pieces(*args)
+
+    monkeypatch.setattr(cache, "posting_pieces", counted)
+    (tmp_path / "parts").mkdir()
+    if spool == "cannot be made":
+        monkeypatch.setattr(cache.tempfile, "TemporaryFile", _FailingOpen())
+    elif spool == "fails while written":
+        monkeypatch.setattr(cache.tempfile, "TemporaryFile", _FailingFile)
     parts = cache.save_built(terms, weights, lambda: model.duplicates, corpus, tmp_path / "parts")
     assert parts.read_bytes() == whole
+    # Kept, the inverted index is made once for both of its members; else once each.
+    assert len(made) == (1 if spool == "kept" else 2)
+    assert [p.name for p in (tmp_path / "parts").iterdir()] == [parts.name]
 
 
 def test_postings_made_piece_by_piece_are_the_rows_of_each_term_in_order(
