@@ -14,12 +14,19 @@ interpreter would cost more than the build. The app keeps the child's stdin open
 after the list of files: when the app ends, however it ends (even SIGKILL), the
 child reads end-of-file and exits too. A thread waits for the child, so once it
 has finished it is reaped at once (no `<defunct>` entry), whoever reads its reports.
+
+A corpus the app indexes itself (`tui.session.loaders.APP_INDEX_SIZE`) may be indexed
+half by the child: asked with its files (`send`'s `index_from`), it indexes the
+abstracts from there on first, writes them to a pipe of their own (its second argument:
+the pipe's descriptor) for the app to merge (`tui.search.parallel.OtherHalf`), reports
+`half` and `index`, and goes on to the rest; the app saves the index.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import io
 import os
 import subprocess
 import sys
@@ -35,6 +42,7 @@ from tui.corpus.model import Corpus
 
 if TYPE_CHECKING:
     from tui.corpus.rows import Snapshot
+    from tui.search.parallel import OtherHalf
 
 # Below this many abstracts a build in the app's own thread is quicker than a process.
 SUBPROCESS_THRESHOLD = 2_000
@@ -90,33 +98,65 @@ class CacheBuild:
         self.files_read: tuple[int, int] | None = None
         # Called (on the thread reading the reports) after each report, progress too.
         self._on_report = on_report
-        self._process: subprocess.Popen[bytes] | None
+        self._process: subprocess.Popen[bytes] | None = None
+        # Where the child writes the half of an index it is asked for (`other_half`).
+        self._half: io.BufferedReader | None = None
+        try:
+            half_read, half_write = os.pipe()
+        except OSError:
+            return
         try:
             self._process = subprocess.Popen(
-                [sys.executable, "-m", "tui.caches", str(cache_dir)],
+                [sys.executable, "-m", "tui.caches", str(cache_dir), str(half_write)],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
+                pass_fds=(half_write,),
             )
         except OSError:
-            self._process = None
+            os.close(half_read)
             return
+        finally:
+            os.close(half_write)
+        self._half = os.fdopen(half_read, "rb")
         threading.Thread(
             target=self._reap, args=(self._process,), name="abstracts-cache-reaper", daemon=True
         ).start()
         if corpus is not None:
             self.send(corpus, read_args)
 
-    def send(self, corpus: Corpus, read_args: Sequence[str] | None = None) -> None:
-        """Give the child the files of `corpus` to build the caches of (once)."""
+    def send(
+        self, corpus: Corpus, read_args: Sequence[str] | None = None, index_from: int | None = None
+    ) -> None:
+        """Give the child the files of `corpus` to build the caches of (once); with
+        `index_from`, it first indexes the abstracts from there on for the app to merge
+        (`other_half`) instead of building the index."""
         listed = "\0".join(str(info.path) for info in corpus.files)
         if read_args is not None:  # two NULs: no path is empty
             listed += "\0\0" + "\0".join(read_args)
         files = listed.encode("utf-8", "surrogateescape")
+        half = b"" if index_from is None else b"half %d\n" % index_from
         # The length first: the pipe stays open after the list (see the module doc).
         with self._writing:
             self._sent = True
-            self._write(b"%d\n" % len(files) + files)
+            self._write(half + b"%d\n" % len(files) + files)
+
+    def other_half(self, corpus: Corpus, lo: int) -> OtherHalf | None:
+        """The abstracts of `corpus` from `lo` on as the child indexes them, when it was
+        sent `index_from=lo` (once: the pipe is then the caller's to close). Should the
+        child fail, or have read other abstracts, receiving them fails."""
+        from tui.search.parallel import OtherHalf
+
+        pipe, self._half = self._half, None
+        if pipe is None:
+            return None
+        return OtherHalf(pipe, corpus.abstracts, lo)
+
+    def _close_half(self) -> None:
+        pipe, self._half = self._half, None
+        if pipe is not None:
+            with contextlib.suppress(OSError):
+                pipe.close()
 
     def _write(self, request: bytes) -> bool:
         process = self._process
@@ -142,6 +182,7 @@ class CacheBuild:
 
     def stop(self) -> None:
         """Stop the child (the app is quitting); a waiting `wait_for` returns False."""
+        self._close_half()
         process = self._process
         if process is None:
             return
@@ -202,6 +243,7 @@ class CacheBuild:
         asks for later is there already)."""
         process.wait()
         _close_stdin(process)
+        self._close_half()  # unless it was taken: then a reader sees the end of it
         with self._reading, contextlib.suppress(OSError, ValueError):
             if process.stdout is not None and not process.stdout.closed:
                 for line in process.stdout:  # the child has ended: no read waits
@@ -242,14 +284,22 @@ def main(argv: Sequence[str]) -> int:
     build and save the caches."""
     from tui.search.cache import load_or_build as load_or_build_index
 
-    if len(argv) != 1:
-        print("usage: python -m tui.caches CACHE_DIR < LENGTH NEWLINE PATHS", file=sys.stderr)
+    if len(argv) not in (1, 2) or not all(a.isdigit() for a in argv[1:]):
+        print(
+            "usage: python -m tui.caches CACHE_DIR [HALF_FD] < LENGTH NEWLINE PATHS",
+            file=sys.stderr,
+        )
         return 2
     cache_dir = Path(argv[0])
+    half_fd = int(argv[1]) if len(argv) == 2 else None
     header = sys.stdin.buffer.readline()
     if header.startswith(b"partial "):
         if not _partial_index(header, cache_dir):
             return 1  # the app went away while asking
+        header = sys.stdin.buffer.readline()
+    index_from = None
+    if header.startswith(b"half ") and header[5:].strip().isdigit():
+        index_from = int(header[5:])
         header = sys.stdin.buffer.readline()
     size = int(header) if header.strip().isdigit() else -1
     payload = sys.stdin.buffer.read(size) if size >= 0 else b""
@@ -262,9 +312,14 @@ def main(argv: Sequence[str]) -> int:
     corpus, before = _load([p for p in raw.split("\0") if p], cache_dir, read_args)
     if not corpus.abstracts:
         return 1
-    # The one other thread only waits on stdin and ends the process: it holds nothing
-    # a forked build helper needs, so the index may be built by two processes.
-    load_or_build_index(corpus, cache_dir, fork_safe=True)
+    if index_from is not None:
+        # The app indexes the rest, merges and saves (a failure here is its to mend).
+        _send_half(corpus, index_from, half_fd)
+        print("half", flush=True)
+    else:
+        # The one other thread only waits on stdin and ends the process: it holds
+        # nothing a forked build helper needs, so the index may be built by two processes.
+        load_or_build_index(corpus, cache_dir, fork_safe=True)
     print("index", flush=True)
     _similarity_and_topics(corpus, cache_dir)
     if before is not None:
@@ -275,6 +330,21 @@ def main(argv: Sequence[str]) -> int:
         rows.save(cache_dir, read_args, corpus, before)
         print("rows", flush=True)
     return 0
+
+
+def _send_half(corpus: Corpus, lo: int, fd: int | None) -> None:
+    """Child side: the abstracts from `lo` on indexed and written to the pipe `fd` (closed
+    after), for the app to merge (`CacheBuild.other_half`)."""
+    if fd is None:
+        return
+    from tui.search.build import BLOCK_SIZE
+    from tui.search.parallel import send_half
+
+    try:
+        with os.fdopen(fd, "wb") as out:
+            send_half(out, corpus.abstracts, lo, BLOCK_SIZE)
+    except OSError:  # the app stopped reading (closed or gone): it indexes them itself
+        pass
 
 
 class _Steps:

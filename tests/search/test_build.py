@@ -3,6 +3,7 @@ postings agree with a plain-Python count."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import typing
@@ -272,3 +273,73 @@ def test_a_block_whose_word_by_abstract_keys_pass_32_bits_is_indexed_alike() -> 
     whole = build_index_data(corpus, block_size=m, workers=1)
     assert len(whole.vocab) * m >= 2**32  # the keys need more than 32 bits
     same(whole, build_index_data(corpus, workers=1))
+
+
+def _other_half(corpus_sent: object, lo: int, wanted: object, cut: int | None = None) -> object:
+    """An `OtherHalf` of `wanted`'s abstracts from `lo` on, read from a pipe that a
+    thread writes `send_half` of `corpus_sent`'s into (as the cache child does), its
+    bytes cut short after `cut` when given."""
+    import io
+    import threading
+
+    from tui.search import parallel
+
+    buffer = io.BytesIO()
+    parallel.send_half(buffer, corpus_sent.abstracts, lo, 64)  # type: ignore[attr-defined]
+    data = buffer.getvalue()
+    read, write = os.pipe()
+
+    def send() -> None:  # through the pipe's buffer, as fast as it is read
+        with contextlib.suppress(BrokenPipeError), os.fdopen(write, "wb") as out:
+            out.write(data if cut is None else data[:cut])  # the reader may stop early
+
+    threading.Thread(target=send, daemon=True).start()
+    return parallel.OtherHalf(os.fdopen(read, "rb"), wanted.abstracts, lo)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("lo", [150, 100, 299, 300])
+def test_another_process_indexing_the_second_half_builds_the_same_index_as_one(
+    monkeypatch: pytest.MonkeyPatch, lo: int
+) -> None:
+    # The half from `lo` on comes from the other process: this one indexes only [0, lo).
+    from tui.search import parallel
+
+    corpus = make_corpus(_many_rows())
+    one = build_index_data(corpus, block_size=64, workers=1)
+    firsts: list[int] = []
+    index_block = parallel.index_block
+
+    def recording(abstracts, first, vocab, tokens):  # type: ignore[no-untyped-def]
+        firsts.append(first)
+        return index_block(abstracts, first, vocab, tokens)
+
+    other = _other_half(corpus, lo, corpus)
+    monkeypatch.setattr(parallel, "index_block", recording)
+    same(one, build_index_data(corpus, block_size=64, workers=1, other=other))  # type: ignore[arg-type]
+    assert firsts == list(range(0, lo, 64))
+
+
+@pytest.mark.parametrize("how", ["other abstracts", "cut short", "nothing"])
+def test_a_second_half_that_fails_or_is_of_other_abstracts_is_indexed_here(
+    monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    from tui.search import parallel
+
+    rows = _many_rows()
+    corpus = make_corpus(rows)
+    one = build_index_data(corpus, block_size=64, workers=1)
+    if how == "other abstracts":  # the files changed before the other process read them
+        rows[200] = (*rows[200][:3], rows[200][3] + " Changed.")
+        other = _other_half(make_corpus(rows), 150, corpus)
+    else:
+        other = _other_half(corpus, 150, corpus, cut=1000 if how == "cut short" else 0)
+    firsts: list[int] = []
+    index_block = parallel.index_block
+
+    def recording(abstracts, first, vocab, tokens):  # type: ignore[no-untyped-def]
+        firsts.append(first)
+        return index_block(abstracts, first, vocab, tokens)
+
+    monkeypatch.setattr(parallel, "index_block", recording)
+    same(one, build_index_data(corpus, block_size=64, workers=1, other=other))  # type: ignore[arg-type]
+    assert firsts == [0, 64, 128, 150, 214, 278]  # the second half too, here

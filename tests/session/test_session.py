@@ -15,6 +15,7 @@ import pytest
 
 from tui.corpus.load import load_corpus
 from tui.corpus.model import Corpus
+from tui.search.index import SearchIndex
 from tui.session import Session
 from tui.session.events import (
     DataOpened,
@@ -322,9 +323,11 @@ def _early(
     built: list[int] = []
     real = SearchIndex.build.__func__  # type: ignore[attr-defined]
 
-    def counted(cls: type[SearchIndex], corpus: Corpus, *args: object) -> SearchIndex:
+    def counted(
+        cls: type[SearchIndex], corpus: Corpus, *args: object, **kwargs: object
+    ) -> SearchIndex:
         built.append(len(corpus))
-        return real(cls, corpus, *args)  # type: ignore[no-any-return]
+        return real(cls, corpus, *args, **kwargs)  # type: ignore[no-any-return]
 
     monkeypatch.setattr(SearchIndex, "build", classmethod(counted))
     session.loaders.reading = True
@@ -385,6 +388,85 @@ def test_a_middle_sized_corpus_is_indexed_here_and_the_child_builds_the_model(
     assert loaders.cache_build.wait_for("similar")
     assert loaders.ensure_similarity() is not None
     assert built == [len(session.corpus)]
+
+
+def _same_index(a: SearchIndex, b: SearchIndex) -> None:
+    for field in dataclasses.fields(a.data):
+        x, y = getattr(a.data, field.name), getattr(b.data, field.name)
+        assert np.array_equal(x, y) if isinstance(x, np.ndarray) else x == y, field.name
+
+
+def _halved(session: Session, monkeypatch: pytest.MonkeyPatch) -> tuple[list[bool], list[int]]:
+    """The seeds as a middle-sized corpus (indexed here), worth two processes."""
+    from tui.session import loaders as loaders_module
+
+    started, built = _early(session, monkeypatch)
+    monkeypatch.setattr(loaders_module, "EARLY_CHILD_SIZE", 10**9)
+    monkeypatch.setattr(loaders_module, "HALF_BY_CHILD_SIZE", 20)
+    monkeypatch.setattr(loaders_module, "APP_INDEX_SIZE", len(session.corpus) + 1)
+    return started, built
+
+
+def test_a_middle_sized_corpus_is_indexed_here_with_its_second_half_by_the_child(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """From `HALF_BY_CHILD_SIZE` abstracts, the child starts as the files are read; the
+    start-up then gives it its files and has it index the second half while the app
+    indexes the first: the index is the one a single process builds, the app saves it,
+    and the child goes on to the model."""
+    from tui.search import cache as search_cache
+    from tui.search.index import SearchIndex
+
+    started, built = _halved(session, monkeypatch)
+    loaders = session.loaders
+    loaders.start_early(19)
+    assert started == []  # too few to be worth it
+    loaders.start_early(len(session.corpus))
+    assert started == [False] and loaders._spawned is not None
+    assert loaders._ensure_partial() is None
+    loaders.prestart()  # the same child
+    loaders.reading = False
+    said: list[str] = []
+    session.bus.subscribe(StatusChanged, lambda _: said.append(loaders.progress_text()))
+    index = loaders.warm_index()
+    assert "building the search index…" in said  # the header says so meanwhile
+    assert index is not None and built == [len(session.corpus)]
+    build = loaders.cache_build
+    assert len(started) == 1 and build is not None and "half" in build.done
+    _same_index(index, SearchIndex.build(session.corpus))
+    saved = search_cache.load(session.corpus, loaders.cache_dir)
+    assert saved is not None
+    _same_index(saved, index)
+    assert build.wait_for("similar") and loaders.ensure_similarity() is not None
+    assert built == [len(session.corpus), len(session.corpus)]  # the one compared with
+
+
+def test_the_size_worth_two_processes_is_the_search_builds_own() -> None:
+    # Not imported by the loaders (it imports NumPy), so kept equal by hand.
+    from tui.search.parallel import PARALLEL_MIN
+    from tui.session.loaders import HALF_BY_CHILD_SIZE
+
+    assert HALF_BY_CHILD_SIZE == PARALLEL_MIN
+
+
+def test_the_app_indexes_the_second_half_itself_when_the_child_died(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tui.search.index import SearchIndex
+
+    started, _ = _halved(session, monkeypatch)
+    loaders = session.loaders
+    loaders.start_early(len(session.corpus))
+    build = loaders._spawned
+    assert build is not None and build._process is not None
+    build._process.kill()
+    build._process.wait()
+    loaders.reading = False
+    index = loaders.warm_index()
+    assert index is not None and "half" not in build.done
+    _same_index(index, SearchIndex.build(session.corpus))
+    assert loaders.ensure_similarity() is not None  # built here, the child being dead
+    assert len(started) == 1
 
 
 def test_no_child_starts_as_the_files_are_read_when_an_index_seems_cached(

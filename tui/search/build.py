@@ -16,7 +16,7 @@ from tui.corpus.model import Corpus
 from tui.corpus.stem import stem_words
 from tui.corpus.tokens import fold
 from tui.search.blocks import release_memory
-from tui.search.parallel import index_blocks, workers_for
+from tui.search.parallel import HalfIndexer, index_blocks, workers_for
 from tui.search.query import SYMBOL_MARK
 
 # BM25 constants (the usual ones) and how much a headline occurrence adds,
@@ -106,6 +106,7 @@ def build_index_data(
     block_size: int = BLOCK_SIZE,
     workers: int | None = None,
     fork_safe: bool = False,
+    other: HalfIndexer | None = None,
 ) -> IndexData:
     """Tokenize every abstract and lay out postings, lengths and metadata.
 
@@ -113,14 +114,15 @@ def build_index_data(
     a time; the rest is compact numpy arrays (int32 word and doc numbers,
     uint16 counts) that are scattered into word order at the end. A large
     corpus is indexed by two processes (`workers`, default: see
-    `tui.search.parallel.workers_for`, which `fork_safe` is passed to).
+    `tui.search.parallel.workers_for`, which `fork_safe` is passed to), or with
+    `other`, the process indexing the abstracts from `other.lo` on.
     """
     abstracts = corpus.abstracts
     n = len(abstracts)
     size = max(block_size, 1)
     if workers is None:
         workers = workers_for(n, fork_safe)
-    word_ids, blocks, sink = index_blocks(abstracts, size, workers)
+    word_ids, blocks, sink = index_blocks(abstracts, size, workers, other)
 
     # Renumber words in sorted order so every prefix is a contiguous range.
     first_seen = list(word_ids)

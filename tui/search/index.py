@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
@@ -32,6 +32,9 @@ from tui.search.personal import PersonalData
 from tui.search.positions import TokenReader, phrase_mask, rank
 from tui.search.query import Query, Term, parse_query
 from tui.search.terms import FORM_WEIGHT, KNOWN_FUZZY_SCALE, Forms, TermMatch, compute_term
+
+if TYPE_CHECKING:
+    from tui.search.parallel import HalfIndexer
 
 Order = Literal["relevance", "file"]
 
@@ -99,10 +102,13 @@ class SearchIndex:
         self._term_cache_size = term_cache_size
 
     @classmethod
-    def build(cls, corpus: Corpus, fork_safe: bool = False) -> SearchIndex:
+    def build(
+        cls, corpus: Corpus, fork_safe: bool = False, other: HalfIndexer | None = None
+    ) -> SearchIndex:
         """Index every abstract of `corpus` (its rendered text, headline and LaTeX macro names);
-        for `fork_safe` see `tui.search.parallel.workers_for`."""
-        return cls(build_index_data(corpus, fork_safe=fork_safe))
+        for `fork_safe` see `tui.search.parallel.workers_for`; `other`: another process
+        indexing the abstracts from `other.lo` on (`tui.search.parallel.OtherHalf`)."""
+        return cls(build_index_data(corpus, fork_safe=fork_safe, other=other))
 
     def __len__(self) -> int:
         return len(self.data.ids)

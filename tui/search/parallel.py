@@ -6,12 +6,18 @@ its blocks back through a pipe as raw array bytes, read straight into numpy
 arrays, with its words as one UTF-8 blob; this process translates its word
 numbers into its own. Should the helper fail or its pipe break, this process
 indexes that half itself: the index is the same either way.
+
+The app, whose threads make forking unsafe, can have its cache child index the
+second half instead (`OtherHalf`): the child, started ahead and holding the same
+abstracts read through the read cache, writes that half the same way (`send_half`)
+to a pipe the app reads, with a digest of the abstracts' ids that must be the app's.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import hashlib
 import io
 import json
 import os
@@ -20,7 +26,7 @@ import sys
 import threading
 import warnings
 from collections.abc import Callable
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Protocol
 
 import numpy as np
 
@@ -53,18 +59,31 @@ def workers_for(n: int, fork_safe: bool = False) -> int:
     return 2 if fork_safe or threading.active_count() == 1 else 1
 
 
+class HalfIndexer(Protocol):
+    """Another process indexing abstracts [`lo`, the end) while this one indexes the rest."""
+
+    lo: int
+
+    def receive(self, sink: TokenSink) -> tuple[list[str], list[Block]] | None:
+        """Its words and blocks, its tokens read into `sink`; None when it failed."""
+
+    def close(self) -> None:
+        """Let go of it (reaped, its pipe closed)."""
+
+
 def index_blocks(
-    abstracts: list[Abstract], size: int, workers: int
+    abstracts: list[Abstract], size: int, workers: int, other: HalfIndexer | None = None
 ) -> tuple[dict[str, int], list[Block], TokenSink]:
     """Blocks of every abstract, the vocabulary (word -> number) they are numbered in,
-    and every abstract's tokens in those numbers."""
+    and every abstract's tokens in those numbers. `other`: the process indexing the
+    abstracts from `other.lo` on (else a forked helper does when `workers` is 2)."""
     n = len(abstracts)
     vocab = Vocabulary()
     sink = TokenSink(TokenSink.bound(abstracts))
-    if workers < 2:
+    if other is None and workers < 2:
         return vocab.ids, _indexed(abstracts, 0, n, size, vocab, sink), sink
-    half = n // 2
-    helper = _Helper(abstracts, half, n, size)
+    helper: HalfIndexer = other if other is not None else _Helper(abstracts, n // 2, n, size)
+    half = min(max(helper.lo, 0), n)
     try:
         blocks = _indexed(abstracts, 0, half, size, vocab, sink)
         mine = sink.size
@@ -155,6 +174,7 @@ class _Helper(ForkedHelper):
 
     def __init__(self, abstracts: list[Abstract], lo: int, hi: int, size: int) -> None:
         parent = os.getpid()
+        self.lo = lo
         super().__init__(lambda out: _send(out, abstracts, lo, hi, size, parent))
 
     def receive(self, sink: TokenSink) -> tuple[list[str], list[Block]] | None:
@@ -166,21 +186,72 @@ class _Helper(ForkedHelper):
             return None
 
 
+class OtherHalf:
+    """The abstracts from `lo` on of `abstracts`, indexed by another process (the cache
+    child: see `send_half`) and read from `pipe`, taken only if that process indexed
+    the same abstracts (the digest of their ids); else `receive` says it failed."""
+
+    def __init__(self, pipe: io.BufferedReader, abstracts: list[Abstract], lo: int) -> None:
+        self.lo = lo
+        self._pipe: io.BufferedReader | None = pipe
+        self._digest = ids_digest(abstracts, lo)
+
+    def receive(self, sink: TokenSink) -> tuple[list[str], list[Block]] | None:
+        pipe = self._pipe
+        if pipe is None:
+            return None
+        try:
+            return _receive(pipe, sink, self._digest)
+        except (OSError, ValueError, EOFError, KeyError, TypeError):
+            return None
+
+    def close(self) -> None:
+        pipe, self._pipe = self._pipe, None
+        if pipe is not None:
+            with contextlib.suppress(OSError):
+                pipe.close()
+
+
+def ids_digest(abstracts: list[Abstract], lo: int) -> str:
+    """Which abstracts are [lo, the end) of `abstracts`: their count and a digest of their ids."""
+    digest = hashlib.blake2b(digest_size=16)
+    for abstract in abstracts[lo:]:
+        digest.update(abstract.id.encode("utf-8", "surrogatepass") + b"\0")
+    return f"{len(abstracts) - lo}:{digest.hexdigest()}"
+
+
+def send_half(out: BinaryIO, abstracts: list[Abstract], lo: int, size: int) -> None:
+    """The other process's side of `OtherHalf`: index abstracts [lo, the end) and write
+    them to `out`."""
+    _send(out, abstracts, lo, len(abstracts), size, None)
+
+
 def _send(
-    out: BinaryIO, abstracts: list[Abstract], lo: int, hi: int, size: int, parent: int
+    out: BinaryIO,
+    abstracts: list[Abstract],
+    lo: int,
+    hi: int,
+    size: int,
+    parent: int | None,
 ) -> None:
     """Helper side: index [lo, hi), then write a header line, the words, the tokens
-    and each block's arrays."""
+    and each block's arrays. `parent`: the forking process, which must still be there."""
     vocab = Vocabulary()
     sink = TokenSink(TokenSink.bound(abstracts[lo:hi]))
     blocks: list[Block] = []
     for a, b in block_starts(lo, hi, size):
-        if os.getppid() != parent:
+        if parent is not None and os.getppid() != parent:
             return  # the parent has gone: nobody will read
         blocks.append(index_block(abstracts[a:b], a, vocab, sink))
     words = "\0".join(vocab.ids).encode("utf-8", "surrogatepass")
     sizes = [[b.first, b.lengths.size, b.words.size, b.local_doc.size] for b in blocks]
-    head = {"words": len(vocab.ids), "bytes": len(words), "tokens": sink.size, "blocks": sizes}
+    head = {
+        "words": len(vocab.ids),
+        "bytes": len(words),
+        "tokens": sink.size,
+        "blocks": sizes,
+        "abstracts": ids_digest(abstracts[:hi], lo),
+    }
     out.write(json.dumps(head).encode("ascii") + b"\n")
     out.write(words)
     del words
@@ -193,8 +264,13 @@ def _send(
             out.write(np.ascontiguousarray(getattr(block, name), dtype=dtype).data)
 
 
-def _receive(pipe: io.BufferedReader, sink: TokenSink) -> tuple[list[str], list[Block]]:
+def _receive(
+    pipe: io.BufferedReader, sink: TokenSink, digest: str | None = None
+) -> tuple[list[str], list[Block]]:
+    """What `_send` wrote; ValueError when its abstracts are not `digest`'s (when given)."""
     head, words = read_head_and_words(pipe)
+    if digest is not None and head.get("abstracts") != digest:
+        raise ValueError("the other process indexed other abstracts")
     read_into(pipe, sink.reserve(int(head["tokens"])).data.cast("B"))
     blocks = []
     for first, *counts in head["blocks"]:
