@@ -215,3 +215,35 @@ def test_a_search_after_the_apps_child_answers_from_its_rows(
     loaded = main(argv), *capsys.readouterr()
     assert from_rows == loaded
     assert loaded[1].count("\n") == 2  # both abstracts about graphs
+
+
+def test_the_child_sends_its_half_and_waits_until_the_app_is_done_with_it(
+    seeds_dir: Path,
+) -> None:
+    """Child side of a half index: the half written whole to the pipe, then nothing more
+    (the model's count would take both cores from the app's merge and first search) until
+    the app has closed its end."""
+    import io
+    import os
+    import threading
+
+    from tui.search.blocks import TokenSink
+    from tui.search.parallel import OtherHalf
+
+    corpus = load_corpus([seeds_dir])
+    lo = len(corpus) // 2
+    read, write = os.pipe()
+    child = threading.Thread(target=caches._send_half, args=(corpus, lo, write))
+    child.start()
+    pipe = io.BufferedReader(io.FileIO(read, "rb"))
+    other = OtherHalf(pipe, corpus.abstracts, lo)
+    sink = TokenSink(TokenSink.bound(corpus.abstracts))
+    received = other.receive(sink)
+    assert received is not None
+    _, blocks = received
+    assert blocks[0].first == lo and sum(b.lengths.size for b in blocks) == len(corpus) - lo
+    child.join(timeout=0.5)
+    assert child.is_alive()  # sent, and waiting for the app
+    other.close()
+    child.join(timeout=10)
+    assert not child.is_alive()

@@ -28,6 +28,7 @@ import contextlib
 import dataclasses
 import io
 import os
+import select
 import subprocess
 import sys
 import threading
@@ -47,6 +48,9 @@ if TYPE_CHECKING:
 # Below this many abstracts a build in the app's own thread is quicker than a process.
 SUBPROCESS_THRESHOLD = 2_000
 _TIMEOUT_SECONDS = 900
+# At most this long, the child waits for the app to be done with the half of the index it
+# sent before it goes on (`_send_half`).
+_HALF_WAIT_SECONDS = 30
 # The child reports the files it has read at most this often.
 _PROGRESS_SECONDS = 0.25
 #: The stages the child reports, in order, and what the app says while each is under way.
@@ -99,8 +103,10 @@ class CacheBuild:
         # Called (on the thread reading the reports) after each report, progress too.
         self._on_report = on_report
         self._process: subprocess.Popen[bytes] | None = None
-        # Where the child writes the half of an index it is asked for (`other_half`).
+        # Where the child writes the half of an index it is asked for (`other_half`), and
+        # the pipe's end held open until the app has used it (`release_half`).
         self._half: io.BufferedReader | None = None
+        self._half_held: int | None = None
         try:
             half_read, half_write = os.pipe()
         except OSError:
@@ -150,13 +156,25 @@ class CacheBuild:
         pipe, self._half = self._half, None
         if pipe is None:
             return None
+        with contextlib.suppress(OSError):
+            self._half_held = os.dup(pipe.fileno())
         return OtherHalf(pipe, corpus.abstracts, lo)
+
+    def release_half(self) -> None:
+        """The index the child's half went into is done: the child, which waits for the
+        pipe to close (once read, the caller closes its end), goes on to the model.
+        Until then the app's merge and first search have both cores to themselves."""
+        held, self._half_held = self._half_held, None
+        if held is not None:
+            with contextlib.suppress(OSError):
+                os.close(held)
 
     def _close_half(self) -> None:
         pipe, self._half = self._half, None
         if pipe is not None:
             with contextlib.suppress(OSError):
                 pipe.close()
+        self.release_half()
 
     def _write(self, request: bytes) -> bool:
         process = self._process
@@ -343,6 +361,12 @@ def _send_half(corpus: Corpus, lo: int, fd: int | None) -> None:
     try:
         with os.fdopen(fd, "wb") as out:
             send_half(out, corpus.abstracts, lo, BLOCK_SIZE)
+            out.flush()
+            # The app closes its ends once its index is made (`release_half`): until
+            # then its merge and first search have both cores to themselves.
+            poller = select.poll()
+            poller.register(out.fileno(), 0)  # a pipe's write end: POLLERR when unread
+            poller.poll(_HALF_WAIT_SECONDS * 1000)
     except OSError:  # the app stopped reading (closed or gone): it indexes them itself
         pass
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -120,3 +121,32 @@ def test_a_hyphenated_run_of_digits_is_no_word_but_one_letter_makes_one() -> Non
     names = decode(vocab.ids)
     assert [names[i] for i in got.compound_ids.tolist()] == ["3d", "xray"]
     assert tokenize_with_compounds(text)[1] == ["3d", "xray"]
+
+
+def test_texts_tokenized_in_pieces_are_tokenized_as_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Pieces of 3 texts: compounds and non-ASCII words in every piece, numbered by text.
+    from tui.search import bulk
+
+    monkeypatch.setattr(bulk, "PIECE_TEXTS", 3)
+    texts = [
+        f"Pre-training {k} café-au-lait models, x² and self-{'supervised' * (k % 3)} runs {k}"
+        for k in range(11)
+    ]
+    whole_vocab, piece_vocab = bulk.Vocabulary(), bulk.Vocabulary()
+    whole = bulk.tokenize_texts(texts, whole_vocab)
+    pieces = bulk.tokenize_in_pieces(texts, piece_vocab)
+    words_whole = {v: k for k, v in whole_vocab.ids.items()}
+    words_piece = {v: k for k, v in piece_vocab.ids.items()}
+    assert [words_piece[i] for i in pieces.ids.tolist()] == [
+        words_whole[i] for i in whole.ids.tolist()
+    ]
+    assert pieces.lengths.tolist() == whole.lengths.tolist()
+
+    def compounds(tokens: bulk.Tokens, words: dict[int, str]) -> list[tuple[int, str]]:
+        named = [words[i] for i in tokens.compound_ids.tolist()]
+        return sorted(zip(tokens.compound_text.tolist(), named, strict=True))
+
+    assert compounds(pieces, words_piece) == compounds(whole, words_whole)
+    assert len(whole.compound_ids) >= 11

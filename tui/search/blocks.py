@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from tui.corpus.model import Abstract, texts_held
 from tui.corpus.tokens import fold
-from tui.search.bulk import Vocabulary, numbered, tokenize_texts
+from tui.search.bulk import Vocabulary, numbered, tokenize_in_pieces, tokenize_texts
 from tui.search.query import SYMBOL_NAMES, symbol_word
 
 Int32Array = npt.NDArray[np.int32]
@@ -173,7 +173,7 @@ def _index_block(
     m = len(abstracts)
     # A paper's title and authors are searched with its abstract (see Abstract.searchable).
     plains = [a.searchable for a in abstracts]
-    body = tokenize_texts(plains, vocab)
+    body = tokenize_in_pieces(plains, vocab)
     extra_docs: list[int] = []
     extra_words: list[str] = []
     for j, abstract in enumerate(abstracts):

@@ -278,6 +278,8 @@ class Loaders:
                         self._no_search.wait(SEARCH_FIRST_SECONDS)
                     if built_here and self.index is not None:
                         search_cache.save(self.index, corpus, cache_dir)  # after the answer
+                    if build is not None:
+                        build.release_half()  # the child goes on to the model
                     self.similarity = similar_cache.load(corpus, cache_dir)
                     if build is None and (self.index is None or self.similarity is None):
                         build = self.cache_build = self._new_build()
