@@ -64,7 +64,9 @@ class AbstractList(CursorMoves, ThumbView, can_focus=True):
         "abstract-list--divider",
     }
 
-    cursor: reactive[int] = reactive(0, always_update=True, init=False)
+    # Its watcher repaints the lines it changes (the whole list when it scrolls): not
+    # every line of the list on each move, as a repainting reactive would.
+    cursor: reactive[int] = reactive(0, always_update=True, init=False, repaint=False)
 
     @dataclass
     class Highlighted(Message):

@@ -180,6 +180,13 @@ class FinishedLines:
     content's strip at the widget's width with the filters applied; it is made once per
     strip and background here. Any other widget, or a frame whose styles add any of
     these, is rendered by Textual as before.
+
+    A line not marked for repaint since it was finished is the line finished then,
+    without asking the widget again, as Textual's own cache does (its record of the
+    widget's dirty lines, which every `refresh` adds to, and its cache of lines, which
+    it clears to have every line drawn again, hold the finished lines): a frame draws
+    every line of each widget the changed region crosses, and a `b` or a cursor move
+    changes a line or two of the list.
     """
 
     def __init__(self, size: int = 512) -> None:
@@ -187,6 +194,9 @@ class FinishedLines:
         # strip is held so that its id is not reused while it is a key.
         self._done: LRUCache[int, tuple[Strip, Color, int, tuple[LineFilter, ...], Strip]]
         self._done = LRUCache(size)
+        # The width, background and filters of the lines finished into Textual's cache
+        # (None: none are there).
+        self._shown_for: tuple[int, Color, tuple[LineFilter, ...]] | None = None
 
     def render_lines(self, widget: Widget, crop: Region) -> list[Strip] | None:
         """The lines of `crop`, or None when Textual must draw them (see the class)."""
@@ -201,15 +211,30 @@ class FinishedLines:
             or (styles.has_rule("hatch") and styles.hatch != "none")
             or widget.content_region.size != size
         ):
+            if self._shown_for is not None:
+                # Textual draws it: its cache must not hold lines finished here.
+                self._shown_for = None
+                widget._styles_cache.clear()
+                widget._styles_cache.set_dirty(widget.size.region)
             return None
         width = size.width
         background = widget.background_colors[1]
         filters = tuple(widget.get_line_filters())
+        # Textual's own record of the lines to repaint (every `refresh` adds to it) and
+        # its cache of lines (cleared to have every line drawn again).
+        cache = widget._styles_cache
+        dirty, shown = cache._dirty_lines, cache._cache
+        if self._shown_for != (width, background, filters):
+            shown.clear()
+            self._shown_for = (width, background, filters)
         done = self._done
         render_line = widget.render_line
         lines: list[Strip] = []
         inner: RichStyle | None = None  # looked up at the first line not finished yet
         for y in crop.line_range:
+            if y not in dirty and (kept := shown.get(y)) is not None:
+                lines.append(kept)
+                continue
             drawn = render_line(y)
             found = done.get(id(drawn))
             if (
@@ -219,6 +244,7 @@ class FinishedLines:
                 and found[2] == width
                 and found[3] == filters
             ):
+                shown[y] = found[4]
                 lines.append(found[4])
                 continue
             if inner is None:
@@ -227,7 +253,9 @@ class FinishedLines:
             for line_filter in filters:
                 line = line.apply_filter(line_filter, background)
             done[id(drawn)] = (drawn, background, width, filters, line)
+            shown[y] = line
             lines.append(line)
+        dirty.difference_update(crop.line_range)
         if crop.column_span != (0, width):
             x1, x2 = crop.column_span
             lines = [line.crop(x1, x2) for line in lines]
