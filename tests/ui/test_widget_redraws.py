@@ -401,6 +401,41 @@ async def test_another_abstract_of_another_length_is_shown_without_a_layout(
         assert first.plain[:30] not in shown
 
 
+async def test_an_abstract_drawn_ahead_is_shown_as_drawn_and_as_show_draws_it(
+    corpus: Corpus,
+) -> None:
+    first, second = corpus.abstracts[0], corpus.abstracts[1]
+    ahead = DetailView(second, bookmarked=True, note="a note", spans=lambda _: [(0, 4)])
+    app = Host(lambda: DetailPane())
+    async with app.run_test(size=(80, 60)) as pilot:
+        pane = app.query_one(DetailPane)
+        pane.show(DetailView(first))
+        await settle(app, pilot)
+        pane.prepare(ahead)
+        drawn: list[str] = []
+        draw_block = pane._draw_block
+
+        def spy(name: str, *args: Any) -> list[Any]:
+            drawn.append(name)
+            return draw_block(name, *args)
+
+        pane._draw_block = spy  # type: ignore[method-assign]
+        pane.show(ahead)
+        assert drawn == []  # every block as drawn ahead
+        lines = list(pane._lines)
+        # What the pane draws of it without drawing ahead, line for line.
+        pane._forget_drawn()
+        pane.show(DetailView(first))
+        pane.show(ahead)
+        assert drawn and pane._lines == lines
+        # A mark changed since: the meta lines alone are drawn again.
+        pane.show(DetailView(first))
+        pane.prepare(ahead)
+        drawn.clear()
+        pane.show(replace(ahead, bookmarked=False))
+        assert drawn == ["meta"]
+
+
 async def test_an_abstract_longer_than_the_pane_is_drawn_for_the_width_its_scrollbar_leaves(
     corpus: Corpus,
 ) -> None:

@@ -17,6 +17,7 @@ from typing import ClassVar
 from rich.style import Style as RichStyle
 from rich.text import Text
 from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
 from textual.color import Color
 from textual.content import Content
 from textual.css.styles import RenderStyles
@@ -78,6 +79,12 @@ class DetailPane(ThumbView, can_focus=True):
         # shown draws again only the lines it changes.
         self._wrapped = WrappedLines()
         self._boxes: dict[str, BlockLines] = {}
+        # Blocks drawn ahead (`prepare`), by what they show and where: the abstract a
+        # cursor move will likely show next, drawn while the app waits for keys. Drawn
+        # in boxes of their own, so that the shown blocks' boxes still redraw only the
+        # lines a new highlight changes.
+        self._ahead: LRUCache[tuple[object, ...], list[Strip]] = LRUCache(16)
+        self._ahead_boxes: dict[str, BlockLines] = {}
 
     def text_of(self, block: str) -> Text | None:
         """What a block (one of `BLOCKS`) shows, or None when it is not shown."""
@@ -93,6 +100,23 @@ class DetailPane(ThumbView, can_focus=True):
         if view is not None and view == self.view and match == self._match:
             return
         self._show(view)
+
+    def prepare(self, view: DetailView) -> None:
+        """Draw ahead the blocks `view` shows (the abstract a next cursor move will likely
+        show, while the app waits for keys): `show` then takes them as drawn. Drawn as
+        `show` would draw them, for the pane's width and styles as they are now."""
+        width = self._content_width()
+        if not width or self.text_selection is not None:
+            return
+        first_line = 0
+        for name, text in self._block_texts(view).items():
+            key = _ahead_key(name, text, width, first_line)
+            if key not in self._ahead:
+                box = self._ahead_boxes.get(name)
+                if box is None:
+                    box = self._ahead_boxes[name] = BlockLines()
+                self._ahead[key] = self._draw_block(name, text, width, first_line, box)
+            first_line += text.plain.count("\n") + 1
 
     def forget(self) -> None:
         """The abstract shown may have changed in place (a paper read from a later file
@@ -201,9 +225,10 @@ class DetailPane(ThumbView, can_focus=True):
                 continue
             drawn = self._drawn.get(name)
             if drawn is None or drawn[0] != first_line:
+                ahead = self._ahead.get(_ahead_key(name, text, width, first_line))
                 drawn = self._drawn[name] = (
                     first_line,
-                    self._draw_block(name, text, width, first_line),
+                    ahead if ahead is not None else self._draw_block(name, text, width, first_line),
                 )
             lines.extend(drawn[1])
             first_line += text.plain.count("\n") + 1
@@ -224,11 +249,19 @@ class DetailPane(ThumbView, can_focus=True):
             return width
         return min(width, int(styles.max_width.resolve(Size(width, 0), self.app.size)))
 
-    def _draw_block(self, name: str, text: Text, pane_width: int, first_line: int) -> list[Strip]:
+    def _draw_block(
+        self,
+        name: str,
+        text: Text,
+        pane_width: int,
+        first_line: int,
+        box: BlockLines | None = None,
+    ) -> list[Strip]:
         """A block's lines: its text in its style, inside its padding and border, then
         its bottom margin, as Textual draws a widget with the same styles. The text is
         drawn as lines `first_line` on of the pane's whole text, so that a selection with
-        the mouse finds where it is and is highlighted where it is."""
+        the mouse finds where it is and is highlighted where it is. `box`: where it is
+        drawn (the block's own by default)."""
         component = f"detail-pane--{name}"
         styles = self.get_component_styles(component)
         width = self._block_width(name, pane_width)
@@ -254,9 +287,10 @@ class DetailPane(ThumbView, can_focus=True):
         title = None
         if name == "note":
             title = (Content(NOTE_TITLE), *_title_style(styles, base))
-        box = self._boxes.get(name)
         if box is None:
-            box = self._boxes[name] = BlockLines()
+            box = self._boxes.get(name)
+            if box is None:
+                box = self._boxes[name] = BlockLines()
         lines = box.render(self, styles, width, base, background, strips, inner, title)
         return lines + [Strip([])] * styles.margin.bottom
 
@@ -291,7 +325,8 @@ class DetailPane(ThumbView, can_focus=True):
         """Draw every block again from its text (new styles or a selection)."""
         self._drawn.clear()
         self._wrapped.clear()
-        for box in self._boxes.values():
+        self._ahead.clear()
+        for box in (*self._boxes.values(), *self._ahead_boxes.values()):
             box.clear()
 
     def on_resize(self, event: Resize) -> None:
@@ -333,6 +368,11 @@ def _marks_alone_differ(old: DetailView, new: DetailView) -> bool:
         tags=new.tags,
         note=new.note,
     )
+
+
+def _ahead_key(name: str, text: Text, width: int, first_line: int) -> tuple[object, ...]:
+    """What a block drawn ahead is found by: its name, what its text draws, where."""
+    return (name, width, first_line, text.plain, text.style, tuple(text.spans))
 
 
 def _same_text(a: Text, b: Text) -> bool:
