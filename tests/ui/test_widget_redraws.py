@@ -135,6 +135,29 @@ async def test_a_bookmark_redraws_only_its_row(corpus: Corpus) -> None:
         assert other.id in drawn
 
 
+async def test_a_cursor_move_asks_the_list_for_its_two_changed_lines_alone(
+    corpus: Corpus,
+) -> None:
+    async with shown_list(corpus) as (_app, pilot, listing):
+        asked: list[int] = []
+        render_line = listing.render_line
+
+        def spy(y: int) -> Any:
+            asked.append(y)
+            return render_line(y)
+
+        listing.render_line = spy  # type: ignore[method-assign]
+        listing.action_cursor_down()
+        await pilot.pause()
+        await pilot.pause()
+        assert sorted(asked) == [0, 1]  # the rows the cursor left and reached
+        # A repaint of the whole list asks for every line again.
+        asked.clear()
+        listing.refresh()
+        await pilot.pause()
+        assert sorted(asked) == list(range(listing.size.height))
+
+
 async def test_new_rows_are_shown_without_a_layout_while_the_scrollbar_stays(
     corpus: Corpus,
 ) -> None:
