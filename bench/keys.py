@@ -23,7 +23,11 @@ index over the same data, so its caches start as cold as the app's did) for the 
 keystrokes; the store call alone for a bookmark (`UserData.set_bookmark`); and the floor,
 a bare Textual app whose one widget draws as many rows as the list shows, of the same
 texts, swapped to the same answers at each key and timed the same way (what Textual's
-own frame costs; the app's figure is printed as a multiple of it).
+own frame costs; the app's figure is printed as a multiple of it). `b` and the cursor move
+have theirs: a bare app with a widget of the list's size showing the same rows, where `b`
+changes one row's mark (that line alone refreshed) and the move refreshes the cursor's two
+lines and swaps the text of a widget of the detail pane's size to what the app's pane
+showed after the same move.
 
 Keys come `--gap` seconds (0.05) after the frame of the one before, as a typist's do
 (0.1 s or more apart): Textual paints on a 1/60 s grid, and after a frame that came
@@ -88,6 +92,7 @@ async def measure(
     gap: float = 0.02,
     answers: list[list[str]] | None = None,
     shape: list[int] | None = None,
+    screens: dict[str, Any] | None = None,
 ) -> dict[str, list[float]]:
     from textual import events
 
@@ -96,6 +101,8 @@ async def measure(
     app = make_app([corpus_dir], data_dir=data_dir)
     answers = [] if answers is None else answers
     shape = [] if shape is None else shape
+    # What the floors of `b` and the cursor move show (see `floor_marks`).
+    screens = {} if screens is None else screens
     results: dict[str, list[float]] = {
         "key": [],
         "key_cpu": [],
@@ -264,6 +271,12 @@ async def measure(
         await pilot.pause(0.3)
         data = app.personal.userdata
         assert data is not None
+        listed = app.abstract_list
+        screens["list"] = visible_headlines(listed)
+        screens["detail_shape"] = list(app.detail.size)
+        screens["marked"] = marked_rows = []
+        screens["moved"] = moved_rows = []
+        screens["details"] = details = []
         if profile is not None and part in ("all", "marks"):
             profile.enable()
         for _ in range(120):
@@ -280,6 +293,7 @@ async def measure(
                 shown = app.detail.view
                 return shown is not None and shown.bookmarked != before
 
+            marked_rows.append(int(listed._line_of(listed.cursor) - listed.scroll_y))
             await press("b", "b", marked, "bookmark", bookmark_detail=meta_shown)
             row = app.abstract_list.cursor
 
@@ -291,6 +305,8 @@ async def measure(
                 )
 
             await press("down", None, moved, "cursor")
+            moved_rows.append(int(listed._line_of(listed.cursor) - listed.scroll_y))
+            details.append(shown_lines(app.detail))
         if profile is not None:
             profile.disable()
         abstracts = app.corpus.abstracts[:200]
@@ -311,6 +327,136 @@ def visible_headlines(listed: Any) -> list[str]:
         row = listed._row_at(top + y)
         texts.append("" if row is None or row >= len(rows) else abstracts[rows[row]].headline)
     return texts
+
+
+def shown_lines(pane: Any) -> list[str]:
+    """The texts of the lines the detail pane shows."""
+    top, lines = int(pane.scroll_y), pane._lines
+    return [
+        lines[top + y].text if top + y < len(lines) else ""
+        for y in range(pane.scrollable_content_region.height)
+    ]
+
+
+async def floor_marks(
+    screens: dict[str, Any], size: tuple[int, int], shape: list[int], gap: float
+) -> dict[str, list[float]]:
+    """Textual's own frame for `b` and the cursor move: a bare app with a widget of the
+    list's size drawing the rows `b` was pressed on, and one of the detail pane's size.
+    `b`: one row's mark changes (that line alone is refreshed); the cursor move: the
+    cursor's two lines are refreshed and the detail widget's text swapped to what the
+    app's pane showed after that move. Timed as the app is, from the driver receiving
+    the key to the first composited frame that shows it."""
+    from rich.segment import Segment
+    from rich.style import Style
+    from textual import events
+    from textual.app import App, ComposeResult
+    from textual.containers import Horizontal
+    from textual.geometry import Region
+    from textual.strip import Strip
+    from textual.widget import Widget
+
+    texts: list[str] = screens["list"]
+    cursor_style = Style(reverse=True)
+
+    class Rows(Widget):
+        DEFAULT_CSS = f"Rows {{ width: {shape[0]}; height: {shape[1]}; }}"
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.marked: set[int] = set()
+            self.cursor = 0
+
+        def render_line(self, y: int) -> Strip:
+            text = texts[y] if y < len(texts) else ""
+            mark = "★ " if y in self.marked else "  "
+            style = cursor_style if y == self.cursor else None
+            return Strip([Segment(mark + text, style)]).adjust_cell_length(self.size.width)
+
+        def line(self, y: int) -> None:
+            self.refresh(Region(0, y, self.size.width, 1))
+
+    class Pane(Widget):
+        width, height = screens["detail_shape"]
+        DEFAULT_CSS = f"Pane {{ width: {width}; height: {height}; }}"
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.lines: list[str] = []
+
+        def render_line(self, y: int) -> Strip:
+            text = self.lines[y] if y < len(self.lines) else ""
+            return Strip([Segment(text)]).adjust_cell_length(self.size.width)
+
+    class Floor(App[None]):
+        CSS = "Horizontal { height: auto; }"
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.step = -1
+            self.shown = -1
+            self.mode = "b"
+
+        def compose(self) -> ComposeResult:
+            with Horizontal():
+                yield Rows()
+                yield Pane()
+
+        async def on_event(self, event: events.Event) -> None:
+            # Taken where the app takes its keys (as the filter's floor does).
+            if isinstance(event, events.Key):
+                rows, i = self.query_one(Rows), self.step
+                if self.mode == "b":
+                    y = screens["marked"][i]
+                    rows.marked ^= {y}
+                    rows.line(y)
+                else:
+                    old, rows.cursor = rows.cursor, screens["moved"][i]
+                    rows.line(old)
+                    rows.line(rows.cursor)
+                    pane = self.query_one(Pane)
+                    pane.lines = screens["details"][i]
+                    pane.refresh()
+                self.shown = i
+                return
+            await super().on_event(event)
+
+    app = Floor()
+    times: dict[str, list[float]] = {"b": [], "cursor": []}
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.3)
+        driver = app._driver
+        assert driver is not None
+        frame = asyncio.Event()
+        wanted = [-1]
+        painted = [0.0]
+        original = app._display
+
+        def display(screen: object, renderable: object) -> None:
+            original(screen, renderable)  # type: ignore[arg-type]
+            if wanted[0] >= 0 and app.shown == wanted[0]:
+                painted[0] = time.perf_counter()
+                wanted[0] = -1
+                frame.set()
+
+        app._display = display  # type: ignore[method-assign]
+        rows = app.query_one(Rows)
+        for i in range(min(len(screens["marked"]), len(screens["moved"]))):
+            for mode in ("b", "cursor"):
+                if mode == "b":
+                    rows.cursor = screens["marked"][i]
+                app.mode, app.step = mode, i
+                frame.clear()
+                wanted[0] = i
+                event = events.Key("b", "b")
+                event.set_sender(app)
+                start = time.perf_counter()
+                driver.send_message(event)
+                await asyncio.wait_for(frame.wait(), 10)
+                times[mode].append(painted[0] - start)
+                app.shown = -1
+                await pilot.pause(gap)
+    return times
 
 
 async def floor(
@@ -388,6 +534,12 @@ async def floor(
     return times
 
 
+def print_ratio(app: list[float], floor: list[float]) -> None:
+    ratio = statistics.median(app) / statistics.median(floor)
+    ratio95 = pct(app, 95) / pct(floor, 95)
+    print(f"  {'the app ÷ the floor':<40} median {ratio:5.1f}×   p95 {ratio95:5.1f}×")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     # /work/shared/corpora/iclr from the main checkout (/work/main) or a worktree of it.
@@ -416,6 +568,7 @@ def main() -> int:
     profile = cProfile.Profile() if args.profile else None
     answers: list[list[str]] = []
     shape: list[int] = []
+    screens: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         cols, rows = (int(v) for v in args.size.split("x"))
         results = asyncio.run(
@@ -428,9 +581,11 @@ def main() -> int:
                 args.gap,
                 answers,
                 shape,
+                screens,
             )
         )
     floor_times = asyncio.run(floor(answers, (cols, rows), shape, args.gap))
+    floor_keys = asyncio.run(floor_marks(screens, (cols, rows), shape, args.gap))
     if profile is not None:
         profile.dump_stats(str(args.profile))
     print(
@@ -439,19 +594,21 @@ def main() -> int:
     )
     print(stats("filter keystroke → painted list", results["key"]))
     print(stats("  floor: a bare Textual app, same answers", floor_times))
-    ratio = statistics.median(results["key"]) / statistics.median(floor_times)
-    ratio95 = pct(results["key"], 95) / pct(floor_times, 95)
-    print(f"  {'the app ÷ the floor':<40} median {ratio:5.1f}×   p95 {ratio95:5.1f}×")
+    print_ratio(results["key"], floor_times)
     print(stats("  filter keystroke → painted detail", results.get("key_detail", [])))
     print(stats("  UI thread's CPU for it", results["key_cpu"]))
     print(stats("  until the answer is in the widgets", results["key_app"]))
     print(stats("  reference: core search + highlighter", results["core"]))
     print(stats("b → painted row", results["bookmark"]))
+    print(stats("  floor: a bare Textual app, one mark", floor_keys["b"]))
+    print_ratio(results["bookmark"], floor_keys["b"])
     print(stats("  UI thread's CPU for it", results["bookmark_cpu"]))
     print(stats("  until every observer has run", results["bookmark_app"]))
     print(stats("  reference: store call (set_bookmark)", results["store"]))
     print(stats("  b → painted detail (its meta line)", results.get("bookmark_detail", [])))
     print(stats("cursor move (down) → painted detail", results["cursor"]))
+    print(stats("  floor: a bare Textual app, text swapped", floor_keys["cursor"]))
+    print_ratio(results["cursor"], floor_keys["cursor"])
     print(stats("  UI thread's CPU for it", results["cursor_cpu"]))
     key, bm = statistics.median(results["key"]), statistics.median(results["bookmark"])
     print(

@@ -135,6 +135,29 @@ async def test_a_bookmark_redraws_only_its_row(corpus: Corpus) -> None:
         assert other.id in drawn
 
 
+async def test_a_cursor_move_asks_the_list_for_its_two_changed_lines_alone(
+    corpus: Corpus,
+) -> None:
+    async with shown_list(corpus) as (_app, pilot, listing):
+        asked: list[int] = []
+        render_line = listing.render_line
+
+        def spy(y: int) -> Any:
+            asked.append(y)
+            return render_line(y)
+
+        listing.render_line = spy  # type: ignore[method-assign]
+        listing.action_cursor_down()
+        await pilot.pause()
+        await pilot.pause()
+        assert sorted(asked) == [0, 1]  # the rows the cursor left and reached
+        # A repaint of the whole list asks for every line again.
+        asked.clear()
+        listing.refresh()
+        await pilot.pause()
+        assert sorted(asked) == list(range(listing.size.height))
+
+
 async def test_new_rows_are_shown_without_a_layout_while_the_scrollbar_stays(
     corpus: Corpus,
 ) -> None:
@@ -401,6 +424,41 @@ async def test_another_abstract_of_another_length_is_shown_without_a_layout(
         assert first.plain[:30] not in shown
 
 
+async def test_an_abstract_drawn_ahead_is_shown_as_drawn_and_as_show_draws_it(
+    corpus: Corpus,
+) -> None:
+    first, second = corpus.abstracts[0], corpus.abstracts[1]
+    ahead = DetailView(second, bookmarked=True, note="a note", spans=lambda _: [(0, 4)])
+    app = Host(lambda: DetailPane())
+    async with app.run_test(size=(80, 60)) as pilot:
+        pane = app.query_one(DetailPane)
+        pane.show(DetailView(first))
+        await settle(app, pilot)
+        pane.prepare(ahead)
+        drawn: list[str] = []
+        draw_block = pane._draw_block
+
+        def spy(name: str, *args: Any) -> list[Any]:
+            drawn.append(name)
+            return draw_block(name, *args)
+
+        pane._draw_block = spy  # type: ignore[method-assign]
+        pane.show(ahead)
+        assert drawn == []  # every block as drawn ahead
+        lines = list(pane._lines)
+        # What the pane draws of it without drawing ahead, line for line.
+        pane._forget_drawn()
+        pane.show(DetailView(first))
+        pane.show(ahead)
+        assert drawn and pane._lines == lines
+        # A mark changed since: the meta lines alone are drawn again.
+        pane.show(DetailView(first))
+        pane.prepare(ahead)
+        drawn.clear()
+        pane.show(replace(ahead, bookmarked=False))
+        assert drawn == ["meta"]
+
+
 async def test_an_abstract_longer_than_the_pane_is_drawn_for_the_width_its_scrollbar_leaves(
     corpus: Corpus,
 ) -> None:
@@ -603,6 +661,36 @@ async def test_the_lists_lines_are_finished_as_textual_finishes_them(corpus: Cor
             ours = [list(line) for line in listing.render_lines(part)]
             listing._styles_cache.clear()
             assert ours == [list(line) for line in Widget.render_lines(listing, part)]
+
+
+async def test_the_panes_lines_are_finished_as_textual_finishes_them(corpus: Corpus) -> None:
+    """Inside its side padding, with and without its scrollbar, focused or not."""
+    longest = max(corpus.abstracts, key=lambda a: len(a.plain))
+
+    class Padded(Host):
+        CSS = "DetailPane { padding: 0 2; scrollbar-size-vertical: 1; }"  # as the app's
+
+    app = Padded(lambda: DetailPane())
+    async with app.run_test(size=(60, 20)) as pilot:
+        pane = app.query_one(DetailPane)
+        assert pane.styles.padding.left == 2
+        for view in (DetailView(corpus.abstracts[0], note="n"), DetailView(longest)):
+            pane.show(view)
+            await pilot.pause()
+            await pilot.pause()
+            for theme in ("textual-dark", "textual-light"):
+                app.theme = theme
+                pane.focus() if theme == "textual-light" else pane.blur()
+                await pilot.pause()
+                await pilot.pause()
+                whole = pane.region.size.region  # the padding included
+                finished = pane._finished.render_lines(pane, whole)
+                assert finished is not None  # not left to Textual
+                pane._styles_cache.clear()
+                textual = Widget.render_lines(pane, whole)
+                assert [list(line) for line in finished] == [list(line) for line in textual]
+                pane.refresh()  # (Textual's cache now holds its own lines)
+                await pilot.pause()
 
 
 async def test_rows_drawn_before_are_not_finished_by_textual_again(corpus: Corpus) -> None:

@@ -152,6 +152,9 @@ class AbstractsApp(Host):
         self._title: tuple[int, Text] | None = None
         # The abstract the detail pane was built for since it last had to be rebuilt.
         self._shown_detail: Abstract | None = None
+        # Whether the detail pane is to draw ahead the abstract after the cursor's, once
+        # the frame of the cursor's move is shown (`_draw_ahead`).
+        self._ahead_pending = False
         #: What the UI's timers run on (dwell, resume save, note debounce): tests pass a
         #: `ManualClock` and advance it instead of sleeping.
         self.clock: Clock = clock if clock is not None else TextualClock()
@@ -507,6 +510,20 @@ class AbstractsApp(Host):
         # The detail in the same frame as the cursor (`Highlighted` does the rest).
         if not self.closing:
             self._show_current()
+            if not self._ahead_pending:
+                self._ahead_pending = True
+                self.call_after_refresh(self._draw_ahead)
+
+    def _draw_ahead(self) -> None:
+        """After the frame of a cursor move: the detail pane draws ahead the abstract the
+        next move the same way will show (a key held or pressed again finds it drawn)."""
+        self._ahead_pending = False
+        if self.closing:
+            return
+        listed = self.abstract_list
+        ahead = listed.abstract_at(listed.cursor + listed.heading)
+        if ahead is not None and listed.current is self._shown_detail:
+            self.detail.prepare(self.detail_view(ahead))
 
     def _show_current(self) -> None:
         current = self.abstract_list.current

@@ -64,7 +64,9 @@ class AbstractList(CursorMoves, ThumbView, can_focus=True):
         "abstract-list--divider",
     }
 
-    cursor: reactive[int] = reactive(0, always_update=True, init=False)
+    # Its watcher repaints the lines it changes (the whole list when it scrolls): not
+    # every line of the list on each move, as a repainting reactive would.
+    cursor: reactive[int] = reactive(0, always_update=True, init=False, repaint=False)
 
     @dataclass
     class Highlighted(Message):
@@ -123,6 +125,8 @@ class AbstractList(CursorMoves, ThumbView, can_focus=True):
         # marks change redraws the lines whose marks differ. The sets in `RowMarks` are
         # the store's own, changed in place, so old and new marks cannot be compared.
         self._drawn_marks: dict[int, RowMarkKey] = {}
+        #: Which way the cursor last moved: 1 down the list, -1 up.
+        self.heading = 1
 
     # -- what the app sets ------------------------------------------------
 
@@ -264,8 +268,12 @@ class AbstractList(CursorMoves, ThumbView, can_focus=True):
     @property
     def current(self) -> Abstract | None:
         """The abstract under the cursor, if any."""
-        if 0 <= self.cursor < len(self._rows):
-            return self._corpus.abstracts[self._rows[self.cursor]]
+        return self.abstract_at(self.cursor)
+
+    def abstract_at(self, row: int) -> Abstract | None:
+        """The abstract of row `row`, if there is one."""
+        if 0 <= row < len(self._rows):
+            return self._corpus.abstracts[self._rows[row]]
         return None
 
     def select_abstract(self, abstract_id: str) -> bool:
@@ -285,6 +293,8 @@ class AbstractList(CursorMoves, ThumbView, can_focus=True):
         return max(0, min(value, len(self._rows) - 1)) if self._rows else 0
 
     def watch_cursor(self, old: int, new: int) -> None:
+        if new != old:
+            self.heading = 1 if new > old else -1
         top = int(self.scroll_y)
         self._scroll_cursor_into_view()
         if int(self.scroll_y) == top:

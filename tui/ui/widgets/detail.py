@@ -17,11 +17,12 @@ from typing import ClassVar
 from rich.style import Style as RichStyle
 from rich.text import Text
 from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
 from textual.color import Color
 from textual.content import Content
 from textual.css.styles import RenderStyles
 from textual.events import Resize
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.selection import Selection
 from textual.strip import Strip
 from textual.style import Style
@@ -36,7 +37,7 @@ from tui.ui.widgets.detail_text import (
     rendered_text,
 )
 from tui.ui.widgets.paper_detail import paper_text
-from tui.ui.widgets.virtual import ThumbView, set_virtual_height
+from tui.ui.widgets.virtual import FinishedLines, ThumbView, set_virtual_height
 from tui.ui.widgets.wrapped import BlockLines, WrappedLines
 
 __all__ = ["BLOCKS", "DetailPane", "DetailView"]
@@ -78,6 +79,14 @@ class DetailPane(ThumbView, can_focus=True):
         # shown draws again only the lines it changes.
         self._wrapped = WrappedLines()
         self._boxes: dict[str, BlockLines] = {}
+        # Blocks drawn ahead (`prepare`), by what they show and where: the abstract a
+        # cursor move will likely show next, drawn while the app waits for keys. Drawn
+        # in boxes of their own, so that the shown blocks' boxes still redraw only the
+        # lines a new highlight changes.
+        self._ahead: LRUCache[tuple[object, ...], list[Strip]] = LRUCache(16)
+        self._ahead_boxes: dict[str, BlockLines] = {}
+        # The pane's lines finished once per strip drawn (inside its side padding).
+        self._finished = FinishedLines()
 
     def text_of(self, block: str) -> Text | None:
         """What a block (one of `BLOCKS`) shows, or None when it is not shown."""
@@ -93,6 +102,23 @@ class DetailPane(ThumbView, can_focus=True):
         if view is not None and view == self.view and match == self._match:
             return
         self._show(view)
+
+    def prepare(self, view: DetailView) -> None:
+        """Draw ahead the blocks `view` shows (the abstract a next cursor move will likely
+        show, while the app waits for keys): `show` then takes them as drawn. Drawn as
+        `show` would draw them, for the pane's width and styles as they are now."""
+        width = self._content_width()
+        if not width or self.text_selection is not None:
+            return
+        first_line = 0
+        for name, text in self._block_texts(view).items():
+            key = _ahead_key(name, text, width, first_line)
+            if key not in self._ahead:
+                box = self._ahead_boxes.get(name)
+                if box is None:
+                    box = self._ahead_boxes[name] = BlockLines()
+                self._ahead[key] = self._draw_block(name, text, width, first_line, box)
+            first_line += text.plain.count("\n") + 1
 
     def forget(self) -> None:
         """The abstract shown may have changed in place (a paper read from a later file
@@ -201,9 +227,10 @@ class DetailPane(ThumbView, can_focus=True):
                 continue
             drawn = self._drawn.get(name)
             if drawn is None or drawn[0] != first_line:
+                ahead = self._ahead.get(_ahead_key(name, text, width, first_line))
                 drawn = self._drawn[name] = (
                     first_line,
-                    self._draw_block(name, text, width, first_line),
+                    ahead if ahead is not None else self._draw_block(name, text, width, first_line),
                 )
             lines.extend(drawn[1])
             first_line += text.plain.count("\n") + 1
@@ -224,11 +251,19 @@ class DetailPane(ThumbView, can_focus=True):
             return width
         return min(width, int(styles.max_width.resolve(Size(width, 0), self.app.size)))
 
-    def _draw_block(self, name: str, text: Text, pane_width: int, first_line: int) -> list[Strip]:
+    def _draw_block(
+        self,
+        name: str,
+        text: Text,
+        pane_width: int,
+        first_line: int,
+        box: BlockLines | None = None,
+    ) -> list[Strip]:
         """A block's lines: its text in its style, inside its padding and border, then
         its bottom margin, as Textual draws a widget with the same styles. The text is
         drawn as lines `first_line` on of the pane's whole text, so that a selection with
-        the mouse finds where it is and is highlighted where it is."""
+        the mouse finds where it is and is highlighted where it is. `box`: where it is
+        drawn (the block's own by default)."""
         component = f"detail-pane--{name}"
         styles = self.get_component_styles(component)
         width = self._block_width(name, pane_width)
@@ -254,9 +289,10 @@ class DetailPane(ThumbView, can_focus=True):
         title = None
         if name == "note":
             title = (Content(NOTE_TITLE), *_title_style(styles, base))
-        box = self._boxes.get(name)
         if box is None:
-            box = self._boxes[name] = BlockLines()
+            box = self._boxes.get(name)
+            if box is None:
+                box = self._boxes[name] = BlockLines()
         lines = box.render(self, styles, width, base, background, strips, inner, title)
         return lines + [Strip([])] * styles.margin.bottom
 
@@ -269,6 +305,10 @@ class DetailPane(ThumbView, can_focus=True):
         # Drawn again with the selection highlighted (or no longer).
         self._forget_drawn()
         self._draw()
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        lines = self._finished.render_lines(self, crop)
+        return super().render_lines(crop) if lines is None else lines
 
     def render_line(self, y: int) -> Strip:
         line = int(self.scroll_y) + y
@@ -291,7 +331,8 @@ class DetailPane(ThumbView, can_focus=True):
         """Draw every block again from its text (new styles or a selection)."""
         self._drawn.clear()
         self._wrapped.clear()
-        for box in self._boxes.values():
+        self._ahead.clear()
+        for box in (*self._boxes.values(), *self._ahead_boxes.values()):
             box.clear()
 
     def on_resize(self, event: Resize) -> None:
@@ -333,6 +374,11 @@ def _marks_alone_differ(old: DetailView, new: DetailView) -> bool:
         tags=new.tags,
         note=new.note,
     )
+
+
+def _ahead_key(name: str, text: Text, width: int, first_line: int) -> tuple[object, ...]:
+    """What a block drawn ahead is found by: its name, what its text draws, where."""
+    return (name, width, first_line, text.plain, text.style, tuple(text.spans))
 
 
 def _same_text(a: Text, b: Text) -> bool:

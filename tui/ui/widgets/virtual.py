@@ -7,6 +7,7 @@ from math import ceil
 
 from rich.segment import Segment, Segments
 from rich.style import Style as RichStyle
+from textual._segment_tools import line_pad
 from textual.cache import LRUCache
 from textual.color import Color
 from textual.filter import LineFilter
@@ -176,10 +177,18 @@ class FinishedLines:
     very strip drawn the frame before, and then runs the app's line filters over it
     anew (a new strip has no filter cache): for a list whose rows are kept drawn, that
     was more than half of a frame. For a widget with nothing around or over its content
-    (no border, padding, outline, tint, hatch or opacity) the finished line is the
-    content's strip at the widget's width with the filters applied; it is made once per
-    strip and background here. Any other widget, or a frame whose styles add any of
-    these, is rendered by Textual as before.
+    but padding at its sides (no border, padding above or below, outline, tint, hatch,
+    opacity or links that act on a click) the finished line is the content's strip at
+    the content's width between the padding's blank cells, with the filters applied, as
+    Textual makes it; it is made once per strip and background here. Any other widget,
+    or a frame whose styles add any of these, is rendered by Textual as before.
+
+    A line not marked for repaint since it was finished is the line finished then,
+    without asking the widget again, as Textual's own cache does (its record of the
+    widget's dirty lines, which every `refresh` adds to, and its cache of lines, which
+    it clears to have every line drawn again, hold the finished lines): a frame draws
+    every line of each widget the changed region crosses, and a `b` or a cursor move
+    changes a line or two of the list.
     """
 
     def __init__(self, size: int = 512) -> None:
@@ -187,29 +196,53 @@ class FinishedLines:
         # strip is held so that its id is not reused while it is a key.
         self._done: LRUCache[int, tuple[Strip, Color, int, tuple[LineFilter, ...], Strip]]
         self._done = LRUCache(size)
+        # The width, background and filters of the lines finished into Textual's cache
+        # (None: none are there).
+        self._shown_for: tuple[int, Color, tuple[LineFilter, ...]] | None = None
 
     def render_lines(self, widget: Widget, crop: Region) -> list[Strip] | None:
         """The lines of `crop`, or None when Textual must draw them (see the class)."""
         styles = widget.styles
         size = widget.region.size
+        padding = styles.padding
         if (
             widget.opacity != 1.0
-            or styles.gutter
+            or styles.border.spacing
+            or padding.top
+            or padding.bottom
             or styles.outline.spacing
             or styles.text_opacity != 1.0
             or styles.tint.a
             or (styles.has_rule("hatch") and styles.hatch != "none")
-            or widget.content_region.size != size
+            or widget.content_region.size != Size(size.width - padding.width, size.height)
+            or (widget.auto_links and widget.hover_style._meta)
         ):
+            if self._shown_for is not None:
+                # Textual draws it: its cache must not hold lines finished here.
+                self._shown_for = None
+                widget._styles_cache.clear()
+                widget._styles_cache.set_dirty(widget.size.region)
             return None
         width = size.width
+        content_width = width - padding.width
+        left, right = padding.left, padding.right
         background = widget.background_colors[1]
         filters = tuple(widget.get_line_filters())
+        # Textual's own record of the lines to repaint (every `refresh` adds to it) and
+        # its cache of lines (cleared to have every line drawn again).
+        cache = widget._styles_cache
+        dirty, shown = cache._dirty_lines, cache._cache
+        if self._shown_for != (width, background, filters):
+            shown.clear()
+            self._shown_for = (width, background, filters)
         done = self._done
         render_line = widget.render_line
         lines: list[Strip] = []
         inner: RichStyle | None = None  # looked up at the first line not finished yet
         for y in crop.line_range:
+            if y not in dirty and (kept := shown.get(y)) is not None:
+                lines.append(kept)
+                continue
             drawn = render_line(y)
             found = done.get(id(drawn))
             if (
@@ -219,15 +252,22 @@ class FinishedLines:
                 and found[2] == width
                 and found[3] == filters
             ):
+                shown[y] = found[4]
                 lines.append(found[4])
                 continue
             if inner is None:
                 inner = _inner(widget)
-            line = Strip(drawn.adjust_cell_length(width, inner), width)
+            line = drawn.adjust_cell_length(content_width, inner)
+            if left or right:
+                line = Strip(line_pad(line, left, right, inner), width)
+            else:
+                line = Strip(line, width)
             for line_filter in filters:
                 line = line.apply_filter(line_filter, background)
             done[id(drawn)] = (drawn, background, width, filters, line)
+            shown[y] = line
             lines.append(line)
+        dirty.difference_update(crop.line_range)
         if crop.column_span != (0, width):
             x1, x2 = crop.column_span
             lines = [line.crop(x1, x2) for line in lines]
