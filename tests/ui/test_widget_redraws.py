@@ -663,36 +663,6 @@ async def test_the_lists_lines_are_finished_as_textual_finishes_them(corpus: Cor
             assert ours == [list(line) for line in Widget.render_lines(listing, part)]
 
 
-async def test_the_panes_lines_are_finished_as_textual_finishes_them(corpus: Corpus) -> None:
-    """Inside its side padding, with and without its scrollbar, focused or not."""
-    longest = max(corpus.abstracts, key=lambda a: len(a.plain))
-
-    class Padded(Host):
-        CSS = "DetailPane { padding: 0 2; scrollbar-size-vertical: 1; }"  # as the app's
-
-    app = Padded(lambda: DetailPane())
-    async with app.run_test(size=(60, 20)) as pilot:
-        pane = app.query_one(DetailPane)
-        assert pane.styles.padding.left == 2
-        for view in (DetailView(corpus.abstracts[0], note="n"), DetailView(longest)):
-            pane.show(view)
-            await pilot.pause()
-            await pilot.pause()
-            for theme in ("textual-dark", "textual-light"):
-                app.theme = theme
-                pane.focus() if theme == "textual-light" else pane.blur()
-                await pilot.pause()
-                await pilot.pause()
-                whole = pane.region.size.region  # the padding included
-                finished = pane._finished.render_lines(pane, whole)
-                assert finished is not None  # not left to Textual
-                pane._styles_cache.clear()
-                textual = Widget.render_lines(pane, whole)
-                assert [list(line) for line in finished] == [list(line) for line in textual]
-                pane.refresh()  # (Textual's cache now holds its own lines)
-                await pilot.pause()
-
-
 async def test_rows_drawn_before_are_not_finished_by_textual_again(corpus: Corpus) -> None:
     async with shown_list(corpus) as (app, pilot, listing):
         listing.set_rows(range(20))

@@ -22,7 +22,7 @@ from textual.color import Color
 from textual.content import Content
 from textual.css.styles import RenderStyles
 from textual.events import Resize
-from textual.geometry import Region, Size
+from textual.geometry import Size
 from textual.selection import Selection
 from textual.strip import Strip
 from textual.style import Style
@@ -37,7 +37,7 @@ from tui.ui.widgets.detail_text import (
     rendered_text,
 )
 from tui.ui.widgets.paper_detail import paper_text
-from tui.ui.widgets.virtual import FinishedLines, ThumbView, set_virtual_height
+from tui.ui.widgets.virtual import ThumbView, set_virtual_height
 from tui.ui.widgets.wrapped import BlockLines, WrappedLines
 
 __all__ = ["BLOCKS", "DetailPane", "DetailView"]
@@ -85,8 +85,6 @@ class DetailPane(ThumbView, can_focus=True):
         # lines a new highlight changes.
         self._ahead: LRUCache[tuple[object, ...], list[Strip]] = LRUCache(16)
         self._ahead_boxes: dict[str, BlockLines] = {}
-        # The pane's lines finished once per strip drawn (inside its side padding).
-        self._finished = FinishedLines()
 
     def text_of(self, block: str) -> Text | None:
         """What a block (one of `BLOCKS`) shows, or None when it is not shown."""
@@ -305,10 +303,6 @@ class DetailPane(ThumbView, can_focus=True):
         # Drawn again with the selection highlighted (or no longer).
         self._forget_drawn()
         self._draw()
-
-    def render_lines(self, crop: Region) -> list[Strip]:
-        lines = self._finished.render_lines(self, crop)
-        return super().render_lines(crop) if lines is None else lines
 
     def render_line(self, y: int) -> Strip:
         line = int(self.scroll_y) + y

@@ -7,7 +7,6 @@ from math import ceil
 
 from rich.segment import Segment, Segments
 from rich.style import Style as RichStyle
-from textual._segment_tools import line_pad
 from textual.cache import LRUCache
 from textual.color import Color
 from textual.filter import LineFilter
@@ -177,11 +176,10 @@ class FinishedLines:
     very strip drawn the frame before, and then runs the app's line filters over it
     anew (a new strip has no filter cache): for a list whose rows are kept drawn, that
     was more than half of a frame. For a widget with nothing around or over its content
-    but padding at its sides (no border, padding above or below, outline, tint, hatch,
-    opacity or links that act on a click) the finished line is the content's strip at
-    the content's width between the padding's blank cells, with the filters applied, as
-    Textual makes it; it is made once per strip and background here. Any other widget,
-    or a frame whose styles add any of these, is rendered by Textual as before.
+    (no border, padding, outline, tint, hatch or opacity) the finished line is the
+    content's strip at the widget's width with the filters applied; it is made once per
+    strip and background here. Any other widget, or a frame whose styles add any of
+    these, is rendered by Textual as before.
 
     A line not marked for repaint since it was finished is the line finished then,
     without asking the widget again, as Textual's own cache does (its record of the
@@ -204,18 +202,14 @@ class FinishedLines:
         """The lines of `crop`, or None when Textual must draw them (see the class)."""
         styles = widget.styles
         size = widget.region.size
-        padding = styles.padding
         if (
             widget.opacity != 1.0
-            or styles.border.spacing
-            or padding.top
-            or padding.bottom
+            or styles.gutter
             or styles.outline.spacing
             or styles.text_opacity != 1.0
             or styles.tint.a
             or (styles.has_rule("hatch") and styles.hatch != "none")
-            or widget.content_region.size != Size(size.width - padding.width, size.height)
-            or (widget.auto_links and widget.hover_style._meta)
+            or widget.content_region.size != size
         ):
             if self._shown_for is not None:
                 # Textual draws it: its cache must not hold lines finished here.
@@ -224,8 +218,6 @@ class FinishedLines:
                 widget._styles_cache.set_dirty(widget.size.region)
             return None
         width = size.width
-        content_width = width - padding.width
-        left, right = padding.left, padding.right
         background = widget.background_colors[1]
         filters = tuple(widget.get_line_filters())
         # Textual's own record of the lines to repaint (every `refresh` adds to it) and
@@ -257,11 +249,7 @@ class FinishedLines:
                 continue
             if inner is None:
                 inner = _inner(widget)
-            line = drawn.adjust_cell_length(content_width, inner)
-            if left or right:
-                line = Strip(line_pad(line, left, right, inner), width)
-            else:
-                line = Strip(line, width)
+            line = Strip(drawn.adjust_cell_length(width, inner), width)
             for line_filter in filters:
                 line = line.apply_filter(line_filter, background)
             done[id(drawn)] = (drawn, background, width, filters, line)
