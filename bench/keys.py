@@ -50,6 +50,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -425,38 +426,53 @@ async def floor_marks(
     times: dict[str, list[float]] = {"b": [], "cursor": []}
     async with app.run_test(size=size) as pilot:
         await pilot.pause(0.3)
-        driver = app._driver
-        assert driver is not None
-        frame = asyncio.Event()
-        wanted = [-1]
-        painted = [0.0]
-        original = app._display
-
-        def display(screen: object, renderable: object) -> None:
-            original(screen, renderable)  # type: ignore[arg-type]
-            if wanted[0] >= 0 and app.shown == wanted[0]:
-                painted[0] = time.perf_counter()
-                wanted[0] = -1
-                frame.set()
-
-        app._display = display  # type: ignore[method-assign]
+        watch = _FrameWatch(app, lambda: app.shown)
         rows = app.query_one(Rows)
         for i in range(min(len(screens["marked"]), len(screens["moved"]))):
             for mode in ("b", "cursor"):
                 if mode == "b":
                     rows.cursor = screens["marked"][i]
                 app.mode, app.step = mode, i
-                frame.clear()
-                wanted[0] = i
-                event = events.Key("b", "b")
-                event.set_sender(app)
-                start = time.perf_counter()
-                driver.send_message(event)
-                await asyncio.wait_for(frame.wait(), 10)
-                times[mode].append(painted[0] - start)
+                times[mode].append(await watch.key("b", i))
                 app.shown = -1
                 await pilot.pause(gap)
     return times
+
+
+class _FrameWatch:
+    """A floor app's keys timed from the driver receiving each to the first composited
+    frame after which `shown()` is the step the key was sent for."""
+
+    def __init__(self, app: Any, shown: Callable[[], int]) -> None:
+        driver = app._driver
+        assert driver is not None
+        self._app, self._driver = app, driver
+        self._frame = asyncio.Event()
+        self._wanted = -1
+        self._painted = 0.0
+        original = app._display
+
+        def display(screen: object, renderable: object) -> None:
+            original(screen, renderable)
+            if self._wanted >= 0 and shown() == self._wanted:
+                self._painted = time.perf_counter()
+                self._wanted = -1
+                self._frame.set()
+
+        app._display = display
+
+    async def key(self, key: str, step: int) -> float:
+        """Seconds from sending `key` for `step` to the frame showing it."""
+        from textual import events
+
+        self._frame.clear()
+        self._wanted = step
+        event = events.Key(key, key)
+        event.set_sender(self._app)
+        start = time.perf_counter()
+        self._driver.send_message(event)
+        await asyncio.wait_for(self._frame.wait(), 10)
+        return self._painted - start
 
 
 async def floor(
@@ -506,30 +522,9 @@ async def floor(
     async with app.run_test(size=size) as pilot:
         rows = app.query_one(Rows)
         await pilot.pause(0.3)
-        driver = app._driver
-        assert driver is not None
-        frame = asyncio.Event()
-        wanted = [-1]
-        painted = [0.0]
-        original = app._display
-
-        def display(screen: object, renderable: object) -> None:
-            original(screen, renderable)  # type: ignore[arg-type]
-            if wanted[0] >= 0 and rows.shown == wanted[0]:
-                painted[0] = time.perf_counter()
-                wanted[0] = -1
-                frame.set()
-
-        app._display = display  # type: ignore[method-assign]
+        watch = _FrameWatch(app, lambda: rows.shown)
         for i in range(len(answers)):
-            frame.clear()
-            wanted[0] = i
-            event = events.Key("a", "a")
-            event.set_sender(app)
-            start = time.perf_counter()
-            driver.send_message(event)
-            await asyncio.wait_for(frame.wait(), 10)
-            times.append(painted[0] - start)
+            times.append(await watch.key("a", i))
             await pilot.pause(gap)
     return times
 

@@ -139,14 +139,7 @@ async def test_a_cursor_move_asks_the_list_for_its_two_changed_lines_alone(
     corpus: Corpus,
 ) -> None:
     async with shown_list(corpus) as (_app, pilot, listing):
-        asked: list[int] = []
-        render_line = listing.render_line
-
-        def spy(y: int) -> Any:
-            asked.append(y)
-            return render_line(y)
-
-        listing.render_line = spy  # type: ignore[method-assign]
+        asked = _lines_drawn(listing)
         listing.action_cursor_down()
         await pilot.pause()
         await pilot.pause()
@@ -305,16 +298,16 @@ def _pane_never_focused() -> DetailPane:
     return pane
 
 
-def _lines_drawn(pane: DetailPane) -> list[int]:
-    """The pane's lines (on screen) drawn from now on, in order."""
+def _lines_drawn(widget: Widget) -> list[int]:
+    """The widget's lines (on screen) drawn from now on, in order."""
     drawn: list[int] = []
-    render_line = pane.render_line
+    render_line = widget.render_line
 
     def spy(y: int) -> Any:
         drawn.append(y)
         return render_line(y)
 
-    pane.render_line = spy  # type: ignore[method-assign]
+    widget.render_line = spy  # type: ignore[method-assign]
     return drawn
 
 

@@ -223,8 +223,7 @@ class Loaders:
         """The child to build the caches: the one started ahead (`_spawn`), else a new one."""
         from tui import caches
 
-        with self._spawned_lock:
-            build, self._spawned = self._spawned, None
+        build = self._take_spawned()
         if build is None:
             return caches.CacheBuild(
                 self._corpus, self.cache_dir, on_report=self._status, read_args=self.read_args
@@ -232,10 +231,15 @@ class Loaders:
         build.send(self._corpus, self.read_args)
         return build
 
-    def _drop_spawned(self) -> None:
-        """The child started ahead (`_spawn`), when no build needs it (the caches were there)."""
+    def _take_spawned(self) -> CacheBuild | None:
+        """The child started ahead (`_spawn`), now the caller's to send its files or stop."""
         with self._spawned_lock:
             build, self._spawned = self._spawned, None
+        return build
+
+    def _drop_spawned(self) -> None:
+        """The child started ahead (`_spawn`), when no build needs it (the caches were there)."""
+        build = self._take_spawned()
         if build is not None:
             build.discard()
 
@@ -320,8 +324,7 @@ class Loaders:
         n = len(corpus)
         build = None
         if n >= HALF_BY_CHILD_SIZE:
-            with self._spawned_lock:
-                build, self._spawned = self._spawned, None
+            build = self._take_spawned()
         if build is None:
             return None, SearchIndex.build(corpus)
         self.cache_build = build
