@@ -128,6 +128,12 @@ def main() -> None:
     parser.add_argument("--synthetic", type=int, default=100_000)
     parser.add_argument("--corpus", default="/work/shared/corpora/iclr")
     parser.add_argument("--path", help="a corpus folder to use as is (no synthetic one written)")
+    parser.add_argument(
+        "--every",
+        type=float,
+        default=0.0,
+        help="also print each role's PSS every this many seconds",
+    )
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="abstracts-stages-"))
     try:
@@ -150,6 +156,8 @@ def main() -> None:
         finally:
             run.end()
         report(roles, paint, done)
+        if args.every > 0:
+            timeline(roles, args.every)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -186,6 +194,18 @@ def report(roles: Roles, paint: float, done: float) -> None:
         f"tree peak {sum(by_role.values()) / 1024:.0f} MB at {at:.1f}s ({stage}): "
         + ", ".join(f"{n} {v / 1024:.0f}" for n, v in sorted(by_role.items()))
     )
+
+
+def timeline(roles: Roles, every: float) -> None:
+    """Each role's PSS (MB) and the stage, at the first sample of every `every` seconds."""
+    names = ["app", "child", "helper", "other"]
+    print(f"{'at':>6}  " + " ".join(f"{n:>7}" for n in names) + "    sum  stage")
+    due = 0.0
+    for at, stage, by_role in roles.samples:
+        if at >= due:
+            due = at + every
+            row = " ".join(f"{by_role.get(n, 0) / 1024:7.0f}" for n in names)
+            print(f"{at:6.1f}  {row} {sum(by_role.values()) / 1024:6.0f}  {stage}")
 
 
 if __name__ == "__main__":

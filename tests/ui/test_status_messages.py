@@ -8,9 +8,11 @@ from pathlib import Path
 import pytest
 
 from tests.ui.helpers import record_notifications, wait_for_userdata, wait_until
+from tests.ui.test_startup import child_held
 from tui.store.records import SaveFailed
 from tui.ui import view
 from tui.ui.app import make_app
+from tui.ui.widgets.header import AppHeader
 
 
 async def test_the_saving_problem_toast_says_its_sentence_once(
@@ -53,3 +55,37 @@ async def test_marking_the_list_read_says_how_many_and_how_to_undo(
         )
         await pilot.press("u")
         assert app.personal.userdata.read_ids() == set()
+
+
+def test_the_short_form_of_the_work_under_way_keeps_its_figures() -> None:
+    from tui.caches import STAGES
+
+    assert view.short_doing(dict(STAGES)["index"] + " 41%…") == "index 41%…"
+    assert view.short_doing("indexing: files 40 / 369…") == "files 40 / 369…"
+    assert view.short_doing("reading files 8 / 100…") == "files 8 / 100…"
+    assert view.short_doing("similarity 7%…") == "similarity 7%…"
+
+
+async def test_a_narrow_header_says_the_work_under_way_in_fewer_words(
+    seeds_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 80 columns the whole status (a partial answer, then the child's work) is cut
+    before the work is named: the short form says it, and the app's name stays."""
+    child_done = child_held(monkeypatch)
+    app = make_app([seeds_dir])
+    async with app.run_test(size=(80, 24)) as pilot:
+        header = app.query_one(AppHeader)
+        await pilot.press("slash", *"learning")
+        await wait_until(pilot, lambda: "(30 searched)" in header.status_text.plain, timeout=30)
+        assert "building the search index…" in header.status_text.plain  # the whole
+        drawn = header.render_line(0).text
+        assert "(30 searched) · index…" in drawn
+        assert drawn.startswith(" abstracts")
+        child_done.set()
+        await wait_until(pilot, lambda: "searched" not in header.status_text.plain, timeout=30)
+    async with make_app([seeds_dir]).run_test(size=(200, 24)) as pilot:
+        await pilot.press("slash", *"learning")
+        header = pilot.app.query_one(AppHeader)
+        await wait_until(pilot, lambda: "match" in header.status_text.plain, timeout=30)
+        # Wide enough for the whole: drawn as it is.
+        assert header.status_text.plain in header.render_line(0).text

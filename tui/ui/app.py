@@ -497,12 +497,14 @@ class AbstractsApp(Host):
             self._title = (files, view.header_title(self.corpus))
             header.set_title(self._title[1])
         doing = self.loading.progress_text() or self.session.loaders.progress_text()
+        progress = self.personal.progress_text(self.abstract_list.rows)
+        new_count = self.fetching.new_count
         header.set_status(
-            view.header_status(
-                self.session,
-                doing=doing,
-                progress=self.personal.progress_text(self.abstract_list.rows),
-                new_count=self.fetching.new_count,
+            *(
+                view.header_status(
+                    self.session, doing=doing, progress=progress, new_count=new_count, short=short
+                )
+                for short in (False, True)
             )
         )
 

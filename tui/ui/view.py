@@ -35,21 +35,45 @@ def header_title(corpus: Corpus) -> Text:
     return title
 
 
-def header_status(session: Session, *, doing: str, progress: str, new_count: int) -> Text:
+# The background work as a narrow header says it (the start of what `doing` says: the
+# cache child's `tui.caches.STAGES` and progress, the reading's).
+_SHORT_DOING = (
+    ("building the search index", "index"),
+    ("indexing: files", "files"),
+    ("reading files", "files"),
+)
+
+
+def short_doing(doing: str) -> str:
+    """`doing` in fewer words: `index 41%…` for `building the search index 41%…`."""
+    for long, short in _SHORT_DOING:
+        if doing.startswith(long):
+            return short + doing[len(long) :]
+    return doing
+
+
+def header_status(
+    session: Session, *, doing: str, progress: str, new_count: int, short: bool = False
+) -> Text:
     """The header's status line: counts, reading progress, indexing and saving problems.
     `doing`: the background work under way; `progress`: the read and bookmarked counts of
-    the rows shown; `new_count`: papers arrived since the last opening."""
+    the rows shown; `new_count`: papers arrived since the last opening. `short`: the form
+    drawn where the whole does not fit (fewer words, narrower separators; the counts and
+    problems the same)."""
     search, loaders, corpus = session.filter, session.loaders, session.corpus
     status = Text()
+    sep = " · " if short else "  ·  "
     partial = search.searched_partially is not None
     # Until the filter's first answer the list still shows the rows it had: the read and
     # bookmarked counts of those are not said (they would pass for the answer's).
     waiting = search.filtered and search.match_counts is None
     if search.filtered and loaders.reading and not partial:
-        status.append("filter waits for the files to be read…", style="italic")
+        said = "the files…" if short else "the files to be read…"
+        status.append("filter waits for " + said, style="italic")
     elif search.filtered and loaders.index is None and not partial:
         # Never the unfiltered list as if it were the result.
-        status.append("filter waits for the search index…", style="italic")
+        said = "the index…" if short else "the search index…"
+        status.append("filter waits for " + said, style="italic")
     elif search.filtered and search.waits_for_topics:
         status.append("filter waits for the topics…", style="italic")
     elif search.filtered and search.match_counts is None:
@@ -70,17 +94,17 @@ def header_status(session: Session, *, doing: str, progress: str, new_count: int
         status.append(corpus.summary)
     # The background work after the counts: where the header is too narrow, they show.
     if doing:
-        status.append("  ·  " + doing, style="italic")
+        status.append(sep + (short_doing(doing) if short else doing), style="italic")
     if progress and not waiting:
-        status.append("  ·  " + progress)
+        status.append(sep + progress)
     if new_count:
-        status.append(f"  ·  {new_count:,} new (is:new)", style="bold")
+        status.append(f"{sep}{new_count:,} new" + ("" if short else " (is:new)"), style="bold")
     user = session.user
     if user.saving_problem:
-        status.append("  ·  ⚠ " + user.saving_problem, style="bold")
+        status.append(sep + "⚠ " + user.saving_problem, style="bold")
     elif user.userdata is not None and user.userdata.bulk_saving:
         # Until the store reports the step committed (a BulkSaved toast, then a repaint).
-        status.append("  ·  saving…", style="italic")
+        status.append(sep + "saving…", style="italic")
     return status
 
 

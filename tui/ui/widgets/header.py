@@ -13,6 +13,9 @@ from textual.widget import Widget
 
 #: The status's share of the bar at most (the title keeps the rest).
 STATUS_MAX_SHARE = 0.8
+#: The cells the title keeps at least when the status is in its short form: the app's
+#: name (the collections loaded give way first).
+TITLE_MIN_CELLS = 12
 
 
 class AppHeader(Widget):
@@ -23,7 +26,10 @@ class AppHeader(Widget):
     (every widget reflowed, every one it moves repainted) per key. Here a change redraws
     this line. Each half has one cell of padding; the status is as wide as its text, up
     to `STATUS_MAX_SHARE` of the bar, and the title (`app-header--title`) gets the rest;
-    text too long for its half ends in an ellipsis.
+    text too long for its half ends in an ellipsis. The status may come with a shorter
+    form, drawn where the bar is too narrow for the whole (80 columns during a long
+    start: `index 41%` rather than `building the search index 41%` cut to `build…`); it
+    may then take all but `TITLE_MIN_CELLS` of the bar.
     """
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"app-header--title", "app-header--status"}
@@ -34,6 +40,7 @@ class AppHeader(Widget):
         super().__init__(name=name, id=id, classes=classes)
         self._title = Text()
         self._status = Text()
+        self._short: Text | None = None
         # Each half as last drawn (component -> its text, width, style and strip): a key
         # in the filter or a bookmark changes the status, and the title is not drawn again.
         self._drawn: dict[str, tuple[Text, int, Style, Strip]] = {}
@@ -55,17 +62,40 @@ class AppHeader(Widget):
             self._title = text
             self.refresh()
 
-    def set_status(self, text: Text | str) -> None:
-        """The right half; unchanged text is not drawn again (the filter sets it per key)."""
+    def set_status(self, text: Text | str, short: Text | str | None = None) -> None:
+        """The right half, and `short`, what it says instead where `text` does not fit;
+        unchanged text is not drawn again (the filter sets it per key)."""
         text = Text(text) if isinstance(text, str) else text
-        if not _same_text(text, self._status):
+        short = Text(short) if isinstance(short, str) else short
+        if short is not None and _same_text(short, text):
+            short = None
+        changed = not _same_text(text, self._status)
+        if changed:
             self._status = text
+        if (short is None) != (self._short is None) or (
+            short is not None and self._short is not None and not _same_text(short, self._short)
+        ):
+            self._short = short
+            changed = True
+        if changed:
             self.refresh()
+
+    def shown_status(self, width: int) -> Text:
+        """The status as drawn in a bar `width` cells wide: the whole where it fits in its
+        share of the bar, else the short form (when there is one)."""
+        short = self._short
+        if short is None or self._status.cell_len + 2 <= int(width * STATUS_MAX_SHARE):
+            return self._status
+        return short
 
     def half_widths(self, width: int) -> tuple[int, int]:
         """The cells of the title's and the status's halves (padding included) in a bar
         `width` cells wide."""
-        status = min(self._status.cell_len + 2, int(width * STATUS_MAX_SHARE))
+        shown = self.shown_status(width)
+        most = int(width * STATUS_MAX_SHARE)
+        if shown is not self._status:  # the short form: the title's collections give way
+            most = max(most, width - TITLE_MIN_CELLS)
+        status = min(shown.cell_len + 2, most)
         return width - status, status
 
     def render_line(self, y: int) -> Strip:
@@ -74,7 +104,7 @@ class AppHeader(Widget):
         return Strip.join(
             [
                 self._half(self._title, title_width, "app-header--title"),
-                self._half(self._status, status_width, "app-header--status"),
+                self._half(self.shown_status(width), status_width, "app-header--status"),
             ]
         ).crop_extend(0, width, self.rich_style)
 
