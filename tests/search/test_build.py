@@ -343,3 +343,79 @@ def test_a_second_half_that_fails_or_is_of_other_abstracts_is_indexed_here(
     monkeypatch.setattr(parallel, "index_block", recording)
     same(one, build_index_data(corpus, block_size=64, workers=1, other=other))  # type: ignore[arg-type]
     assert firsts == [0, 64, 128, 150, 214, 278]  # the second half too, here
+
+
+@pytest.mark.parametrize("taken", [True, False])
+def test_the_other_processes_pipe_is_closed_once_its_half_is_read_or_refused(
+    taken: bool,
+) -> None:
+    """The build lets go of the other process's pipe when it is done with it, its half
+    taken or refused (other abstracts): a writer still sending meets a closed pipe instead
+    of waiting for a reader that never comes. Letting go again does nothing."""
+    rows = _many_rows()
+    corpus = make_corpus(rows)
+    if not taken:
+        rows[200] = (*rows[200][:3], rows[200][3] + " Changed.")
+    other = _other_half(corpus if taken else make_corpus(rows), 150, corpus)
+    pipe = other._pipe  # type: ignore[attr-defined]
+    build_index_data(corpus, block_size=64, workers=1, other=other)  # type: ignore[arg-type]
+    assert pipe.closed
+    other.close()  # type: ignore[attr-defined]
+
+
+def test_a_closed_helper_leaves_no_process_and_no_open_pipe() -> None:
+    """`close` reaps the forked helper and closes its pipe even while the caller still
+    holds the helper; closing it again does nothing."""
+    from tui.search import parallel
+
+    helper = parallel.ForkedHelper(lambda out: out.write(b"done"))
+    pipe, pid = helper.pipe, helper.pid
+    assert pipe is not None and pid is not None
+    helper.close()
+    assert pipe.closed
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)
+    helper.close()
+
+
+_HELPER_SCRIPT = """
+import os, sys
+from tui.search.parallel import ForkedHelper
+
+def work(out):
+    if sys.argv[1] == "fails":
+        raise RuntimeError("the work breaks")
+    out.write(b"done")
+
+helper = ForkedHelper(work)
+got = helper.pipe.read()
+os.waitpid(helper.pid, 0)  # it ends by itself
+helper.close()
+print(os.getpid(), got.decode(), flush=True)
+"""
+
+
+@pytest.mark.parametrize("how", ["succeeds", "fails"])
+def test_a_forked_helper_ends_with_its_work_and_never_runs_on_in_the_callers_code(
+    how: str,
+) -> None:
+    """Whether its work succeeds or fails, the forked helper ends there, silently: it never
+    returns into the code that forked it (which would run the caller's code twice, a
+    second app on the same terminal)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from tui.search import parallel
+
+    done = subprocess.run(
+        [sys.executable, "-c", _HELPER_SCRIPT, how],
+        cwd=Path(parallel.__file__).parents[2],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.stderr == ""
+    [line] = done.stdout.splitlines()  # the caller's last line, printed once
+    assert line.split(" ")[1] == ("done" if how == "succeeds" else "")
+    assert done.returncode == 0
