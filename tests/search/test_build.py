@@ -191,6 +191,50 @@ def test_two_processes_index_a_large_corpus_only_where_forking_is_safe(
     assert workers_for(PARALLEL_MIN, fork_safe=True) == 1
 
 
+@pytest.mark.parametrize("threads", [1, 3])
+def test_a_large_corpus_is_indexed_by_two_processes_unless_forking_is_unsafe(
+    monkeypatch: pytest.MonkeyPatch, threads: int
+) -> None:
+    """Left to itself (no `workers` given), the build of a large corpus forks a helper
+    where forking is safe: in a process without other threads, or for a caller that
+    vouches for them (`fork_safe`, the cache child); the app, with its threads, does not."""
+    from tui.search import parallel
+
+    monkeypatch.setattr(parallel, "PARALLEL_MIN", 200)  # the corpus below is large
+    monkeypatch.setattr(parallel.sys, "platform", "linux")
+    monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(parallel.threading, "active_count", lambda: threads)
+    forks: list[int] = []
+    fork = os.fork
+
+    def forking() -> int:
+        pid = fork()
+        forks.append(pid)
+        return pid
+
+    monkeypatch.setattr(parallel.os, "fork", forking)
+    corpus = make_corpus(_many_rows())
+    one = build_index_data(corpus, block_size=64, workers=1)
+    same(one, build_index_data(corpus, block_size=64))
+    assert len(forks) == (1 if threads == 1 else 0)
+    same(one, build_index_data(corpus, block_size=64, fork_safe=True))
+    assert len(forks) == (2 if threads == 1 else 1)
+
+
+def test_the_index_stage_is_reported_block_by_block_up_to_all_of_them() -> None:
+    """The cache child shows the build's progress ("building the search index 40%"):
+    one step per block indexed, as a share of the blocks, the last one at all of them."""
+    from tui import progress
+
+    steps: list[tuple[str, int, int]] = []
+    progress.watch(lambda stage, done, total: steps.append((stage, done, total)))
+    try:
+        build_index_data(make_corpus(_many_rows()), block_size=64, workers=1)
+    finally:
+        progress.watch(None)
+    assert steps == [("index", done, 5) for done in range(1, 6)]  # 300 abstracts
+
+
 def test_the_arrays_have_their_declared_types_and_one_entry_per_abstract() -> None:
     for rows in (ROWS, []):
         data = build_index_data(make_corpus(rows))
@@ -297,7 +341,7 @@ def _other_half(corpus_sent: object, lo: int, wanted: object, cut: int | None = 
     return parallel.OtherHalf(os.fdopen(read, "rb"), wanted.abstracts, lo)  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("lo", [150, 100, 299, 300])
+@pytest.mark.parametrize("lo", [150, 100, 299, 300, 0])
 def test_another_process_indexing_the_second_half_builds_the_same_index_as_one(
     monkeypatch: pytest.MonkeyPatch, lo: int
 ) -> None:
