@@ -344,3 +344,40 @@ def test_a_loaded_index_answers_phrases_and_proximity_as_the_built_one(
     for query in ['"graph neural"', "graph neural", "neural graph molecules", '"score matching"']:
         parsed = parse_query(query)
         assert loaded.search(parsed, corpus) == built.search(parsed, corpus), query
+
+
+def _pairs(array: np.ndarray) -> list[np.ndarray]:
+    """An array in pieces of two items, as a large mapped one is checked piece by piece."""
+    return [array[k : k + 2] for k in range(0, len(array), 2)]
+
+
+DAMAGES = {
+    "nothing": lambda d: None,
+    "offsets short of their array's end": lambda d: d.post_ptr.__setitem__(-1, d.post_ptr[-1] - 1),
+    "offsets of one row too few": lambda d: setattr(d, "post_ptr", np.delete(d.post_ptr, 1)),
+    "offsets going back": lambda d: d.tok_ptr.__setitem__(1, d.tok_ptr[-1] + 1),
+    "an abstract number one past the last": lambda d: d.post_doc.__setitem__(0, len(d.ids)),
+    "abstract numbers as a column": lambda d: setattr(d, "post_doc", d.post_doc.reshape(-1, 1)),
+    "an infinite length norm": lambda d: d.doc_norm.__setitem__(0, np.inf),
+    "a zero length norm": lambda d: d.doc_norm.__setitem__(0, 0.0),
+}
+
+
+@pytest.mark.parametrize("damage", list(DAMAGES))
+def test_an_index_whose_arrays_do_not_fit_together_is_never_trusted(damage: str) -> None:
+    """What a cache file's index must pass before it is searched (an offset past its array
+    or a number past what it indexes would crash the search or find the wrong abstracts),
+    checked whole or piece by piece."""
+    data = SearchIndex.build(make_corpus(ROWS)).data
+    data = dataclasses.replace(
+        data,
+        **{
+            f.name: getattr(data, f.name).copy()
+            for f in dataclasses.fields(data)
+            if isinstance(getattr(data, f.name), np.ndarray)
+        },
+    )
+    DAMAGES[damage](data)
+    trusted = damage == "nothing"
+    assert cache.consistent(data) is trusted
+    assert cache.consistent(data, _pairs) is trusted
