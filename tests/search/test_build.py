@@ -16,6 +16,7 @@ from tests.search.helpers import Row, make_corpus
 from tui.corpus.model import Collection
 from tui.corpus.tokens import tokenize
 from tui.search.build import K1, B, IndexData, build_index_data
+from tui.search.index import SearchIndex
 
 ROWS: list[Row] = [
     ("a.txt", "ICLR", 2022, "Contrastive learning of visual features. Learning learning again."),
@@ -217,7 +218,7 @@ def test_a_large_corpus_is_indexed_by_two_processes_unless_forking_is_unsafe(
     one = build_index_data(corpus, block_size=64, workers=1)
     same(one, build_index_data(corpus, block_size=64))
     assert len(forks) == (1 if threads == 1 else 0)
-    same(one, build_index_data(corpus, block_size=64, fork_safe=True))
+    same(one, SearchIndex.build(corpus, fork_safe=True).data)  # as the cache child builds
     assert len(forks) == (2 if threads == 1 else 1)
 
 
@@ -286,8 +287,6 @@ def test_a_corpus_of_one_hyphenated_word_has_its_compound() -> None:
 
 
 def test_an_abstract_with_a_lone_surrogate_is_indexed() -> None:
-    from tui.search.index import SearchIndex
-
     # No file yields one (decoding is strict, and LaTeX's `\unicode{xD800}` stays source),
     # but the index takes any Python text: a lone surrogate is no word character.
     plain = "We study the symbol \ud800 in graph networks, as a case study."
@@ -361,6 +360,26 @@ def test_another_process_indexing_the_second_half_builds_the_same_index_as_one(
     monkeypatch.setattr(parallel, "index_block", recording)
     same(one, build_index_data(corpus, block_size=64, workers=1, other=other))  # type: ignore[arg-type]
     assert firsts == list(range(0, lo, 64))
+
+
+def test_the_app_takes_the_second_half_of_its_index_from_another_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tui.search import parallel
+
+    corpus = make_corpus(_many_rows())
+    one = build_index_data(corpus, workers=1)
+    blocks: list[tuple[int, int]] = []  # (first abstract, abstracts) of each indexed here
+    index_block = parallel.index_block
+
+    def recording(abstracts, first, vocab, tokens):  # type: ignore[no-untyped-def]
+        blocks.append((first, len(abstracts)))
+        return index_block(abstracts, first, vocab, tokens)
+
+    other = _other_half(corpus, 150, corpus)
+    monkeypatch.setattr(parallel, "index_block", recording)
+    same(one, SearchIndex.build(corpus, other=other).data)  # type: ignore[arg-type]
+    assert blocks == [(0, 150)]  # the rest is the other process's
 
 
 @pytest.mark.parametrize("how", ["other abstracts", "cut short", "nothing"])
