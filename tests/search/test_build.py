@@ -16,6 +16,7 @@ from tests.search.helpers import Row, make_corpus
 from tui.corpus.model import Collection
 from tui.corpus.tokens import tokenize
 from tui.search.build import K1, B, IndexData, build_index_data
+from tui.search.index import SearchIndex
 
 ROWS: list[Row] = [
     ("a.txt", "ICLR", 2022, "Contrastive learning of visual features. Learning learning again."),
@@ -191,6 +192,50 @@ def test_two_processes_index_a_large_corpus_only_where_forking_is_safe(
     assert workers_for(PARALLEL_MIN, fork_safe=True) == 1
 
 
+@pytest.mark.parametrize("threads", [1, 3])
+def test_a_large_corpus_is_indexed_by_two_processes_unless_forking_is_unsafe(
+    monkeypatch: pytest.MonkeyPatch, threads: int
+) -> None:
+    """Left to itself (no `workers` given), the build of a large corpus forks a helper
+    where forking is safe: in a process without other threads, or for a caller that
+    vouches for them (`fork_safe`, the cache child); the app, with its threads, does not."""
+    from tui.search import parallel
+
+    monkeypatch.setattr(parallel, "PARALLEL_MIN", 200)  # the corpus below is large
+    monkeypatch.setattr(parallel.sys, "platform", "linux")
+    monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(parallel.threading, "active_count", lambda: threads)
+    forks: list[int] = []
+    fork = os.fork
+
+    def forking() -> int:
+        pid = fork()
+        forks.append(pid)
+        return pid
+
+    monkeypatch.setattr(parallel.os, "fork", forking)
+    corpus = make_corpus(_many_rows())
+    one = build_index_data(corpus, block_size=64, workers=1)
+    same(one, build_index_data(corpus, block_size=64))
+    assert len(forks) == (1 if threads == 1 else 0)
+    same(one, SearchIndex.build(corpus, fork_safe=True).data)  # as the cache child builds
+    assert len(forks) == (2 if threads == 1 else 1)
+
+
+def test_the_index_stage_is_reported_block_by_block_up_to_all_of_them() -> None:
+    """The cache child shows the build's progress ("building the search index 40%"):
+    one step per block indexed, as a share of the blocks, the last one at all of them."""
+    from tui import progress
+
+    steps: list[tuple[str, int, int]] = []
+    progress.watch(lambda stage, done, total: steps.append((stage, done, total)))
+    try:
+        build_index_data(make_corpus(_many_rows()), block_size=64, workers=1)
+    finally:
+        progress.watch(None)
+    assert steps == [("index", done, 5) for done in range(1, 6)]  # 300 abstracts
+
+
 def test_the_arrays_have_their_declared_types_and_one_entry_per_abstract() -> None:
     for rows in (ROWS, []):
         data = build_index_data(make_corpus(rows))
@@ -242,8 +287,6 @@ def test_a_corpus_of_one_hyphenated_word_has_its_compound() -> None:
 
 
 def test_an_abstract_with_a_lone_surrogate_is_indexed() -> None:
-    from tui.search.index import SearchIndex
-
     # No file yields one (decoding is strict, and LaTeX's `\unicode{xD800}` stays source),
     # but the index takes any Python text: a lone surrogate is no word character.
     plain = "We study the symbol \ud800 in graph networks, as a case study."
@@ -297,7 +340,7 @@ def _other_half(corpus_sent: object, lo: int, wanted: object, cut: int | None = 
     return parallel.OtherHalf(os.fdopen(read, "rb"), wanted.abstracts, lo)  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("lo", [150, 100, 299, 300])
+@pytest.mark.parametrize("lo", [150, 100, 299, 300, 0])
 def test_another_process_indexing_the_second_half_builds_the_same_index_as_one(
     monkeypatch: pytest.MonkeyPatch, lo: int
 ) -> None:
@@ -317,6 +360,26 @@ def test_another_process_indexing_the_second_half_builds_the_same_index_as_one(
     monkeypatch.setattr(parallel, "index_block", recording)
     same(one, build_index_data(corpus, block_size=64, workers=1, other=other))  # type: ignore[arg-type]
     assert firsts == list(range(0, lo, 64))
+
+
+def test_the_app_takes_the_second_half_of_its_index_from_another_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tui.search import parallel
+
+    corpus = make_corpus(_many_rows())
+    one = build_index_data(corpus, workers=1)
+    blocks: list[tuple[int, int]] = []  # (first abstract, abstracts) of each indexed here
+    index_block = parallel.index_block
+
+    def recording(abstracts, first, vocab, tokens):  # type: ignore[no-untyped-def]
+        blocks.append((first, len(abstracts)))
+        return index_block(abstracts, first, vocab, tokens)
+
+    other = _other_half(corpus, 150, corpus)
+    monkeypatch.setattr(parallel, "index_block", recording)
+    same(one, SearchIndex.build(corpus, other=other).data)  # type: ignore[arg-type]
+    assert blocks == [(0, 150)]  # the rest is the other process's
 
 
 @pytest.mark.parametrize("how", ["other abstracts", "cut short", "nothing"])
@@ -343,3 +406,79 @@ def test_a_second_half_that_fails_or_is_of_other_abstracts_is_indexed_here(
     monkeypatch.setattr(parallel, "index_block", recording)
     same(one, build_index_data(corpus, block_size=64, workers=1, other=other))  # type: ignore[arg-type]
     assert firsts == [0, 64, 128, 150, 214, 278]  # the second half too, here
+
+
+@pytest.mark.parametrize("taken", [True, False])
+def test_the_other_processes_pipe_is_closed_once_its_half_is_read_or_refused(
+    taken: bool,
+) -> None:
+    """The build lets go of the other process's pipe when it is done with it, its half
+    taken or refused (other abstracts): a writer still sending meets a closed pipe instead
+    of waiting for a reader that never comes. Letting go again does nothing."""
+    rows = _many_rows()
+    corpus = make_corpus(rows)
+    if not taken:
+        rows[200] = (*rows[200][:3], rows[200][3] + " Changed.")
+    other = _other_half(corpus if taken else make_corpus(rows), 150, corpus)
+    pipe = other._pipe  # type: ignore[attr-defined]
+    build_index_data(corpus, block_size=64, workers=1, other=other)  # type: ignore[arg-type]
+    assert pipe.closed
+    other.close()  # type: ignore[attr-defined]
+
+
+def test_a_closed_helper_leaves_no_process_and_no_open_pipe() -> None:
+    """`close` reaps the forked helper and closes its pipe even while the caller still
+    holds the helper; closing it again does nothing."""
+    from tui.search import parallel
+
+    helper = parallel.ForkedHelper(lambda out: out.write(b"done"))
+    pipe, pid = helper.pipe, helper.pid
+    assert pipe is not None and pid is not None
+    helper.close()
+    assert pipe.closed
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)
+    helper.close()
+
+
+_HELPER_SCRIPT = """
+import os, sys
+from tui.search.parallel import ForkedHelper
+
+def work(out):
+    if sys.argv[1] == "fails":
+        raise RuntimeError("the work breaks")
+    out.write(b"done")
+
+helper = ForkedHelper(work)
+got = helper.pipe.read()
+os.waitpid(helper.pid, 0)  # it ends by itself
+helper.close()
+print(os.getpid(), got.decode(), flush=True)
+"""
+
+
+@pytest.mark.parametrize("how", ["succeeds", "fails"])
+def test_a_forked_helper_ends_with_its_work_and_never_runs_on_in_the_callers_code(
+    how: str,
+) -> None:
+    """Whether its work succeeds or fails, the forked helper ends there, silently: it never
+    returns into the code that forked it (which would run the caller's code twice, a
+    second app on the same terminal)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from tui.search import parallel
+
+    done = subprocess.run(
+        [sys.executable, "-c", _HELPER_SCRIPT, how],
+        cwd=Path(parallel.__file__).parents[2],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.stderr == ""
+    [line] = done.stdout.splitlines()  # the caller's last line, printed once
+    assert line.split(" ")[1] == ("done" if how == "succeeds" else "")
+    assert done.returncode == 0

@@ -16,7 +16,7 @@ from tests.search.helpers import (
 )
 from tui import cachefile, locations
 from tui.corpus.load import load_corpus
-from tui.corpus.model import Corpus
+from tui.corpus.model import Corpus, ids_digest
 from tui.search import cache
 from tui.search import cache as search_cache
 from tui.search.index import SearchIndex
@@ -344,3 +344,69 @@ def test_a_loaded_index_answers_phrases_and_proximity_as_the_built_one(
     for query in ['"graph neural"', "graph neural", "neural graph molecules", '"score matching"']:
         parsed = parse_query(query)
         assert loaded.search(parsed, corpus) == built.search(parsed, corpus), query
+
+
+def _pairs(array: np.ndarray) -> list[np.ndarray]:
+    """An array in pieces of two items, as a large mapped one is checked piece by piece."""
+    return [array[k : k + 2] for k in range(0, len(array), 2)]
+
+
+DAMAGES = {
+    "nothing": lambda d: None,
+    "offsets short of their array's end": lambda d: d.post_ptr.__setitem__(-1, d.post_ptr[-1] - 1),
+    "offsets of one row too few": lambda d: setattr(d, "post_ptr", np.delete(d.post_ptr, 1)),
+    "offsets going back": lambda d: d.tok_ptr.__setitem__(1, d.tok_ptr[-1] + 1),
+    "an abstract number one past the last": lambda d: d.post_doc.__setitem__(0, len(d.ids)),
+    "abstract numbers as a column": lambda d: setattr(d, "post_doc", d.post_doc.reshape(-1, 1)),
+    "an infinite length norm": lambda d: d.doc_norm.__setitem__(0, np.inf),
+    "a zero length norm": lambda d: d.doc_norm.__setitem__(0, 0.0),
+}
+
+
+@pytest.mark.parametrize("damage", list(DAMAGES))
+def test_an_index_whose_arrays_do_not_fit_together_is_never_trusted(damage: str) -> None:
+    """What a cache file's index must pass before it is searched (an offset past its array
+    or a number past what it indexes would crash the search or find the wrong abstracts),
+    checked whole or piece by piece."""
+    data = SearchIndex.build(make_corpus(ROWS)).data
+    data = dataclasses.replace(
+        data,
+        **{
+            f.name: getattr(data, f.name).copy()
+            for f in dataclasses.fields(data)
+            if isinstance(getattr(data, f.name), np.ndarray)
+        },
+    )
+    DAMAGES[damage](data)
+    trusted = damage == "nothing"
+    assert cache.consistent(data) is trusted
+    assert cache.consistent(data, _pairs) is trusted
+
+
+def test_a_partial_index_is_found_for_exactly_its_abstracts_and_never_as_a_whole_one(
+    tmp_path: Path,
+) -> None:
+    """The cache child's index of the first abstracts read (the app filters with it while
+    the rest are read) is found again for those abstracts, and never taken for the whole
+    index of a corpus, nor for other abstracts."""
+    corpus = make_corpus(ROWS)
+    first = Corpus(corpus.abstracts[:1], corpus.files[:1], [])
+    assert cache.save_partial(SearchIndex.build(first), first, tmp_path)
+    loaded = cache.load_partial(first, tmp_path)
+    assert loaded is not None and loaded.data.ids == [first.abstracts[0].id]
+    assert loaded.search("contrastive ", first).indices == [0]
+    assert cache.load(first, tmp_path) is None
+    assert cache.load_partial(corpus, tmp_path) is None
+
+
+def test_the_cached_index_is_found_from_the_corpus_fingerprint_and_ids_alone(
+    tmp_path: Path,
+) -> None:
+    """The command line prints rows of a corpus it never loads: it finds the corpus's
+    index from its fingerprint and ids digest alone, and only that corpus's."""
+    corpus = make_corpus(ROWS)
+    assert cache.save(SearchIndex.build(corpus), corpus, tmp_path)
+    digest = ids_digest(a.id for a in corpus.abstracts)
+    found = cache.load_by(tmp_path, corpus.fingerprint, digest)
+    assert found is not None and found.data.ids == [a.id for a in corpus.abstracts]
+    assert cache.load_by(tmp_path, corpus.fingerprint, ids_digest(["other"])) is None

@@ -285,3 +285,14 @@ def test_is_new_is_counted_from_the_inbox(seeds) -> None:
     finally:
         use_inbox(None)
     assert counted == SearchCounts(3, 3)
+
+
+def test_the_paper_fields_are_counted_with_the_corpus_given() -> None:
+    """The app counts the saved searches only it can count (author:, id:, has:abstract)
+    with the corpus it indexed: such a search counts its papers, not nothing."""
+    from tests.search.papers import paper_corpus
+
+    corpus = paper_corpus()
+    index = SearchIndex.build(corpus)
+    counted = count_searches(index, ["author:vaswani", "-has:abstract"], None, corpus=corpus)
+    assert counted is not None and [c.matched for c in counted] == [1, 1]

@@ -107,6 +107,23 @@ def test_id_finds_openreview_ids_and_citekeys(index: SearchIndex, corpus: Corpus
     assert titles(index, corpus, "id:vaswani2017attention ") == ["Attention Is All You Need"]
 
 
+def test_id_finds_a_citekey_holding_colons() -> None:
+    """DBLP's citekeys hold colons (`DBLP:conf/nips/VaswaniSPUJGKP17`): found whole."""
+    key = "DBLP:conf/nips/VaswaniSPUJGKP17"
+    paper = Paper(title="Attention Is All You Need", ids=(("citekey", key),))
+    corpus = Corpus([paper_abstract(paper, "We propose the Transformer.", 1)], [], [])
+    index = SearchIndex.build(corpus)
+    assert titles(index, corpus, f"id:{key} ") == ["Attention Is All You Need"]
+
+
+def test_paper_fields_find_the_papers_listed_after_conference_text() -> None:
+    papers = paper_corpus()
+    corpus = Corpus(papers.abstracts[5:] + papers.abstracts[:5], papers.files[::-1], [])
+    index = SearchIndex.build(corpus)
+    assert titles(index, corpus, "author:vaswani ") == ["Attention Is All You Need"]
+    assert titles(index, corpus, "id:1706.03762 ") == ["Attention Is All You Need"]
+
+
 def test_id_being_typed_matches_ids_it_starts(index: SearchIndex, corpus: Corpus) -> None:
     assert titles(index, corpus, "id:1706.03") == ["Attention Is All You Need"]
     assert titles(index, corpus, "id:1706.03 ") == []  # finished: the whole id only
@@ -133,6 +150,7 @@ def test_a_paper_field_without_value_says_what_it_needs(query: str) -> None:
 def test_paper_fields_match_nothing_without_the_corpus(index: SearchIndex) -> None:
     # The index alone (a saved search counted without the corpus) cannot know authors.
     assert index.search("author:vaswani ").indices == []
+    assert index.search("has:abstract").indices == []
 
 
 def test_a_pasted_title_finds_its_paper_first() -> None:

@@ -215,3 +215,32 @@ def test_the_word_being_typed_ranks_above_its_other_forms() -> None:
     # `models` is both a completion of `model` and another form of it: it counts once.
     index = index_of(["Graph models here.", "Graph model here."])
     assert index.search("graph model").indices == [1, 0]
+
+
+def test_an_abstract_without_the_words_near_each_other_keeps_its_words_scores() -> None:
+    """The nearness bonus is added to the words' scores, never put in their place."""
+    filler = " ".join(f"w{i}" for i in range(30))
+    texts = [
+        f"Kernels for graph data. {filler} Neural methods.",  # far apart: no bonus
+        f"Graph neural methods. {filler}",  # adjacent
+    ]
+    index = index_of(texts)
+    result = index.search("graph neural ")
+    scores = dict(zip(result.indices, result.scores, strict=True))
+    alone = [
+        dict(zip(r.indices, r.scores, strict=True))[0]
+        for r in map(index.search, ("graph ", "neural "))
+    ]
+    assert scores[0] == pytest.approx(sum(alone), rel=1e-5)
+
+
+def test_full_matches_holding_a_common_word_too_come_first_without_any_nearness() -> None:
+    """`graph model` where most abstracts say `model`: every abstract with `graph` is a
+    full match, and those holding `model` too come first, whatever the scores, even
+    when no two of the words are near each other."""
+    filler = " ".join(f"w{i}" for i in range(30))
+    texts = [f"A model of things {i}." for i in range(24)] + [
+        "Graph graph graph.",  # 24: the rare word often, not the common one
+        f"Graph things. {filler} A model.",  # 25: both, far apart
+    ]
+    assert hits(index_of(texts), "graph model ")[:2] == [25, 24]

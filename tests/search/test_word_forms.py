@@ -169,3 +169,17 @@ def test_the_detail_pane_says_what_a_row_matched_through() -> None:
     # Held as typed, or no filter: no line.
     assert matched_line(index.highlighter("contrast ").spans, abstract) == ""
     assert matched_line(None, abstract) == ""
+
+
+def test_a_row_names_its_forms_the_plainest_way_and_none_beside_the_typed_word() -> None:
+    texts = [
+        "Training a model; it trains.",  # two inflections
+        "A trainer trains.",  # a spelling and an inflection: the inflection is plainer
+        "A trained trainer trains.",  # the word typed itself
+    ]
+    index = _rows(texts)
+    assert [describe(index.highlighter("train ").matched(t)) for t in texts[:1]] == [
+        "matched: training/trains ≈ train"
+    ]
+    trained = index.highlighter("trained ")
+    assert [describe(trained.matched(t)) for t in texts[1:]] == ["matched: trains ≈ trained", ""]

@@ -140,6 +140,7 @@ class CountProcess:
             process.wait(2)
         except subprocess.TimeoutExpired:
             process.kill()
+            process.wait()  # reaped: not left a zombie, and its end is seen
 
 
 class _Personal:
