@@ -180,10 +180,7 @@ class _Helper(ForkedHelper):
     def receive(self, sink: TokenSink) -> tuple[list[str], list[Block]] | None:
         """The helper's words and blocks, its tokens read into `sink`; None when it failed."""
         assert self.pipe is not None
-        try:
-            return _receive(self.pipe, sink)
-        except (OSError, ValueError, EOFError, KeyError, TypeError):
-            return None
+        return _received(self.pipe, sink)
 
 
 class OtherHalf:
@@ -198,12 +195,7 @@ class OtherHalf:
 
     def receive(self, sink: TokenSink) -> tuple[list[str], list[Block]] | None:
         pipe = self._pipe
-        if pipe is None:
-            return None
-        try:
-            return _receive(pipe, sink, self._digest)
-        except (OSError, ValueError, EOFError, KeyError, TypeError):
-            return None
+        return None if pipe is None else _received(pipe, sink, self._digest)
 
     def close(self) -> None:
         pipe, self._pipe = self._pipe, None
@@ -222,8 +214,8 @@ def ids_digest(abstracts: list[Abstract], lo: int) -> str:
 
 def send_half(out: BinaryIO, abstracts: list[Abstract], lo: int, size: int) -> None:
     """The other process's side of `OtherHalf`: index abstracts [lo, the end) and write
-    them to `out`."""
-    _send(out, abstracts, lo, len(abstracts), size, None)
+    them to `out`, with the digest of their ids `OtherHalf` checks."""
+    _send(out, abstracts, lo, len(abstracts), size, None, ids_digest(abstracts, lo))
 
 
 def _send(
@@ -233,9 +225,11 @@ def _send(
     hi: int,
     size: int,
     parent: int | None,
+    digest: str | None = None,
 ) -> None:
     """Helper side: index [lo, hi), then write a header line, the words, the tokens
-    and each block's arrays. `parent`: the forking process, which must still be there."""
+    and each block's arrays. `parent`: the forking process, which must still be there;
+    `digest`: the abstracts' (`ids_digest`), sent in the header when given."""
     vocab = Vocabulary()
     sink = TokenSink(TokenSink.bound(abstracts[lo:hi]))
     blocks: list[Block] = []
@@ -250,7 +244,7 @@ def _send(
         "bytes": len(words),
         "tokens": sink.size,
         "blocks": sizes,
-        "abstracts": ids_digest(abstracts[:hi], lo),
+        "abstracts": digest,
     }
     out.write(json.dumps(head).encode("ascii") + b"\n")
     out.write(words)
@@ -262,6 +256,16 @@ def _send(
         block = blocks.pop()
         for name, dtype, _ in _FIELDS:
             out.write(np.ascontiguousarray(getattr(block, name), dtype=dtype).data)
+
+
+def _received(
+    pipe: io.BufferedReader, sink: TokenSink, digest: str | None = None
+) -> tuple[list[str], list[Block]] | None:
+    """`_receive`, or None when the pipe failed or held something else."""
+    try:
+        return _receive(pipe, sink, digest)
+    except (OSError, ValueError, EOFError, KeyError, TypeError):
+        return None
 
 
 def _receive(

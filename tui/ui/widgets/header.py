@@ -69,15 +69,12 @@ class AppHeader(Widget):
         short = Text(short) if isinstance(short, str) else short
         if short is not None and _same_text(short, text):
             short = None
-        changed = not _same_text(text, self._status)
-        if changed:
-            self._status = text
-        if (short is None) != (self._short is None) or (
-            short is not None and self._short is not None and not _same_text(short, self._short)
-        ):
-            self._short = short
-            changed = True
-        if changed:
+        old_short = self._short
+        same_short = short is old_short or (
+            short is not None and old_short is not None and _same_text(short, old_short)
+        )
+        if not (same_short and _same_text(text, self._status)):
+            self._status, self._short = text, short
             self.refresh()
 
     def shown_status(self, width: int) -> Text:
