@@ -134,7 +134,10 @@ def test_a_note_being_typed_is_saved_when_the_terminal_closes(
         app.write(b"n")
         app.read_until(b"Esc closes")
         app.write(text.encode())
-        app.drain(0.2)  # typed, not yet saved by the debounce
+        # Shown in the editor (on a loaded machine the keys can take longer than a fixed
+        # pause: unread when the terminal closes, they were never typed), but not yet
+        # saved by the 1 s debounce.
+        app.read_until("closed mid-note: ünïcødé".encode())
         status, took, left = _close_and_check(app)
     finally:
         app.kill_all()
